@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Assemblage",
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+    products: [
+        .library(name: "Assemblage", targets: ["Assemblage"]),
+        .executable(name: "assemblage-demo", targets: ["assemblage-demo"]),
+    ],
+    targets: [
+        // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
+        .target(name: "_AssemblageShims"),
+        .target(name: "Assemblage", dependencies: ["_AssemblageShims"]),
+        .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage"]),
+        .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

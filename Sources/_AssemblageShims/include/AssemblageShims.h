@@ -1,0 +1,49 @@
+// Internal to Assemblage: C11 atomics on pointer-sized words and a per-thread slot.
+// Swift cannot yet use the Synchronization module on the deployment floor (iOS 13 / macOS 10.15),
+// so the lock-free read path uses these inline functions. Nothing here is public API.
+#ifndef ASSEMBLAGE_SHIMS_H
+#define ASSEMBLAGE_SHIMS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/// Loads a pointer-sized word with acquire ordering. `word` must be 8-byte aligned.
+static inline void *_Nullable _asm_load_acquire(void *_Nonnull word) {
+    return atomic_load_explicit((_Atomic(void *) *)word, memory_order_acquire);
+}
+
+/// Loads a pointer-sized word with relaxed ordering.
+static inline void *_Nullable _asm_load_relaxed(void *_Nonnull word) {
+    return atomic_load_explicit((_Atomic(void *) *)word, memory_order_relaxed);
+}
+
+/// Stores a pointer-sized word with release ordering.
+static inline void _asm_store_release(void *_Nonnull word, void *_Nullable value) {
+    atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_release);
+}
+
+/// Exchanges a pointer-sized word (acquire-release) and returns the previous value.
+static inline void *_Nullable _asm_exchange(void *_Nonnull word, void *_Nullable value) {
+    return atomic_exchange_explicit((_Atomic(void *) *)word, value, memory_order_acq_rel);
+}
+
+/// Compare-and-swap (acquire-release); returns true when `expected` was replaced by `desired`.
+static inline bool _asm_compare_exchange(void *_Nonnull word, void *_Nullable expected, void *_Nullable desired) {
+    void *e = expected;
+    return atomic_compare_exchange_strong_explicit((_Atomic(void *) *)word, &e, desired,
+                                                   memory_order_acq_rel, memory_order_acquire);
+}
+
+/// Adds to a 64-bit counter (relaxed) and returns the new value.
+static inline uint64_t _asm_increment_u64(void *_Nonnull word) {
+    return atomic_fetch_add_explicit((_Atomic(uint64_t) *)word, 1, memory_order_relaxed) + 1;
+}
+
+/// The calling thread's resolution state, or NULL.
+void *_Nullable _asm_thread_state(void);
+
+/// Sets the calling thread's resolution state. `destructor` runs with the value when the thread exits.
+void _asm_set_thread_state(void *_Nullable value, void (*_Nonnull destructor)(void *_Nonnull));
+
+#endif

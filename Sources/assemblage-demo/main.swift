@@ -1,0 +1,2 @@
+import Assemblage
+print("assemblage-demo \(assemblageVersion)")
