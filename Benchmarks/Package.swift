@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+// Benchmarks for Assemblage, kept in their own package so that users of the library never build
+// Swinject or the harness. Run from this folder: `swift run -c release assemblage-benchmarks`.
+import PackageDescription
+
+let package = Package(
+    name: "AssemblageBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Assemblage", path: ".."),
+        .package(url: "https://github.com/Swinject/Swinject.git", exact: "2.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "assemblage-benchmarks",
+            dependencies: [
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: [
+                // Until the core container lands on main, AssemblageWorkloads.swift compiles to an
+                // empty table (the library has no Container yet). Removed when main is merged.
+                .define("ASSEMBLAGE_CORE_PENDING"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
