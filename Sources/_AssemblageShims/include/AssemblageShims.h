@@ -23,9 +23,19 @@ static inline void _asm_store_release(void *_Nonnull word, void *_Nullable value
     atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_release);
 }
 
-/// Exchanges a pointer-sized word (acquire-release) and returns the previous value.
+/// Exchanges a pointer-sized word (sequentially consistent) and returns the previous value.
 static inline void *_Nullable _asm_exchange(void *_Nonnull word, void *_Nullable value) {
-    return atomic_exchange_explicit((_Atomic(void *) *)word, value, memory_order_acq_rel);
+    return atomic_exchange_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
+}
+
+/// Stores a pointer-sized word with sequential consistency (publishes a hazard before re-reading a slot).
+static inline void _asm_store_seqcst(void *_Nonnull word, void *_Nullable value) {
+    atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
+}
+
+/// Loads a pointer-sized word with sequential consistency.
+static inline void *_Nullable _asm_load_seqcst(void *_Nonnull word) {
+    return atomic_load_explicit((_Atomic(void *) *)word, memory_order_seq_cst);
 }
 
 /// Compare-and-swap (acquire-release); returns true when `expected` was replaced by `desired`.
@@ -43,7 +53,11 @@ static inline uint64_t _asm_increment_u64(void *_Nonnull word) {
 /// The calling thread's resolution state, or NULL.
 void *_Nullable _asm_thread_state(void);
 
-/// Sets the calling thread's resolution state. `destructor` runs with the value when the thread exits.
-void _asm_set_thread_state(void *_Nullable value, void (*_Nonnull destructor)(void *_Nonnull));
+/// The calling thread's hazard word (a pointer-sized atomic word), or NULL before the state exists.
+void *_Nullable _asm_thread_hazard(void);
+
+/// Sets the calling thread's resolution state and hazard word.
+/// `destructor` runs with the state when the thread exits.
+void _asm_set_thread_state(void *_Nullable value, void *_Nullable hazard, void (*_Nonnull destructor)(void *_Nonnull));
 
 #endif

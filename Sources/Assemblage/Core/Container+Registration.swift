@@ -1,0 +1,278 @@
+extension Container {
+    /// Registers how to make a service, with any number of runtime arguments.
+    ///
+    /// The factory receives a ``Resolver`` for the service's dependencies, followed by the runtime
+    /// arguments given to `resolve`. The argument types are part of the registration's key, so registrations
+    /// with different argument lists coexist:
+    ///
+    /// ```swift
+    /// container.register(Animal.self) { _ in Cat(name: "Mimi") }
+    /// container.register(Animal.self, name: "dog") { _ in Dog() }
+    /// container.register(Animal.self) { _, name: String, age: Int in Cat(name: name, age: age) }
+    ///
+    /// container.resolve(Animal.self)                              // Cat Mimi
+    /// container.resolve(Animal.self, name: "dog")                 // Dog
+    /// container.resolve(Animal.self, arguments: "Tom", 3)         // Cat Tom, 3
+    /// ```
+    ///
+    /// Registering again under the same key replaces the earlier registration (the last one wins, as in
+    /// Swinject); ``explain(_:name:)`` and validation report such replacements.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type; inferred from the factory when omitted.
+    ///   - name: A name that tells this registration from others of the same type.
+    ///   - file: The registering file (recorded for diagnostics).
+    ///   - line: The registering line (recorded for diagnostics).
+    ///   - factory: Makes the service. It runs on the resolving thread, may resolve other services through
+    ///     its resolver, and may throw.
+    /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
+    @discardableResult
+    public func register<Service, each Arg>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
+        let entry = ServiceEntry(key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line),
+                                 factory: factory)
+        entry.container = self
+        let behaviors = add(entry)
+        for behavior in behaviors {
+            behavior.container(self, didRegisterType: Service.self, toService: entry, withName: name)
+        }
+        return entry
+    }
+
+    /// Makes `type` resolve to the same registration (and instances) as `entry`.
+    ///
+    /// ```swift
+    /// let entry = container.register(FileCache.self) { _ in FileCache() }
+    /// container.forward(Cache.self, to: entry)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The additional type.
+    ///   - name: The name to register it under.
+    ///   - entry: The registration to forward to.
+    public func forward<T, S>(_ type: T.Type, name: String? = nil, to entry: ServiceEntry<S>) {
+        let key = ServiceKey(serviceType: T.self, argumentsType: entry.key.argumentsType, name: name,
+                             argumentCount: entry.key.argumentCount)
+        let forwarder = ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site)
+        forwarder.container = self
+        let behaviors = add(forwarder)
+        for behavior in behaviors {
+            behavior.container(self, didRegisterType: T.self, toService: entry, withName: name)
+        }
+    }
+
+    /// Inserts an entry under the writer lock; returns the behaviors to notify outside it.
+    func add(_ entry: any _AnyEntry) -> [Behavior] {
+        writer.withLock {
+            var table = currentTable
+            if table.find(entry.key) == nil, !table.hasRoomForOneMore {
+                table = table.grown()
+                tables.append(table)
+                words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+            }
+            if let replaced = table.insert(entry) {
+                replacements.append((replaced, entry))
+            } else {
+                keysByType[ObjectIdentifier(entry.key.serviceType), default: []].append(entry.key)
+            }
+            entries.append(entry)
+            return behaviors
+        }
+    }
+
+    /// Removes every registration, and drops the instances they kept (singletons included).
+    ///
+    /// Fallback containers are untouched.
+    public func removeAll() {
+        let removed: [any _AnyEntry] = writer.withLock {
+            let live = currentTable.refs.compactMap { $0 }
+            let table = _RegistrationTable(capacity: 16)
+            tables.append(table)
+            words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+            keysByType.removeAll()
+            return live
+        }
+        for entry in removed { entry._reset(matching: nil, includingSingletons: true) }
+    }
+
+    /// Discards the instances kept for registrations in `objectScope`, here and in the fallback containers.
+    ///
+    /// The next resolve makes new instances. Objects that others still hold stay alive; the container just
+    /// stops holding them. ``ObjectScope/singleton`` instances are never discarded.
+    ///
+    /// ```swift
+    /// container.resetObjectScope(.container)
+    /// ```
+    ///
+    /// - Parameter objectScope: The scope to clear.
+    public func resetObjectScope(_ objectScope: ObjectScope) {
+        resetObjectScope(objectScope, where: { _ in true })
+    }
+
+    /// Discards the instances kept for registrations in `objectScope` (any ``ObjectScopeProtocol``).
+    ///
+    /// - Parameter objectScope: The scope to clear.
+    public func resetObjectScope(_ objectScope: ObjectScopeProtocol) {
+        guard let scope = objectScope as? ObjectScope else { return }
+        resetObjectScope(scope)
+    }
+
+    /// Discards the instances kept for registrations of `serviceType` in `objectScope`.
+    ///
+    /// - Parameters:
+    ///   - objectScope: The scope to clear.
+    ///   - serviceType: Only registrations of this type are cleared.
+    public func resetObjectScope(_ objectScope: ObjectScope, serviceType: Any.Type) {
+        resetObjectScope(objectScope, where: { $0.serviceType == serviceType })
+    }
+
+    /// Discards the instances kept for registrations of `serviceType` in `objectScope`.
+    ///
+    /// - Parameters:
+    ///   - objectScope: The scope to clear.
+    ///   - serviceType: Only registrations of this type are cleared.
+    public func resetObjectScope(_ objectScope: ObjectScopeProtocol, serviceType: Any.Type) {
+        guard let scope = objectScope as? ObjectScope else { return }
+        resetObjectScope(scope, serviceType: serviceType)
+    }
+
+    func resetObjectScope(_ scope: ObjectScope, where matches: (ServiceKey) -> Bool) {
+        guard scope.kind != .singleton else { return }
+        var visited = Set<ObjectIdentifier>()
+        resetObjectScope(scope, where: matches, visited: &visited)
+    }
+
+    private func resetObjectScope(_ scope: ObjectScope, where matches: (ServiceKey) -> Bool,
+                                  visited: inout Set<ObjectIdentifier>) {
+        guard visited.insert(ObjectIdentifier(self)).inserted else { return }
+        let (live, fallbacks) = writer.withLock {
+            (currentTable.refs.compactMap { $0 }, fallbackLists.last?.containers ?? [])
+        }
+        for entry in live where matches(entry.key) { entry._reset(matching: scope, includingSingletons: false) }
+        for fallback in fallbacks { fallback.resetObjectScope(scope, where: matches, visited: &visited) }
+    }
+
+    /// Whether a registration of `serviceType` with `name` exists here or in a fallback container,
+    /// under any argument list.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - name: The registration name (`nil` for the unnamed registration).
+    /// - Returns: `true` when such a registration exists.
+    public func hasAnyRegistration<Service>(of serviceType: Service.Type = Service.self, name: String? = nil) -> Bool {
+        var visited = Set<ObjectIdentifier>()
+        return hasAnyRegistration(ObjectIdentifier(serviceType), name: name, visited: &visited)
+    }
+
+    private func hasAnyRegistration(_ type: ObjectIdentifier, name: String?, visited: inout Set<ObjectIdentifier>) -> Bool {
+        guard visited.insert(ObjectIdentifier(self)).inserted else { return false }
+        let (found, fallbacks) = writer.withLock {
+            (keysByType[type]?.contains { $0.name == name } == true, fallbackLists.last?.containers ?? [])
+        }
+        if found { return true }
+        return fallbacks.contains { $0.hasAnyRegistration(type, name: name, visited: &visited) }
+    }
+
+    /// Whether any registration exists here or in a fallback container.
+    public var hasAnyRegistration: Bool {
+        if writer.withLock({ currentTable.count > 0 }) { return true }
+        return fallbacks.contains { $0.hasAnyRegistration }
+    }
+
+    /// Adds an object to be told about every later registration.
+    ///
+    /// - Parameter behavior: The behavior.
+    public func addBehavior(_ behavior: Behavior) {
+        writer.withLock { behaviors.append(behavior) }
+    }
+
+    /// Returns a resolver that is safe to share between threads.
+    ///
+    /// Kept for Swinject compatibility: every Assemblage container is already safe to use from any thread,
+    /// so this returns the container itself.
+    ///
+    /// - Returns: The container, as a ``Resolver``.
+    public func synchronize() -> Resolver { self }
+
+    // MARK: Fallbacks
+
+    /// Adds a container to search after this one and its earlier fallbacks.
+    ///
+    /// Lookup is depth-first and the first match wins: this container's own registrations, then the first
+    /// fallback (and its fallbacks), then the next. Factories found in a fallback still receive the resolver
+    /// where the resolution started, so an overlay in front of a base container overrides nested dependencies
+    /// too. A named lookup never falls back to the unnamed registration.
+    ///
+    /// ```swift
+    /// let mock = Container(parent: main)          // searched: mock, then main
+    /// main.addFallback(featureA)                  // main, then featureA
+    /// ```
+    ///
+    /// - Parameter fallback: The container to search.
+    /// - Throws: ``ContainerError`` with code ``ContainerError/Code/fallbackCycle`` when `fallback` is this
+    ///   container or already falls back (directly or not) to it; nothing changes in that case.
+    public func addFallback(_ fallback: Container) throws(ContainerError) {
+        if fallback === self || fallback.reaches(self) {
+            throw ContainerError(code: .fallbackCycle,
+                                 message: "Adding \(fallback.label) as a fallback of \(label) would make lookup loop: "
+                                     + "\(fallback.label) already reaches \(label).")
+        }
+        appendFallback(fallback)
+    }
+
+    func appendFallback(_ fallback: Container) {
+        writer.withLock {
+            let list = _Fallbacks((fallbackLists.last?.containers ?? []) + [fallback])
+            fallbackLists.append(list)
+            words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
+        }
+    }
+
+    /// Whether lookup from this container can reach `target`.
+    func reaches(_ target: Container) -> Bool {
+        var visited = Set<ObjectIdentifier>()
+        var stack = [self]
+        while let next = stack.popLast() {
+            if next === target { return true }
+            guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
+            stack.append(contentsOf: next.fallbacks)
+        }
+        return false
+    }
+}
+
+extension Container: CustomStringConvertible {
+    /// The registrations, one a line, with scope and registration site.
+    public var description: String {
+        let lines = currentEntries.map { entry in
+            "  \(entry.key) — scope: \(entry.objectScope)\(entry.isForwarding ? ", forwarded" : "") — \(entry.site)"
+        }
+        return "\(label) (\(lines.count) registrations)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n"))
+    }
+}
+
+/// An error in setting up containers (not in resolving): typed, with a readable message.
+public struct ContainerError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong. New codes may be added; switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let raw: String
+        /// Adding the fallback would make lookup loop.
+        public static let fallbackCycle = Code(raw: "fallbackCycle")
+        /// The short name of the code.
+        public var description: String { raw }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// A sentence describing the problem and how to fix it.
+    public let message: String
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,60 @@
+import _AssemblageShims
+
+extension Container {
+    /// The resolution entry point behind every `resolve` and `require`: one key, one probe, one call.
+    ///
+    /// The key is built from constant type metadata; the probe reads the registration table without a lock;
+    /// the entry is reached unretained and cast without a check, because the key guarantees its type.
+    @inlinable
+    func _resolve<Service, each Arg>(_ serviceType: Service.Type, name: String?,
+                                     _ arguments: repeat each Arg) throws -> Service {
+        let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
+        guard let entry = _lookup(key) else { return try _resolveMissing(key, Service.self, repeat each arguments) }
+        return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+            try $0._resolve(self, repeat each arguments)
+        }
+    }
+
+    /// No registration matched: `Optional`, `Lazy` and `Provider` wrap the registration of what they wrap;
+    /// anything else is a `notRegistered` error with the path and near misses.
+    @usableFromInline
+    func _resolveMissing<Service, each Arg>(_ key: ServiceKey, _: Service.Type,
+                                            _ arguments: repeat each Arg) throws -> Service {
+        if let wrapper = Service.self as? any _InstanceWrapper.Type,
+           let made = try wrapper._wrap(in: self, name: key.name, repeat each arguments),
+           let service = made as? Service {
+            return service
+        }
+        throw notRegistered(key)
+    }
+
+    /// The error for a key with no registration, with the path being resolved on this thread.
+    func notRegistered(_ key: ServiceKey) -> ResolutionError {
+        var path: [ServiceKey] = []
+        if let state = _asm_thread_state() {
+            path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path
+        }
+        return ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key))
+    }
+
+    /// Registrations of the same service type under other names or argument lists, here and in fallbacks.
+    func nearMisses(for key: ServiceKey) -> [ServiceKey] {
+        var result: [ServiceKey] = []
+        var visited = Set<ObjectIdentifier>()
+        var stack: [Container] = [self]
+        while !stack.isEmpty {
+            let container = stack.removeFirst()
+            guard visited.insert(ObjectIdentifier(container)).inserted else { continue }
+            let (keys, fallbacks) = container.writer.withLock {
+                (container.keysByType[ObjectIdentifier(key.serviceType)] ?? [],
+                 container.fallbackLists.last?.containers ?? [])
+            }
+            for candidate in keys where candidate != key && !result.contains(candidate) { result.append(candidate) }
+            stack.insert(contentsOf: fallbacks, at: 0)
+        }
+        return result
+    }
+
+    /// Whether a registration for `key` exists here or in a fallback.
+    func isRegistered(_ key: ServiceKey) -> Bool { _lookup(key) != nil }
+}

@@ -1,0 +1,134 @@
+import _AssemblageShims
+
+/// Holds registrations and resolves services with their dependencies injected.
+///
+/// Register how each service is made, then resolve it; the factory receives a ``Resolver`` to resolve
+/// what the service depends on:
+///
+/// ```swift
+/// let container = Container()
+/// container.register(Clock.self) { _ in SystemClock() }.inObjectScope(.container)
+/// container.register(Greeter.self) { r in Greeter(clock: r.resolve(Clock.self)!) }
+///
+/// let greeter = container.resolve(Greeter.self)!           // optional API, as in Swinject
+/// let same = try container.require(Greeter.self)            // throwing API with a full diagnosis
+/// ```
+///
+/// ## Thread safety
+/// A container is `Sendable`: register, resolve and reset from any thread at any time, with no lock of
+/// your own and no `synchronize()` call. Resolution takes no lock: registrations live in a table that
+/// readers load atomically; a `.container` or `.singleton` instance is created once even when many threads
+/// ask for it at the same moment (the others wait for it), and a hit on it is one atomic load.
+///
+/// ## Parents and fallbacks
+/// A container created with `Container(parent:)` resolves from its own registrations first and then from its
+/// parent's. Instances of a parent's `.container` registrations are shared with its children; a child's
+/// registrations are never visible to the parent. ``addFallback(_:)`` adds more containers to search, in order.
+///
+/// - Note: Factories are `@Sendable` (they may run on any thread) and may throw. This is the one place where
+///   Assemblage is stricter than Swinject: a factory that captures non-`Sendable` state must capture it
+///   through a `Sendable` wrapper.
+public final class Container: @unchecked Sendable {
+    // @unchecked Sendable: `words` are atomics that follow a publication protocol; every other mutable
+    // property is guarded by `writer`. Behaviors are not Sendable; they are called on the registering thread.
+
+    /// 0: the current `_RegistrationTable` (unretained; `tables` owns it).
+    /// 1: the current `_Fallbacks` (unretained; `fallbackLists` owns it), or nil.
+    @usableFromInline let words: _AtomicWords
+    let writer = _Lock()
+    /// Every table this container published; the last is current. Older ones stay for in-flight readers.
+    var tables: [_RegistrationTable]
+    /// Every fallback list this container published; the last is current.
+    var fallbackLists: [_Fallbacks] = []
+    /// Every entry ever registered, in registration order (owns them; removed ones stay for in-flight readers).
+    var entries: [any _AnyEntry] = []
+    /// Keys per service type, for near-miss diagnostics and `hasAnyRegistration`.
+    var keysByType: [ObjectIdentifier: [ServiceKey]] = [:]
+    /// Registrations that replaced an earlier one under the same key: (earlier, later).
+    var replacements: [(replaced: any _AnyEntry, by: any _AnyEntry)] = []
+    var behaviors: [Behavior] = []
+
+    /// The scope registrations get when they do not choose one.
+    public let defaultObjectScope: ObjectScope
+    /// A name for this container in diagnostics (`"main"`, a module's name, …).
+    public let label: String
+
+    /// Creates a container.
+    ///
+    /// ```swift
+    /// let app = Container()
+    /// let screen = Container(parent: app)   // sees app's registrations; app does not see screen's
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - parent: A container to fall back to when this one has no matching registration.
+    ///   - defaultObjectScope: The scope of registrations that do not set one (``ObjectScope/graph``).
+    ///   - behaviors: Objects notified of each registration.
+    ///   - label: A name for this container in diagnostics.
+    ///   - registeringClosure: Registers services into the new container.
+    public init(parent: Container? = nil, defaultObjectScope: ObjectScope = .graph, behaviors: [Behavior] = [],
+                label: String = "container", registeringClosure: (Container) -> Void = { _ in }) {
+        self.defaultObjectScope = defaultObjectScope
+        self.label = label
+        let table = _RegistrationTable(capacity: 16)
+        tables = [table]
+        words = _AtomicWords(count: 2)
+        words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+        self.behaviors = behaviors
+        if let parent { appendFallback(parent) }
+        registeringClosure(self)
+    }
+
+    deinit {
+        words.deallocate()
+    }
+
+    // MARK: Lookup
+
+    /// The entry for `key` in this container or its fallbacks (depth-first, in order), unretained.
+    @usableFromInline
+    func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        let table = Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)
+        if let entry = table._withUnsafeGuaranteedRef({ $0.find(key) }) { return entry }
+        guard let fallbacks = words.loadAcquire(1) else { return nil }
+        return Unmanaged<_Fallbacks>.fromOpaque(fallbacks)._withUnsafeGuaranteedRef { $0.find(key) }
+    }
+
+    /// The current table (under or outside the writer lock; the table object stays alive with the container).
+    var currentTable: _RegistrationTable {
+        Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped).takeUnretainedValue()
+    }
+
+    /// The containers searched after this one, in order.
+    public var fallbacks: [Container] {
+        writer.withLock { fallbackLists.last?.containers ?? [] }
+    }
+
+    /// The entries that are registered now, in registration order.
+    var currentEntries: [any _AnyEntry] {
+        writer.withLock {
+            let live = Set(currentTable.refs.compactMap { $0.map { ObjectIdentifier($0) } })
+            return entries.filter { live.contains(ObjectIdentifier($0)) }
+        }
+    }
+}
+
+/// The containers a container falls back to, published as one immutable value.
+@usableFromInline
+final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
+    let containers: [Container]
+    private let unretained: [Unmanaged<Container>]
+
+    init(_ containers: [Container]) {
+        self.containers = containers
+        unretained = containers.map { Unmanaged.passUnretained($0) }
+    }
+
+    @usableFromInline
+    func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        for container in unretained {
+            if let entry = container._withUnsafeGuaranteedRef({ $0._lookup(key) }) { return entry }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,108 @@
+/// A type that can make instance storage for an object scope.
+///
+/// Swinject-compatible. Most code uses ``ObjectScope`` directly; conform to this protocol only to
+/// build a scope whose storage is computed differently.
+public protocol ObjectScopeProtocol: AnyObject, Sendable {
+    /// Makes the storage that keeps instances of one registration in this scope.
+    func makeStorage() -> InstanceStorage
+}
+
+/// How long a resolved instance lives, and who shares it.
+///
+/// | scope | instances |
+/// |---|---|
+/// | ``transient`` | a new one on every resolve |
+/// | ``graph`` (default) | shared within one top-level resolution, so a graph of objects that needs the same dependency twice gets one |
+/// | ``container`` | one per registration, shared with child containers; cleared by ``Container/resetObjectScope(_:)`` |
+/// | ``weak`` | shared while someone else holds it strongly |
+/// | ``singleton`` | one per registration for the life of the program; never cleared by a reset |
+///
+/// Custom scopes keep instances in storage you provide, and are cleared with
+/// ``Container/resetObjectScope(_:)``:
+///
+/// ```swift
+/// extension ObjectScope {
+///     static let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
+/// }
+/// container.register(Cart.self) { _ in Cart() }.inObjectScope(.session)
+/// // on log-out:
+/// container.resetObjectScope(.session)
+/// ```
+public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable; the storage factory is only called
+    // under Assemblage's creation lock.
+
+    @usableFromInline
+    enum Kind: UInt8, Sendable {
+        case transient, graph, container, weak, singleton, custom
+    }
+
+    /// A short name for the scope, used in descriptions and diagnostics.
+    public let description: String
+    @usableFromInline let kind: Kind
+    private let storageFactory: () -> InstanceStorage
+    private let parent: ObjectScopeProtocol?
+
+    /// Creates a custom scope whose instances live in storage that `storageFactory` makes, one per registration.
+    ///
+    /// - Parameters:
+    ///   - storageFactory: Makes the storage for one registration (for example `PermanentStorage.init`).
+    ///   - description: A short name shown in diagnostics.
+    ///   - parent: A scope whose storage is consulted too (as Swinject's `.weak` consults `.graph`).
+    public init(storageFactory: @escaping () -> InstanceStorage, description: String = "",
+                parent: ObjectScopeProtocol? = nil) {
+        self.storageFactory = storageFactory
+        self.description = description
+        self.parent = parent
+        self.kind = .custom
+    }
+
+    private init(kind: Kind, description: String, storageFactory: @escaping () -> InstanceStorage) {
+        self.kind = kind
+        self.description = description
+        self.storageFactory = storageFactory
+        self.parent = nil
+    }
+
+    /// Makes the storage for one registration in this scope.
+    ///
+    /// - Returns: The scope's storage, composed with its parent's when it has one.
+    public func makeStorage() -> InstanceStorage {
+        if let parent { return CompositeStorage([storageFactory(), parent.makeStorage()]) }
+        return storageFactory()
+    }
+
+    /// A new instance on every resolve.
+    public static let transient = ObjectScope(kind: .transient, description: "transient",
+                                              storageFactory: TransientStorage.init)
+
+    /// One instance per top-level resolution: the default, as in Swinject.
+    ///
+    /// Inside one call to `resolve`, every request for the registration gets the same instance,
+    /// which is what makes property-injection cycles (see ``ServiceEntry/initCompleted(_:)``) close.
+    public static let graph = ObjectScope(kind: .graph, description: "graph", storageFactory: GraphStorage.init)
+
+    /// One instance per registration, shared with child containers, until ``Container/resetObjectScope(_:)``.
+    public static let container = ObjectScope(kind: .container, description: "container",
+                                              storageFactory: PermanentStorage.init)
+
+    /// Shared while something else holds a strong reference to it; shared within one resolution, too.
+    public static let weak = ObjectScope(kind: .weak, description: "weak", storageFactory: WeakStorage.init)
+
+    /// One instance per registration for the life of the program, created once and never cleared by
+    /// ``Container/resetObjectScope(_:)`` or a module reset.
+    public static let singleton = ObjectScope(kind: .singleton, description: "singleton",
+                                              storageFactory: PermanentStorage.init)
+
+    /// How long instances in this scope live, from shortest to longest; used to find captive dependencies.
+    var lifetimeRank: Int {
+        switch kind {
+        case .transient: 0
+        case .graph: 1
+        case .weak: 2
+        case .custom: 3
+        case .container: 4
+        case .singleton: 5
+        }
+    }
+}

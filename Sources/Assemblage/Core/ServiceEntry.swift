@@ -1,0 +1,422 @@
+import _AssemblageShims
+
+/// One registration: how a service is made, in which scope its instances live, and what runs after it is made.
+///
+/// ``Container/register(_:name:factory:)`` returns the entry so that you can configure it by chaining:
+///
+/// ```swift
+/// container.register(Database.self) { _ in SQLiteDatabase(path: ":memory:") }
+///     .inObjectScope(.container)
+///     .initCompleted { r, database in database.logger = r.resolve(Logger.self) }
+///     .implements(Storage.self)
+/// ```
+///
+/// An entry is safe to configure from any thread; a resolution running at the same moment sees the
+/// configuration from before or after the change, never a mixture.
+public final class ServiceEntry<Service>: @unchecked Sendable {
+    // @unchecked Sendable: the words are atomics; `keepAlive`, `storage` and `weakInstance` are only
+    // touched under the creation coordinator's lock; everything else is immutable.
+
+    /// The key the entry is registered under.
+    public let key: ServiceKey
+    /// The registered service type.
+    public var serviceType: Any.Type { key.serviceType }
+    /// The type of the runtime arguments (`Void` when there are none).
+    public var argumentsType: Any.Type { key.argumentsType }
+
+    /// `_FactoryBox<Service, repeat each Arg>`; the key guarantees the type.
+    @usableFromInline let factory: AnyObject?
+    /// Set when this entry forwards to another registration (``implements(_:name:)``).
+    @usableFromInline let forwarded: (any _AnyEntry)?
+    /// 0: the scope (a retained `ObjectScope`); 1: the shared instance (a retained `_InstanceBox<Service>`);
+    /// 2: the `initCompleted` steps (a retained `_Completions<Service>`, or nil).
+    @usableFromInline let words: _AtomicWords
+    /// The container that owns the registration.
+    weak var container: Container?
+    /// Where the registration was made, for diagnostics.
+    public let site: RegistrationSite
+
+    /// Objects that must outlive the entry: scopes and step lists it used before (guarded by the coordinator).
+    private var keepAlive: [AnyObject] = []
+    /// The storage of a custom scope (guarded by the coordinator).
+    private var storage: InstanceStorage?
+    /// The instance of the weak scope (guarded by the coordinator).
+    private weak var weakInstance: AnyObject?
+
+    init<each Arg>(key: ServiceKey, scope: ObjectScope, site: RegistrationSite,
+                   factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) {
+        self.key = key
+        self.factory = _FactoryBox<Service, repeat each Arg>(factory)
+        self.forwarded = nil
+        self.site = site
+        words = _AtomicWords(count: 3)
+        words.storeRelease(0, Unmanaged.passRetained(scope).toOpaque())
+    }
+
+    init(key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite) {
+        self.key = key
+        self.factory = nil
+        self.forwarded = target
+        self.site = site
+        words = _AtomicWords(count: 3)
+        words.storeRelease(0, Unmanaged.passRetained(target.objectScope).toOpaque())
+    }
+
+    deinit {
+        for index in 0..<3 {
+            if let pointer = words.exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+        }
+        words.deallocate()
+    }
+
+    // MARK: Configuration
+
+    /// The scope instances of this registration live in.
+    public var objectScope: ObjectScope {
+        if let forwarded { return forwarded.objectScope }
+        return Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0)!).takeUnretainedValue()
+    }
+
+    /// Sets the scope that instances of this registration live in.
+    ///
+    /// ```swift
+    /// container.register(Clock.self) { _ in SystemClock() }.inObjectScope(.container)
+    /// ```
+    ///
+    /// - Parameter objectScope: The scope, e.g. ``ObjectScope/container`` or a custom one.
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func inObjectScope(_ objectScope: ObjectScope) -> Self {
+        if let forwarded {
+            forwarded._setScope(objectScope)
+        } else {
+            _setScope(objectScope)
+        }
+        return self
+    }
+
+    /// Sets the scope from any ``ObjectScopeProtocol`` value.
+    ///
+    /// A scope that is not an ``ObjectScope`` is wrapped in a custom scope that uses its storage.
+    ///
+    /// - Parameter objectScope: The scope.
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func inObjectScope(_ objectScope: ObjectScopeProtocol) -> Self {
+        if let scope = objectScope as? ObjectScope { return inObjectScope(scope) }
+        return inObjectScope(ObjectScope(storageFactory: objectScope.makeStorage,
+                                         description: String(describing: type(of: objectScope))))
+    }
+
+    /// Adds a step that runs after an instance is made and stored in its scope: property injection.
+    ///
+    /// Because the instance is already stored when the step runs, two services that refer to each other
+    /// through a step (rather than through their initialisers) resolve to each other in one graph:
+    ///
+    /// ```swift
+    /// container.register(Parent.self) { r in Parent(child: r.resolve(Child.self)!) }
+    /// container.register(Child.self) { _ in Child() }
+    ///     .initCompleted { r, child in child.parent = r.resolve(Parent.self) }
+    /// ```
+    ///
+    /// Steps run in the order they were added. A step that throws fails the resolution.
+    ///
+    /// - Parameter completed: Receives the resolver and the new instance.
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func initCompleted(_ completed: @escaping @Sendable (Resolver, Service) throws -> Void) -> Self {
+        _Coordinator.shared.withLock {
+            let old = words.loadAcquire(2).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue() }
+            let steps = (old?.steps ?? []) + [completed]
+            if let old { keepAlive.append(old) }
+            let new = Unmanaged.passRetained(_Completions(steps)).toOpaque()
+            if let previous = words.exchange(2, new) { Unmanaged<AnyObject>.fromOpaque(previous).release() }
+        }
+        return self
+    }
+
+    /// Whether any ``initCompleted(_:)`` step is registered.
+    public var hasInitCompleted: Bool { words.loadAcquire(2) != nil }
+
+    /// Registers this entry under another type as well, so that resolving `type` gives the same instance.
+    ///
+    /// ```swift
+    /// container.register(FileCache.self) { _ in FileCache() }
+    ///     .inObjectScope(.container)
+    ///     .implements(Cache.self)
+    /// container.resolve(Cache.self) === container.resolve(FileCache.self)   // true
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: Another type the service conforms to or inherits from.
+    ///   - name: The name to register it under.
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func implements<T>(_ type: T.Type, name: String? = nil) -> Self {
+        container?.forward(type, name: name, to: self)
+        return self
+    }
+
+    /// Registers this entry under several other types at once.
+    ///
+    /// - Parameter types: The types the service conforms to or inherits from.
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func implements<each T>(_ types: repeat (each T).Type) -> Self {
+        for type in repeat each types { implements(type, name: nil) }
+        return self
+    }
+
+    // MARK: Resolution (hot path)
+
+    @inlinable @inline(__always)
+    var pointer: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    @inlinable @inline(__always)
+    var scopeKind: ObjectScope.Kind {
+        Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.kind }
+    }
+
+    /// Resolves an instance: the shared instance when there is one, otherwise a new one made in scope.
+    @inlinable
+    func _resolve<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
+        if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
+        let kind = scopeKind
+        if kind == .container || kind == .singleton, let shared = _sharedInstance() { return shared }
+        let state = _ResolutionState.current
+        return try Unmanaged<_ResolutionState>.fromOpaque(state)._withUnsafeGuaranteedRef { state in
+            switch kind {
+            case .transient:
+                return try _construct(state, container, graph: false, repeat each arguments)
+            case .graph:
+                if let instance = state.graphInstance(pointer) { return instance as! Service }
+                return try _construct(state, container, graph: true, repeat each arguments)
+            case .container, .singleton:
+                return try _createShared(state, container, repeat each arguments)
+            case .weak, .custom:
+                return try _createStored(state, container, kind, repeat each arguments)
+            }
+        }
+    }
+
+    /// Reads the shared instance without a lock: publish the box in this thread's hazard word, check that
+    /// the slot still holds it (so a concurrent reset cannot free it under us), copy the instance out.
+    @inlinable @inline(__always)
+    func _sharedInstance() -> Service? {
+        guard let box = words.loadAcquire(1) else { return nil }
+        let hazard = _asm_thread_hazard() ?? _ResolutionState.currentHazard
+        _asm_store_seqcst(hazard, box)
+        defer { _asm_store_release(hazard, nil) }
+        guard _asm_load_seqcst(words.base + MemoryLayout<UnsafeRawPointer>.stride) == box else { return nil }
+        return Unmanaged<_InstanceBox<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
+    @inlinable
+    func _construct<each Arg>(_ state: _ResolutionState, _ container: Container, graph: Bool,
+                              _ arguments: repeat each Arg) throws -> Service {
+        try state.enter(pointer, key)
+        defer { state.leave() }
+        let instance = try _invoke(state, container, repeat each arguments)
+        let completions = words.loadAcquire(2)
+        if graph, completions != nil || state.graphIsObserved {
+            state.storeGraphInstance(instance, for: pointer)
+        }
+        if let completions {
+            try _complete(instance, Unmanaged<_Completions<Service>>.fromOpaque(completions), container, state)
+        }
+        return instance
+    }
+
+    /// Calls the factory with its exact type; a failure that is not already a `ResolutionError` is wrapped.
+    /// (A helper that returns the call directly: Swift 6.3 cannot assign a pack-expansion call to a `let`
+    /// declared earlier.)
+    @inlinable @inline(__always)
+    func _invoke<each Arg>(_ state: _ResolutionState, _ container: Container,
+                           _ arguments: repeat each Arg) throws -> Service {
+        let make = unsafeDowncast(factory.unsafelyUnwrapped, to: _FactoryBox<Service, repeat each Arg>.self)
+        let resolver: Resolver = container  // converted first: Swift 6.3 crashes converting inside a pack call
+        do {
+            return try make.call(resolver, repeat each arguments)
+        } catch {
+            throw state.factoryFailure(error, key)
+        }
+    }
+
+    @usableFromInline
+    func _complete(_ instance: Service, _ completions: Unmanaged<_Completions<Service>>, _ container: Container,
+                   _ state: _ResolutionState) throws {
+        for step in completions.takeUnretainedValue().steps {
+            do {
+                try step(container, instance)
+            } catch {
+                throw state.factoryFailure(error, key)
+            }
+        }
+    }
+
+    // MARK: Resolution (creation paths: once per shared instance, not hot)
+
+    @usableFromInline
+    func _createShared<each Arg>(_ state: _ResolutionState, _ container: Container,
+                                 _ arguments: repeat each Arg) throws -> Service {
+        // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
+        if let instance = state.graphInstance(pointer) { return instance as! Service }
+        let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
+        if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
+                                                     isReady: { _sharedInstance() }) {
+            return ready
+        }
+        defer { _Coordinator.shared.end(pointer) }
+        let instance = try _construct(state, container, graph: true, repeat each arguments)
+        let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
+        if let previous = words.exchange(1, box) { _Reclaimer.retire(previous) }
+        return instance
+    }
+
+    @usableFromInline
+    func _createStored<each Arg>(_ state: _ResolutionState, _ container: Container, _ kind: ObjectScope.Kind,
+                                 _ arguments: repeat each Arg) throws -> Service {
+        if let instance = state.graphInstance(pointer) { return instance as! Service }
+        let graphID = state.currentGraphID
+        let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
+        if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
+                                                     isReady: { storedInstance(kind, graphID) }) {
+            return ready
+        }
+        defer { _Coordinator.shared.end(pointer) }
+        let instance = try _construct(state, container, graph: true, repeat each arguments)
+        _Coordinator.shared.withLock {
+            if kind == .weak {
+                weakInstance = instance as AnyObject
+            } else {
+                let storage = customStorage()
+                storage.setInstance(instance, inGraph: graphID)
+                state.touchedStorages.append(storage)
+            }
+        }
+        return instance
+    }
+
+    /// Must be called under the coordinator's lock.
+    private func storedInstance(_ kind: ObjectScope.Kind, _ graphID: GraphIdentifier) -> Service? {
+        if kind == .weak { return weakInstance as? Service }
+        return customStorage().instance(inGraph: graphID) as? Service
+    }
+
+    /// Must be called under the coordinator's lock.
+    private func customStorage() -> InstanceStorage {
+        if let storage { return storage }
+        let made = objectScope.makeStorage()
+        storage = made
+        return made
+    }
+
+    @usableFromInline
+    func _resolveForwarded<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
+        let instance = try forwarded.unsafelyUnwrapped._resolveAny(container, repeat each arguments)
+        guard let service = instance as? Service else {
+            throw ResolutionError(code: .typeMismatch, key: key, path: [key])
+        }
+        return service
+    }
+}
+
+// MARK: - Type-erased entry operations (slow paths)
+
+/// What the container does with entries without knowing their service type.
+@usableFromInline
+protocol _AnyEntry: AnyObject, Sendable {
+    var key: ServiceKey { get }
+    var objectScope: ObjectScope { get }
+    var site: RegistrationSite { get }
+    var hasInitCompleted: Bool { get }
+    var isForwarding: Bool { get }
+    var hasSharedInstance: Bool { get }
+    func _setScope(_ scope: ObjectScope)
+    /// Drops stored instances whose scope is `scope` (any scope when `nil`); singletons only when asked.
+    func _reset(matching scope: ObjectScope?, includingSingletons: Bool)
+    func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any
+}
+
+extension ServiceEntry: _AnyEntry {
+    @usableFromInline var isForwarding: Bool { forwarded != nil }
+
+    @usableFromInline var hasSharedInstance: Bool {
+        if let forwarded { return forwarded.hasSharedInstance }
+        if words.loadAcquire(1) != nil { return true }
+        return _Coordinator.shared.withLock { weakInstance != nil || storage?.instance != nil }
+    }
+
+    @usableFromInline func _setScope(_ scope: ObjectScope) {
+        _Coordinator.shared.withLock {
+            let new = Unmanaged.passRetained(scope).toOpaque()
+            if let old = words.exchange(0, new) {
+                keepAlive.append(Unmanaged<AnyObject>.fromOpaque(old).takeRetainedValue())
+            }
+        }
+    }
+
+    @usableFromInline func _reset(matching scope: ObjectScope?, includingSingletons: Bool) {
+        guard forwarded == nil else { return }
+        let current = objectScope
+        if let scope, scope !== current { return }
+        if current.kind == .singleton, !includingSingletons { return }
+        if let previous = words.exchange(1, nil) { _Reclaimer.retire(previous) }
+        let dropped: Any? = _Coordinator.shared.withLock {
+            let held: Any? = (weakInstance as Any?) ?? storage?.instance
+            weakInstance = nil
+            storage?.instance = nil
+            return held
+        }
+        _ = dropped  // released here, outside the lock: a deinit may resolve again
+    }
+
+    @usableFromInline func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any {
+        try _resolve(container, repeat each arguments)
+    }
+}
+
+// MARK: - Boxes
+
+/// Holds a registration's factory with its exact function type.
+@usableFromInline
+final class _FactoryBox<Service, each Arg>: @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver, repeat each Arg) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) { self.call = call }
+}
+
+/// Holds a shared (`.container`/`.singleton`) instance; immutable once published.
+@usableFromInline
+final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable after publication.
+    @usableFromInline let value: T
+    @usableFromInline init(_ value: T) { self.value = value }
+}
+
+/// The `initCompleted` steps of one registration; immutable, replaced whole when a step is added.
+@usableFromInline
+final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutable.
+    @usableFromInline let steps: [@Sendable (Resolver, Service) throws -> Void]
+    init(_ steps: [@Sendable (Resolver, Service) throws -> Void]) { self.steps = steps }
+}
+
+/// Where a registration was made: file and line, for diagnostics.
+public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
+    /// The source file (`#fileID`).
+    public let file: String
+    /// The line in ``file``.
+    public let line: Int
+
+    /// Creates a site.
+    ///
+    /// - Parameters:
+    ///   - file: The source file.
+    ///   - line: The line.
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    /// `Module/File.swift:42`.
+    public var description: String { "\(file):\(line)" }
+}

@@ -1,0 +1,98 @@
+/// Identifies one registration: the service type, the types of its runtime arguments, and an optional name.
+///
+/// Two registrations with the same key replace each other; registrations that differ in any part coexist.
+/// As in Swinject, the argument types are part of the key, so `register(Cat.self) { r, name in … }` and
+/// `register(Cat.self) { r, name, age in … }` are two registrations.
+///
+/// ```swift
+/// let key = ServiceKey(Cat.self, name: "mimi", argumentTypes: String.self)
+/// print(key)   // Cat (name: "mimi", arguments: String)
+/// ```
+public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: metatypes are immutable, process-wide values; `Any.Type` is not yet marked Sendable.
+
+    /// The registered service type.
+    public let serviceType: Any.Type
+    /// The type of the runtime arguments: `Void` for none, the argument's type for one, a tuple for several.
+    public let argumentsType: Any.Type
+    /// The registration name, or `nil` for the unnamed registration.
+    public let name: String?
+    /// How many runtime arguments the registration takes. Part of the key, so that one tuple-typed argument
+    /// and several arguments of the same types never match each other.
+    public let argumentCount: Int
+    @usableFromInline let hash: Int
+
+    /// Creates a key from its parts.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - argumentsType: The type of the runtime arguments (`Void.self` when there are none).
+    ///   - name: The registration name, or `nil`.
+    ///   - argumentCount: How many runtime arguments there are.
+    @inlinable
+    public init(serviceType: Any.Type, argumentsType: Any.Type, name: String?, argumentCount: Int) {
+        self.serviceType = serviceType
+        self.argumentsType = argumentsType
+        self.name = name
+        self.argumentCount = argumentCount
+        var h = UInt(bitPattern: Int(bitPattern: unsafeBitCast(serviceType, to: UnsafeRawPointer.self)))
+            &* 0x9E37_79B9_7F4A_7C15
+        h ^= UInt(bitPattern: Int(bitPattern: unsafeBitCast(argumentsType, to: UnsafeRawPointer.self)))
+            &* 0xC2B2_AE3D_27D4_EB4F
+        if let name { h ^= ServiceKey.hashName(name) }
+        h ^= UInt(bitPattern: argumentCount) &* 0x1656_67B1_9E37_79F9
+        h ^= h >> 29
+        hash = Int(bitPattern: h)
+    }
+
+    /// Creates a key for a service type and argument types given as a parameter pack.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - name: The registration name, or `nil`.
+    ///   - argumentTypes: The runtime argument types, in order.
+    @inlinable
+    public init<Service, each Arg>(_ serviceType: Service.Type, name: String? = nil,
+                                   argumentTypes: repeat (each Arg).Type) {
+        var count = 0
+        for _ in repeat (each Arg).self { count += 1 }
+        self.init(serviceType: Service.self, argumentsType: (repeat each Arg).self, name: name, argumentCount: count)
+    }
+
+    /// FNV-1a over the UTF-8 bytes: cheap, deterministic, and good enough for short registration names.
+    @usableFromInline
+    static func hashName(_ name: String) -> UInt {
+        var h: UInt = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 {
+            h = (h ^ UInt(byte)) &* 0x100_0000_01B3
+        }
+        return h
+    }
+
+    public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.serviceType == rhs.serviceType
+            && lhs.argumentsType == rhs.argumentsType && lhs.argumentCount == rhs.argumentCount
+            && lhs.name == rhs.name
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// `Cat`, `Cat (name: "mimi")`, `Cat (arguments: String, Int)`.
+    public var description: String {
+        var parts: [String] = []
+        if let name { parts.append("name: \"\(name)\"") }
+        if argumentCount > 0 { parts.append("arguments: \(ServiceKey.argumentList(argumentsType))") }
+        let type = _typeName(serviceType, qualified: false)
+        return parts.isEmpty ? type : "\(type) (\(parts.joined(separator: ", ")))"
+    }
+
+    /// The argument types as a comma-separated list, without the tuple's parentheses.
+    static func argumentList(_ type: Any.Type) -> String {
+        let text = _typeName(type, qualified: false)
+        if text.hasPrefix("(") && text.hasSuffix(")") { return String(text.dropFirst().dropLast()) }
+        return text
+    }
+
+    /// Whether this key needs runtime arguments.
+    public var hasArguments: Bool { argumentCount > 0 }
+}
