@@ -16,11 +16,6 @@ let package = Package(
             dependencies: [
                 .product(name: "Assemblage", package: "Assemblage"),
                 .product(name: "Swinject", package: "Swinject"),
-            ],
-            swiftSettings: [
-                // Until the core container lands on main, AssemblageWorkloads.swift compiles to an
-                // empty table (the library has no Container yet). Removed when main is merged.
-                .define("ASSEMBLAGE_CORE_PENDING"),
             ]
         ),
     ],

@@ -2,12 +2,6 @@
 // are Assemblage's. The code is the Swinject side's, word for word: the API is source-compatible.
 import Assemblage
 
-#if ASSEMBLAGE_CORE_PENDING
-// The core container has not landed on main yet: no Assemblage column.
-enum AssemblageWorkloads {
-    static var setups: [String: Setup] { [:] }
-}
-#else
 enum AssemblageWorkloads {
     static var setups: [String: Setup] {
         [
@@ -140,4 +134,3 @@ enum AssemblageWorkloads {
         }
     }
 }
-#endif
