@@ -1,22 +1,85 @@
 import Assemblage
+import Dispatch
+import Foundation
 
-protocol Animal { var name: String { get } }
-final class Cat: Animal { let name: String; init(name: String) { self.name = name } }
-final class Owner { let pet: Animal; weak var back: Owner?; init(pet: Animal) { self.pet = pet } }
+let usage = """
+    assemblage-demo — an example app wired with Assemblage.
 
-let c = Container()
-c.register(Animal.self) { _ in Cat(name: "Mimi") }
-c.register { r in Owner(pet: r.resolve(Animal.self)!) }
-c.register(Animal.self) { _, name in Cat(name: name) }
-c.register(Animal.self) { (_, name: String, age: Int) in Cat(name: "\(name)\(age)") }
-c.register(Animal.self, name: "tom") { _ in Cat(name: "Tom") }.inObjectScope(.container)
-print(c.resolve(Animal.self)!.name, c.resolve(Owner.self)!.pet.name, c.resolve(Animal.self, argument: "Arg")!.name, c.resolve(Animal.self, arguments: "X", 3)!.name)
-print(c.resolve(Animal.self, name: "tom")! as AnyObject === c.resolve(Animal.self, name: "tom")! as AnyObject)
-do { _ = try c.require(Animal.self, name: "nope") } catch { print(error) }
-c.register(A.self) { r in A(b: try r.require(B.self)) }
-c.register(B.self) { r in B(a: try r.require(A.self)) }
-do { _ = try c.require(A.self) } catch { print(error) }
-final class A { init(b: B) {} }
-final class B { init(a: A) {} }
-print(c.resolve(Lazy<Animal>.self)!.instance.name, c.resolve(Provider<Animal>.self)!.instance.name, c.resolve(Optional<Animal>.self)!!.name)
-print(c)
+    Usage: swift run assemblage-demo [--help]
+
+    Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
+      1. what the assembler registered, with scopes and the file:line of each registration;
+      2. the resolved managers, a view model made with a runtime argument, and singleton identity;
+      3. the errors Assemblage gives for a missing registration and for a constructor cycle;
+      4. eight threads resolving the same graph at once, with the singleton built exactly once.
+    """
+
+if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+
+func section(_ title: String) { print("\n== \(title)") }
+
+print("assemblage-demo \(assemblageVersion): an example app wired with Assemblage (--help for what it shows)")
+
+// 1. Assemble.
+let assembler = Assembler([ServiceAssembly(), ManagerAssembly(), LoggerAssembly()])
+let resolver = assembler.resolver
+section("Registrations")
+print(resolver._container.description)
+
+// 2. Resolve.
+section("Resolved")
+do {
+    let users = try resolver.require(UserManager.self)
+    print("  UserManager:", users.greet(id: 7))
+    let orders = try resolver.require(OrderManager.self)
+    print("  OrderManager:", orders.summary(for: 7))
+    let profile = try resolver.require(ProfileViewModel.self, argument: 42)
+    print("  ProfileViewModel for user", profile.userID)
+    let logger = try resolver.require(AppLogger.self)
+    print("  AppLogger handlers (added by LoggerAssembly.loaded):", logger.handlerLabels.joined(separator: ", "))
+    print("  AppLogger is a singleton:", logger === (try resolver.require(AppLogger.self)))
+    let memory = try resolver.require(LogHandler.self, name: "memory") as? MemoryLogHandler
+    print("  memory log lines:", memory?.lines ?? [])
+} catch {
+    print("  unexpected failure:\n\(error)")
+    exit(1)
+}
+
+// 3. Errors that teach.
+section("Errors")
+let broken = Container(parent: resolver._container, label: "broken")
+broken.register(UserService.self) { r in RemoteUserService(http: try r.require(HTTPClient.self, name: "staging")) }
+do {
+    _ = try broken.require(UserManager.self)
+} catch {
+    print(error.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+}
+final class Chicken { init(egg: Egg) {} }
+final class Egg { init(chicken: Chicken) {} }
+broken.register(Chicken.self) { r in Chicken(egg: try r.require(Egg.self)) }
+broken.register(Egg.self) { r in Egg(chicken: try r.require(Chicken.self)) }
+do {
+    _ = try broken.require(Chicken.self)
+} catch {
+    print(error.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+}
+
+// 4. Threads.
+section("Eight threads, one singleton")
+final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add() { lock.withLock { value += 1 } }
+    var count: Int { lock.withLock { value } }
+}
+let built = Tally()
+let counted = Container(parent: resolver._container, label: "counted")
+counted.register(Clock.self) { _ in built.add(); return FixedClock() }.inObjectScope(.container)
+let resolved = Tally()
+DispatchQueue.concurrentPerform(iterations: 8) { _ in
+    for _ in 0..<1_000 where counted.resolve(OrderManager.self) != nil { resolved.add() }
+}
+print("  resolved OrderManager \(resolved.count) times; its Clock singleton was built \(built.count) time(s)")

@@ -16,7 +16,7 @@ extension Container {
     /// ```
     ///
     /// Registering again under the same key replaces the earlier registration (the last one wins, as in
-    /// Swinject); ``explain(_:name:)`` and validation report such replacements.
+    /// Swinject); the container records each replacement for diagnostics.
     ///
     /// - Parameters:
     ///   - serviceType: The service type; inferred from the factory when omitted.

@@ -11,10 +11,13 @@ protocol _InstanceWrapper {
 extension Optional: _InstanceWrapper {
     static func _wrap<each Arg>(in container: Container, name: String?, _ arguments: repeat each Arg) throws -> Any? {
         let key = ServiceKey(Wrapped.self, name: name, argumentTypes: repeat (each Arg).self)
+        // Returned as `.some(Optional<Wrapped>)`: converting a `Wrapped?` to `Any?` directly would turn
+        // `.none` into "not made".
         do {
-            return Wrapped?.some(try container._resolve(Wrapped.self, name: name, repeat each arguments))
+            let wrapped = try container._resolve(Wrapped.self, name: name, repeat each arguments)
+            return .some(Wrapped?.some(wrapped) as Any)
         } catch let error as ResolutionError where error.code == .notRegistered && error.key == key {
-            return Wrapped?.none
+            return .some(Wrapped?.none as Any)
         }
     }
 }

@@ -159,11 +159,20 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Registers this entry under several other types at once.
     ///
-    /// - Parameter types: The types the service conforms to or inherits from.
+    /// ```swift
+    /// container.register(FileCache.self) { _ in FileCache() }.implements(Cache.self, Purgeable.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - first: A type the service conforms to or inherits from.
+    ///   - second: Another such type.
+    ///   - more: Any further types.
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func implements<each T>(_ types: repeat (each T).Type) -> Self {
-        for type in repeat each types { implements(type, name: nil) }
+    public func implements<T1, T2, each T>(_ first: T1.Type, _ second: T2.Type, _ more: repeat (each T).Type) -> Self {
+        implements(first, name: nil)
+        implements(second, name: nil)
+        for type in repeat each more { implements(type, name: nil) }
         return self
     }
 
@@ -218,11 +227,15 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         try state.enter(pointer, key)
         defer { state.leave() }
         let instance = try _invoke(state, container, repeat each arguments)
+        if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
+            return superseding as! Service  // made by a re-entrant run reached through initCompleted
+        }
         let completions = words.loadAcquire(2)
         if graph, completions != nil || state.graphIsObserved {
             state.storeGraphInstance(instance, for: pointer)
         }
         if let completions {
+            state.markCompleting()
             try _complete(instance, Unmanaged<_Completions<Service>>.fromOpaque(completions), container, state)
         }
         return instance
@@ -262,13 +275,17 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                                  _ arguments: repeat each Arg) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(pointer) { return instance as! Service }
-        let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-        if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
-                                                     isReady: { _sharedInstance() }) {
-            return ready
+        let reentry = try state.checkReentry(pointer, key)
+        if !reentry {
+            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
+            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
+                                                         isReady: { _sharedInstance() }) {
+                return ready
+            }
         }
-        defer { _Coordinator.shared.end(pointer) }
+        defer { if !reentry { _Coordinator.shared.end(pointer) } }
         let instance = try _construct(state, container, graph: true, repeat each arguments)
+        if let published = _sharedInstance() { return published }  // a re-entrant run published first
         let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
         if let previous = words.exchange(1, box) { _Reclaimer.retire(previous) }
         return instance
@@ -279,12 +296,15 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                                  _ arguments: repeat each Arg) throws -> Service {
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let graphID = state.currentGraphID
-        let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-        if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
-                                                     isReady: { storedInstance(kind, graphID) }) {
-            return ready
+        let reentry = try state.checkReentry(pointer, key)
+        if !reentry {
+            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
+            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
+                                                         isReady: { storedInstance(kind, graphID) }) {
+                return ready
+            }
         }
-        defer { _Coordinator.shared.end(pointer) }
+        defer { if !reentry { _Coordinator.shared.end(pointer) } }
         let instance = try _construct(state, container, graph: true, repeat each arguments)
         _Coordinator.shared.withLock {
             if kind == .weak {

@@ -12,6 +12,8 @@ final class _ResolutionState {
     struct Frame {
         let entry: UnsafeRawPointer
         let key: ServiceKey
+        /// The factory has returned and the `initCompleted` steps are running.
+        var completing = false
     }
 
     /// The factories currently running on this thread, outermost first.
@@ -72,15 +74,38 @@ final class _ResolutionState {
     ///   thread, `.depthLimitExceeded` past ``maxDepth``.
     @usableFromInline
     func enter(_ entry: UnsafeRawPointer, _ key: ServiceKey) throws(ResolutionError) {
-        for index in frames.indices where frames[index].entry == entry {
-            let cycle = frames[index...].map(\.key) + [key]
-            throw ResolutionError(code: .cycle, key: key, path: frames.map(\.key) + [key], cycle: cycle)
-        }
+        try checkReentry(entry, key)
         if frames.count >= Self.maxDepth {
             throw ResolutionError(code: .depthLimitExceeded, key: key, path: frames.map(\.key) + [key])
         }
         frames.append(Frame(entry: entry, key: key))
     }
+
+    /// Throws a cycle error when `entry` is already being constructed on this thread, unless property
+    /// injection sits in between: an `initCompleted` step of a later frame may reach a registration whose
+    /// factory is still running, once, as in Swinject (the factory runs again, and the instance made by that
+    /// second run is the one the whole graph uses).
+    ///
+    /// - Returns: `true` when this is such an allowed re-entry.
+    @usableFromInline @discardableResult
+    func checkReentry(_ entry: UnsafeRawPointer, _ key: ServiceKey) throws(ResolutionError) -> Bool {
+        guard let index = frames.firstIndex(where: { $0.entry == entry }) else { return false }
+        let later = frames[(index + 1)...]
+        if frames[index...].contains(where: \.completing), !later.contains(where: { $0.entry == entry }) {
+            reentries += 1
+            return true
+        }
+        let cycle = frames[index...].map(\.key) + [key]
+        throw ResolutionError(code: .cycle, key: key, path: frames.map(\.key) + [key], cycle: cycle)
+    }
+
+    /// How many allowed re-entries happened in this graph; when non-zero, a factory's own result may have
+    /// been superseded by the re-entrant one (see ``checkReentry(_:_:)``).
+    @usableFromInline var reentries = 0
+
+    /// Marks the innermost frame as running its `initCompleted` steps.
+    @usableFromInline
+    func markCompleting() { frames[frames.count - 1].completing = true }
 
     /// Records that the innermost factory finished (or failed); ends the graph when it was the outermost.
     @usableFromInline
@@ -145,6 +170,7 @@ final class _ResolutionState {
             graphHandles.removeAll(keepingCapacity: true)
         }
         graph.removeAll(keepingCapacity: true)
+        reentries = 0
         if !touchedStorages.isEmpty {
             let storages = touchedStorages
             touchedStorages.removeAll(keepingCapacity: true)

@@ -1,0 +1,124 @@
+import Assemblage
+import Testing
+
+@Suite struct RegistrationTests {
+    @Test func resolvesRegisteredService() {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        #expect(container.resolve(Animal.self)?.name == "Mimi")
+    }
+
+    @Test func infersServiceTypeFromFactory() {
+        let container = Container()
+        container.register { _ in Cat(name: "Inferred") as Animal }
+        #expect(container.resolve(Animal.self)?.name == "Inferred")
+        #expect(container.resolve(Cat.self) == nil)
+    }
+
+    @Test func unregisteredTypeResolvesToNil() {
+        #expect(Container().resolve(Animal.self) == nil)
+    }
+
+    @Test func resolvesNamedRegistrationAmongMany() {
+        let container = Container()
+        for index in 0..<10 {
+            container.register(Animal.self, name: "cat\(index)") { _ in Cat(name: "cat\(index)") }
+        }
+        container.register(Animal.self) { _ in Dog() }
+        #expect(container.resolve(Animal.self, name: "cat7")?.name == "cat7")
+        #expect(container.resolve(Animal.self)?.name == "Rex")
+        #expect(container.resolve(Animal.self, name: "cat10") == nil)
+    }
+
+    @Test func namedLookupDoesNotFallBackToUnnamed() {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        #expect(container.resolve(Animal.self, name: "other") == nil)
+    }
+
+    @Test func laterRegistrationReplacesEarlierWithSameKey() {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        container.register(Animal.self) { _ in Dog() }
+        #expect(container.resolve(Animal.self)?.name == "Rex")
+    }
+
+    @Test func factoryReceivesResolverForDependencies() {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        container.register(Person.self) { r in Person(pet: r.resolve(Animal.self)!) }
+        #expect(container.resolve(Person.self)?.pet.name == "Mimi")
+    }
+
+    @Test func manyRegistrationsGrowTheTableAndStayResolvable() {
+        let container = Container()
+        for index in 0..<2_000 {
+            container.register(Int.self, name: "n\(index)") { _ in index }
+        }
+        for index in stride(from: 0, to: 2_000, by: 37) {
+            #expect(container.resolve(Int.self, name: "n\(index)") == index)
+        }
+    }
+
+    @Test func removeAllDropsRegistrations() {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        #expect(container.hasAnyRegistration)
+        container.removeAll()
+        #expect(container.resolve(Animal.self) == nil)
+        #expect(!container.hasAnyRegistration)
+        container.register(Animal.self) { _ in Dog() }
+        #expect(container.resolve(Animal.self)?.name == "Rex")
+    }
+
+    @Test func hasAnyRegistrationChecksTypeAndName() {
+        let parent = Container()
+        parent.register(Animal.self, name: "cat") { _ in Cat() }
+        let child = Container(parent: parent)
+        child.register(Food.self) { _ in Fish() }
+        #expect(child.hasAnyRegistration(of: Food.self))
+        #expect(child.hasAnyRegistration(of: Animal.self, name: "cat"))
+        #expect(!child.hasAnyRegistration(of: Animal.self))
+        #expect(!parent.hasAnyRegistration(of: Food.self))
+    }
+
+    @Test func behaviorIsNotifiedOfRegistrationsAndForwards() {
+        final class Recorder: Behavior, @unchecked Sendable {
+            var seen: [String] = []
+            func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
+                                          toService entry: ServiceEntry<Service>, withName name: String?) {
+                seen.append("\(Type.self)/\(Service.self)/\(name ?? "-")")
+            }
+        }
+        let recorder = Recorder()
+        let container = Container(behaviors: [recorder])
+        container.register(Cat.self, name: "c") { _ in Cat() }.implements(Animal.self)
+        #expect(recorder.seen == ["Cat/Cat/c", "Animal/Cat/-"])
+    }
+
+    @Test func registeringClosureRunsAtInit() {
+        let container = Container { $0.register(Animal.self) { _ in Dog() } }
+        #expect(container.resolve(Animal.self)?.name == "Rex")
+    }
+
+    @Test func synchronizeReturnsAWorkingResolver() {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat() }
+        #expect(container.synchronize().resolve(Animal.self)?.name == "Mimi")
+    }
+
+    @Test func descriptionListsRegistrationsWithScopeAndSite() {
+        let container = Container(label: "app")
+        container.register(Animal.self, name: "cat") { _ in Cat() }.inObjectScope(.container)
+        let text = container.description
+        #expect(text.contains("app (1 registrations)"))
+        #expect(text.contains("Animal (name: \"cat\") — scope: container"))
+        #expect(text.contains("RegistrationTests.swift"))
+    }
+
+    @Test func entryRecordsRegistrationSite() {
+        let entry = Container().register(Animal.self) { _ in Cat() }
+        #expect(entry.site.file.hasSuffix("RegistrationTests.swift"))
+        #expect(entry.site.line > 0)
+    }
+}

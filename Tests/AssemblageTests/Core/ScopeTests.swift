@@ -1,0 +1,161 @@
+import Assemblage
+import Testing
+
+/// A graph of objects where two parts need the same dependency.
+final class Engine {}
+final class Wheel { let engine: Engine; init(engine: Engine) { self.engine = engine } }
+final class Car {
+    let engine: Engine
+    let wheel: Wheel
+    init(engine: Engine, wheel: Wheel) { self.engine = engine; self.wheel = wheel }
+}
+
+@Suite struct ScopeTests {
+    func carContainer(engineScope: ObjectScope) -> Container {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(engineScope)
+        container.register(Wheel.self) { r in Wheel(engine: r.resolve(Engine.self)!) }
+        container.register(Car.self) { r in Car(engine: r.resolve(Engine.self)!, wheel: r.resolve(Wheel.self)!) }
+        return container
+    }
+
+    @Test func transientMakesANewInstanceEveryTime() throws {
+        let car = try #require(carContainer(engineScope: .transient).resolve(Car.self))
+        #expect(car.engine !== car.wheel.engine)
+    }
+
+    @Test func graphSharesWithinOneResolutionOnly() throws {
+        let container = carContainer(engineScope: .graph)
+        let first = try #require(container.resolve(Car.self))
+        let second = try #require(container.resolve(Car.self))
+        #expect(first.engine === first.wheel.engine)
+        #expect(first.engine !== second.engine)
+    }
+
+    @Test func graphIsTheDefaultScope() {
+        let entry = Container().register(Engine.self) { _ in Engine() }
+        #expect(entry.objectScope === ObjectScope.graph)
+    }
+
+    @Test func perContainerDefaultScopeApplies() {
+        let container = Container(defaultObjectScope: .container)
+        container.register(Engine.self) { _ in Engine() }
+        #expect(container.resolve(Engine.self) === container.resolve(Engine.self))
+    }
+
+    @Test func containerScopeKeepsOneInstance() {
+        let container = carContainer(engineScope: .container)
+        #expect(container.resolve(Car.self)!.engine === container.resolve(Car.self)!.engine)
+    }
+
+    @Test func containerScopeIsSharedWithChildContainers() {
+        let parent = Container()
+        parent.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
+        let child1 = Container(parent: parent)
+        let child2 = Container(parent: parent)
+        #expect(child1.resolve(Engine.self) === child2.resolve(Engine.self))
+        #expect(child1.resolve(Engine.self) === parent.resolve(Engine.self))
+    }
+
+    @Test func resetObjectScopeDiscardsInstances() {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
+        let first = container.resolve(Engine.self)
+        container.resetObjectScope(.container)
+        #expect(container.resolve(Engine.self) !== first)
+    }
+
+    @Test func resetReleasesTheInstance() {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
+        weak let held = container.resolve(Engine.self)
+        #expect(held != nil)
+        container.resetObjectScope(.container)
+        #expect(held == nil)
+    }
+
+    @Test func resetOfOneTypeLeavesOthers() {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
+        container.register(Cat.self) { _ in Cat() }.inObjectScope(.container)
+        let engine = container.resolve(Engine.self)
+        let cat = container.resolve(Cat.self)
+        container.resetObjectScope(.container, serviceType: Engine.self)
+        #expect(container.resolve(Engine.self) !== engine)
+        #expect(container.resolve(Cat.self) === cat)
+    }
+
+    @Test func singletonSurvivesResets() {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(.singleton)
+        let first = container.resolve(Engine.self)
+        container.resetObjectScope(.container)
+        container.resetObjectScope(.singleton)
+        #expect(container.resolve(Engine.self) === first)
+    }
+
+    @Test func weakScopeSharesWhileHeldAndRemakesAfterRelease() {
+        let counter = Counter()
+        let container = Container()
+        container.register(Counted.self) { _ in Counted(counter) }.inObjectScope(.weak)
+        var strong: Counted? = container.resolve(Counted.self)
+        #expect(container.resolve(Counted.self) === strong)
+        #expect(counter.count == 1)
+        strong = nil
+        _ = strong
+        _ = container.resolve(Counted.self)
+        #expect(counter.count == 2)
+    }
+
+    @Test func customScopeUsesItsStorageAndResets() {
+        let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session")
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(session)
+        container.register(Cat.self) { _ in Cat() }.inObjectScope(.container)
+        let engine = container.resolve(Engine.self)
+        let cat = container.resolve(Cat.self)
+        #expect(container.resolve(Engine.self) === engine)
+        container.resetObjectScope(session)
+        #expect(container.resolve(Engine.self) !== engine)
+        #expect(container.resolve(Cat.self) === cat)
+    }
+
+    @Test func customGraphStorageScopeBehavesLikeGraph() throws {
+        let perGraph = ObjectScope(storageFactory: GraphStorage.init, description: "per-graph")
+        let container = carContainer(engineScope: perGraph)
+        let first = try #require(container.resolve(Car.self))
+        let second = try #require(container.resolve(Car.self))
+        #expect(first.engine === first.wheel.engine)
+        #expect(first.engine !== second.engine)
+    }
+
+    @Test(arguments: [ObjectScope.transient, .graph, .container, .weak, .singleton])
+    func everyScopeResolvesValueTypes(scope: ObjectScope) {
+        let container = Container()
+        container.register(Int.self) { _ in 42 }.inObjectScope(scope)
+        #expect(container.resolve(Int.self) == 42)
+        #expect(container.resolve(Int.self) == 42)
+    }
+
+    @Test func removeAllReleasesSingletons() {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(.singleton)
+        weak let held = container.resolve(Engine.self)
+        #expect(held != nil)
+        container.removeAll()
+        #expect(held == nil)
+    }
+
+    @Test func droppedContainerFreesItsInstances() {
+        weak var engine: Engine?
+        weak var weakContainer: Container?
+        do {
+            let container = Container()
+            container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
+            engine = container.resolve(Engine.self)
+            weakContainer = container
+        }
+        #expect(weakContainer == nil)
+        #expect(engine == nil)
+    }
+}
