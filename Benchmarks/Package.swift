@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+// Benchmarks for Assemblage, kept in their own package so that users of the library never build
+// Swinject or the harness. Run from this folder: `swift run -c release assemblage-benchmarks`.
+import PackageDescription
+
+let package = Package(
+    name: "AssemblageBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Assemblage", path: ".."),
+        .package(url: "https://github.com/Swinject/Swinject.git", exact: "2.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "assemblage-benchmarks",
+            dependencies: [
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,140 @@
+// assemblage-benchmarks: Assemblage vs Swinject 2.10.0 vs hand-written construction, one process.
+// Imports neither library. See README.md.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+let usage = """
+usage: assemblage-benchmarks [--filter SUBSTRING] [--quick] [--markdown] [--verbose]
+                             [--batches N] [--batch-ms MS]
+       assemblage-benchmarks --list
+       assemblage-benchmarks --single WORKLOAD --contestant hand|assemblage|swinject --iterations N
+
+  --filter S      only workloads whose name contains S (may be repeated)
+  --quick         5 short batches, 10 ms warm-up: a smoke test, not a measurement
+  --markdown      print the table as Markdown
+  --verbose       also print min / median / max per contestant (stderr)
+  --batches N     timed batches per contestant (default 21)
+  --batch-ms MS   target length of one batch (default 10)
+  --list          print workload names and what they measure
+  --single ...    build one contestant of one workload and run it N times, untimed, then exit
+                  (for callgrind.sh; exit status 3 when that contestant has no such workload)
+"""
+
+struct Options {
+    var filters: [String] = []
+    var quick = false
+    var markdown = false
+    var verbose = false
+    var list = false
+    var batches: Int?
+    var batchMilliseconds: Double?
+    var single: String?
+    var contestant: Contestant?
+    var iterations: Int?
+}
+
+func fail(_ message: String) -> Never {
+    Platform.printError("assemblage-benchmarks: \(message)\n\n\(usage)")
+    exit(2)
+}
+
+func parse(_ arguments: [String]) -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    func value(_ flag: String) -> String {
+        guard let v = rest.popFirst() else { fail("\(flag) needs a value") }
+        return v
+    }
+    while let arg = rest.popFirst() {
+        switch arg {
+        case "--filter": options.filters.append(value(arg))
+        case "--quick": options.quick = true
+        case "--markdown": options.markdown = true
+        case "--verbose": options.verbose = true
+        case "--list": options.list = true
+        case "--batches":
+            guard let n = Int(value(arg)), n > 0 else { fail("--batches needs a positive integer") }
+            options.batches = n
+        case "--batch-ms":
+            guard let ms = Double(value(arg)), ms > 0 else { fail("--batch-ms needs a positive number") }
+            options.batchMilliseconds = ms
+        case "--single": options.single = value(arg)
+        case "--contestant":
+            let v = value(arg)
+            guard let c = Contestant(rawValue: v) else { fail("unknown contestant '\(v)'") }
+            options.contestant = c
+        case "--iterations":
+            guard let n = Int(value(arg)), n >= 0 else { fail("--iterations needs a non-negative integer") }
+            options.iterations = n
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default: fail("unknown argument '\(arg)'")
+        }
+    }
+    return options
+}
+
+checkWorkloadTables()
+let options = parse(Array(CommandLine.arguments.dropFirst()))
+
+if options.list {
+    let width = workloads.map(\.name.count).max() ?? 0
+    for w in workloads {
+        let missing = Contestant.allCases.filter { w.setup(for: $0) == nil }.map(\.rawValue)
+        let note = missing.isEmpty ? "" : "  [no \(missing.joined(separator: ", "))]"
+        print(w.name.padded(to: width, right: false) + "  " + w.summary + note)
+    }
+    exit(0)
+}
+
+if let name = options.single {
+    guard let workload = workloads.first(where: { $0.name == name }) else { fail("unknown workload '\(name)'") }
+    guard let contestant = options.contestant else { fail("--single needs --contestant") }
+    guard let iterations = options.iterations else { fail("--single needs --iterations") }
+    guard let setup = workload.setup(for: contestant) else {
+        Platform.printError("\(contestant.title) has no '\(name)' yet")
+        exit(3)
+    }
+    let run = setup()
+    run(iterations)
+    _ = drainBlackHole()
+    exit(0)
+}
+
+if options.contestant != nil || options.iterations != nil {
+    fail("--contestant and --iterations go with --single")
+}
+
+var settings = options.quick ? Settings.quick : Settings()
+if let n = options.batches { settings.batches = n }
+if let ms = options.batchMilliseconds { settings.batchNanoseconds = ms * 1_000_000 }
+settings.verbose = options.verbose
+
+let selected = workloads.filter { w in
+    options.filters.isEmpty || options.filters.contains { w.name.contains($0) }
+}
+if selected.isEmpty { fail("no workload matches \(options.filters)") }
+
+for line in Report.header(settings: settings, quick: options.quick) { print(line) }
+let missingAssemblage = selected.filter { $0.setup(for: .assemblage) == nil }.map(\.name)
+if !missingAssemblage.isEmpty {
+    print("note: no Assemblage side for \(missingAssemblage.joined(separator: ", "))")
+}
+print("")
+
+var rows: [Row] = []
+for workload in selected {
+    Platform.printError("measuring \(workload.name) …")
+    let row = Harness.measure(workload, contestants: Contestant.allCases, settings: settings)
+    if settings.verbose { Platform.printError(Report.verboseLine(row)) }
+    rows.append(row)
+}
+
+print(options.markdown ? Report.markdownTable(rows) : Report.plainTable(rows))
+if drainBlackHole() { /* the last result was consumed */ }
