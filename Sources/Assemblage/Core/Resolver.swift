@@ -18,13 +18,21 @@
 /// Assemblage's own containers are the only conformers you need; the protocol's single requirement
 /// names the container that resolutions start from.
 public protocol Resolver: Sendable {
+    /// The container resolutions through this resolver start from, unretained: the resolver keeps it alive.
+    ///
+    /// Unretained so that a nested resolve inside a factory touches no shared reference count.
+    var _unmanagedContainer: Unmanaged<Container> { get }
+}
+
+extension Resolver {
     /// The container resolutions through this resolver start from.
-    var _container: Container { get }
+    public var _container: Container { _unmanagedContainer.takeUnretainedValue() }
 }
 
 extension Container: Resolver {
-    /// The container itself.
-    public var _container: Container { self }
+    /// The container itself, unretained.
+    @inlinable
+    public var _unmanagedContainer: Unmanaged<Container> { Unmanaged.passUnretained(self) }
 }
 
 // MARK: - Optional API (Swinject-compatible)
@@ -40,7 +48,7 @@ extension Resolver {
     /// - Returns: The service, or `nil` when it is not registered or cannot be made.
     @inlinable
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
-        try? _container._resolve(Service.self, name: nil)
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil) }
     }
 
     /// Resolves the registration of `serviceType` with `name`.
@@ -51,7 +59,7 @@ extension Resolver {
     /// - Returns: The service, or `nil` when it is not registered or cannot be made.
     @inlinable
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
-        try? _container._resolve(Service.self, name: name)
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
     }
 
     /// Resolves a registration that takes one runtime argument.
@@ -66,7 +74,7 @@ extension Resolver {
     /// - Returns: The service, or `nil`.
     @inlinable
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
-        try? _container._resolve(Service.self, name: nil, argument)
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, argument) }
     }
 
     /// Resolves a named registration that takes one runtime argument.
@@ -78,7 +86,7 @@ extension Resolver {
     /// - Returns: The service, or `nil`.
     @inlinable
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
-        try? _container._resolve(Service.self, name: name, argument)
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
     }
 
     /// Resolves a registration that takes several runtime arguments, in the order the factory declares them.
@@ -93,7 +101,7 @@ extension Resolver {
     /// - Returns: The service, or `nil`.
     @inlinable
     public func resolve<Service, each Arg>(_ serviceType: Service.Type, arguments: repeat each Arg) -> Service? {
-        try? _container._resolve(Service.self, name: nil, repeat each arguments)
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, repeat each arguments) }
     }
 
     /// Resolves a named registration that takes several runtime arguments.
@@ -106,7 +114,7 @@ extension Resolver {
     @inlinable
     public func resolve<Service, each Arg>(_ serviceType: Service.Type, name: String?,
                                            arguments: repeat each Arg) -> Service? {
-        try? _container._resolve(Service.self, name: name, repeat each arguments)
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, repeat each arguments) }
     }
 }
 
@@ -132,7 +140,7 @@ extension Resolver {
     public func require<Service>(_ serviceType: Service.Type = Service.self,
                                  name: String? = nil) throws(ResolutionError) -> Service {
         do {
-            return try _container._resolve(Service.self, name: name)
+            return try _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
         } catch {
             throw _asResolutionError(error)
         }
@@ -150,7 +158,7 @@ extension Resolver {
     public func require<Service, Arg1>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                        argument: Arg1) throws(ResolutionError) -> Service {
         do {
-            return try _container._resolve(Service.self, name: name, argument)
+            return try _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
         } catch {
             throw _asResolutionError(error)
         }
@@ -172,7 +180,7 @@ extension Resolver {
     public func require<Service, each Arg>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                            arguments: repeat each Arg) throws(ResolutionError) -> Service {
         do {
-            return try _container._resolve(Service.self, name: name, repeat each arguments)
+            return try _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, repeat each arguments) }
         } catch {
             throw _asResolutionError(error)
         }

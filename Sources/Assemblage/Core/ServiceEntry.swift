@@ -224,7 +224,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @inlinable
     func _construct<each Arg>(_ state: _ResolutionState, _ container: Container, graph: Bool,
                               _ arguments: repeat each Arg) throws -> Service {
-        try state.enter(pointer, key)
+        try state.enter(pointer)
         defer { state.leave() }
         let instance = try _invoke(state, container, repeat each arguments)
         if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
@@ -248,9 +248,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _invoke<each Arg>(_ state: _ResolutionState, _ container: Container,
                            _ arguments: repeat each Arg) throws -> Service {
         let make = unsafeDowncast(factory.unsafelyUnwrapped, to: _FactoryBox<Service, repeat each Arg>.self)
-        let resolver: Resolver = container  // converted first: Swift 6.3 crashes converting inside a pack call
         do {
-            return try make.call(resolver, repeat each arguments)
+            return try make.call(container, repeat each arguments)
         } catch {
             throw state.factoryFailure(error, key)
         }
@@ -275,7 +274,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                                  _ arguments: repeat each Arg) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(pointer) { return instance as! Service }
-        let reentry = try state.checkReentry(pointer, key)
+        let reentry = try state.checkReentry(pointer)
         if !reentry {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
@@ -296,7 +295,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                                  _ arguments: repeat each Arg) throws -> Service {
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let graphID = state.currentGraphID
-        let reentry = try state.checkReentry(pointer, key)
+        let reentry = try state.checkReentry(pointer)
         if !reentry {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,

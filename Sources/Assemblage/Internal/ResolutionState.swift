@@ -9,23 +9,25 @@ import _AssemblageShims
 /// factory that captures its resolver and uses it later simply starts a new top-level resolution.
 @usableFromInline
 final class _ResolutionState {
-    struct Frame {
-        let entry: UnsafeRawPointer
-        let key: ServiceKey
-        /// The factory has returned and the `initCompleted` steps are running.
-        var completing = false
-    }
+    // Every mutable property is confined to the state's own thread, so the runtime's dynamic exclusivity
+    // checks (which cost more than the bookkeeping itself on the resolve path) are switched off for them.
 
-    /// The factories currently running on this thread, outermost first.
-    var frames: [Frame] = []
+    /// The factories currently running on this thread, outermost first: entry addresses, with the low bit
+    /// set while that entry's `initCompleted` steps run. A raw buffer: pushing a frame is two stores.
+    @exclusivity(unchecked) private var frames: UnsafeMutablePointer<UInt>
+    @exclusivity(unchecked) private var frameCapacity = 32
+    @exclusivity(unchecked) @usableFromInline var depth = 0
     /// Graph-scoped instances of the current top-level resolution, keyed by entry address.
-    var graph: [(entry: UnsafeRawPointer, instance: Any)] = []
+    @exclusivity(unchecked) var graph: [(entry: UnsafeRawPointer, instance: Any)] = []
     /// Custom storages touched in this top-level resolution; told when it completes.
-    @usableFromInline var touchedStorages: [InstanceStorage] = []
+    @exclusivity(unchecked) @usableFromInline var touchedStorages: [InstanceStorage] = []
     /// Minted on demand for custom storages and `Lazy` handles.
-    var graphID: GraphIdentifier?
+    @exclusivity(unchecked) var graphID: GraphIdentifier?
     /// Handles of `Lazy` values created in this resolution; they receive the graph when it ends.
-    var graphHandles: [_GraphHandle] = []
+    @exclusivity(unchecked) var graphHandles: [_GraphHandle] = []
+    /// How many allowed re-entries happened in this graph; when non-zero, a factory's own result may have
+    /// been superseded by the re-entrant one (see ``checkReentry(_:)``).
+    @exclusivity(unchecked) @usableFromInline var reentries = 0
     /// This thread's hazard word: the shared-instance box being read, published before re-checking its slot.
     let hazard: _AtomicWords
 
@@ -34,11 +36,14 @@ final class _ResolutionState {
 
     init() {
         hazard = _AtomicWords(count: 1)
-        frames.reserveCapacity(16)
+        frames = .allocate(capacity: frameCapacity)
         graph.reserveCapacity(16)
     }
 
-    deinit { hazard.deallocate() }
+    deinit {
+        frames.deallocate()
+        hazard.deallocate()
+    }
 
     /// The calling thread's state, created on first use.
     @usableFromInline
@@ -68,17 +73,34 @@ final class _ResolutionState {
 
     // MARK: Frames
 
+    private static let completingBit: UInt = 1
+
+    @inline(__always)
+    private func frameEntry(_ index: Int) -> UInt { frames[index] & ~Self.completingBit }
+
     /// Records that the factory of `entry` is about to run.
     ///
     /// - Throws: `ResolutionError.cycle` when the same registration is already being constructed on this
-    ///   thread, `.depthLimitExceeded` past ``maxDepth``.
+    ///   thread (and no property injection sits in between), `.depthLimitExceeded` past ``maxDepth``.
     @usableFromInline
-    func enter(_ entry: UnsafeRawPointer, _ key: ServiceKey) throws(ResolutionError) {
-        try checkReentry(entry, key)
-        if frames.count >= Self.maxDepth {
-            throw ResolutionError(code: .depthLimitExceeded, key: key, path: frames.map(\.key) + [key])
+    func enter(_ entry: UnsafeRawPointer) throws(ResolutionError) {
+        if depth > 0 { try checkReentry(entry) }
+        if depth == frameCapacity { try grow(for: entry) }
+        frames[depth] = UInt(bitPattern: entry)
+        depth &+= 1
+    }
+
+    @inline(never)
+    private func grow(for entry: UnsafeRawPointer) throws(ResolutionError) {
+        if depth >= Self.maxDepth {
+            let key = Self.key(of: UInt(bitPattern: entry))
+            throw ResolutionError(code: .depthLimitExceeded, key: key, path: path + [key])
         }
-        frames.append(Frame(entry: entry, key: key))
+        let larger = UnsafeMutablePointer<UInt>.allocate(capacity: frameCapacity * 2)
+        larger.moveInitialize(from: frames, count: depth)
+        frames.deallocate()
+        frames = larger
+        frameCapacity *= 2
     }
 
     /// Throws a cycle error when `entry` is already being constructed on this thread, unless property
@@ -88,42 +110,52 @@ final class _ResolutionState {
     ///
     /// - Returns: `true` when this is such an allowed re-entry.
     @usableFromInline @discardableResult
-    func checkReentry(_ entry: UnsafeRawPointer, _ key: ServiceKey) throws(ResolutionError) -> Bool {
-        guard let index = frames.firstIndex(where: { $0.entry == entry }) else { return false }
-        let later = frames[(index + 1)...]
-        if frames[index...].contains(where: \.completing), !later.contains(where: { $0.entry == entry }) {
-            reentries += 1
+    func checkReentry(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
+        let target = UInt(bitPattern: entry)
+        var index = 0
+        while index < depth, frameEntry(index) != target { index &+= 1 }
+        guard index < depth else { return false }
+        var completing = false
+        var again = false
+        for later in index..<depth {
+            if frames[later] & Self.completingBit != 0 { completing = true }
+            if later > index, frameEntry(later) == target { again = true }
+        }
+        if completing, !again {
+            reentries &+= 1
             return true
         }
-        let cycle = frames[index...].map(\.key) + [key]
-        throw ResolutionError(code: .cycle, key: key, path: frames.map(\.key) + [key], cycle: cycle)
+        let key = Self.key(of: target)
+        let cycle = (index..<depth).map { Self.key(of: frameEntry($0)) } + [key]
+        throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: cycle)
     }
-
-    /// How many allowed re-entries happened in this graph; when non-zero, a factory's own result may have
-    /// been superseded by the re-entrant one (see ``checkReentry(_:_:)``).
-    @usableFromInline var reentries = 0
 
     /// Marks the innermost frame as running its `initCompleted` steps.
     @usableFromInline
-    func markCompleting() { frames[frames.count - 1].completing = true }
+    func markCompleting() { frames[depth - 1] |= Self.completingBit }
 
     /// Records that the innermost factory finished (or failed); ends the graph when it was the outermost.
     @usableFromInline
     func leave() {
-        frames.removeLast()
-        if frames.isEmpty { endGraph() }
+        depth &-= 1
+        if depth == 0 { endGraph() }
     }
 
-    /// The keys being constructed, outermost first.
+    /// The keys being constructed, outermost first (rebuilt from the entries: only errors need it).
     @usableFromInline
-    var path: [ServiceKey] { frames.map(\.key) }
+    var path: [ServiceKey] { (0..<depth).map { Self.key(of: frameEntry($0)) } }
 
-    var isTopLevel: Bool { frames.isEmpty }
+    private static func key(of entry: UInt) -> ServiceKey {
+        let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: entry)!).takeUnretainedValue()
+        return (object as! any _AnyEntry).key
+    }
+
+    var isTopLevel: Bool { depth == 0 }
 
     /// Whether a graph-scoped instance made now could be asked for again in this graph: by a sibling
     /// (we are nested) or by a `Lazy` made in this graph. At top level with neither, storing it is wasted.
     @usableFromInline
-    var graphIsObserved: Bool { frames.count > 1 || !graphHandles.isEmpty }
+    var graphIsObserved: Bool { depth > 1 || !graphHandles.isEmpty }
 
     /// The error for a factory (or step) that threw: a `ResolutionError` from deeper down passes through
     /// unchanged (it has the longer path); anything else is wrapped with this key and path.
