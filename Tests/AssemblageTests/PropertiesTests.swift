@@ -206,3 +206,173 @@ struct PropertyErrorDescriptionTests {
         #expect("\(PropertyError.Code.rootNotDictionary)" == "rootNotDictionary")
     }
 }
+
+// MARK: - Loaders
+
+/// Loads JSON text through the public loader.
+func loadJSON(_ text: String) throws -> [String: PropertyValue] {
+    try JSONPropertyLoader(data: Data(text.utf8), description: "inline.json").load()
+}
+
+@Suite("Property loaders")
+struct PropertyLoaderTests {
+    @Test func jsonFixtureLoadsFromModuleBundle() throws {
+        let loader = JSONPropertyLoader(bundle: .module, name: "settings", subdirectory: "Fixtures")
+        let url = try #require(loader.url)
+        #expect(url.lastPathComponent == "settings.json")
+        #expect(loader.sourceDescription == url.path)
+        let values = try loader.load()
+        #expect(values["retries"] == .integer(3))
+        #expect(values["timeout"] == .double(2.5))
+        #expect(values["verbose"] == .bool(false))
+        #expect(values["hosts"] == ["a.example.com", "b.example.com"])
+        #expect(values["server"] == ["host": "localhost", "port": 8080])
+        #expect(values["launch"]?.dateValue == Date(timeIntervalSince1970: 1_714_564_800))
+    }
+
+    @Test func jsonNameMayIncludeTheExtension() throws {
+        let loader = JSONPropertyLoader(bundle: .module, name: "settings.json", subdirectory: "Fixtures")
+        #expect(try loader.load()["retries"] == .integer(3))
+    }
+
+    @Test func commentsOutsideStringsAreIgnored() throws {
+        let values = try loadJSON("""
+            // leading
+            /* block */ { /* before key */ "a" /* after key */ : // after colon
+              1 /* after value */ , "b": [ /* in array */ 2 // end
+            ] } /* trailing */ // end of file without newline
+            """)
+        #expect(values == ["a": .integer(1), "b": .array([.integer(2)])])
+    }
+
+    @Test func commentsInsideStringsAreKept() throws {
+        let loader = JSONPropertyLoader(bundle: .module, name: "settings", subdirectory: "Fixtures")
+        let values = try loader.load()
+        #expect(values["baseURL"] == .string("https://api.example.com/v1"))
+        #expect(values["banner"] == .string("/* not a comment */ and // not one either"))
+        #expect(try loadJSON(#"{"k": "a\"//b", "l": "/*\\"}"#) == ["k": .string(#"a"//b"#), "l": .string(#"/*\"#)])
+    }
+
+    @Test func jsonNumberReadsAsIntAndDouble() throws {
+        let values = try loadJSON(#"{"three": 3, "half": 3.5, "threePointZero": 3.0, "exp": 1e2, "negZero": -0}"#)
+        #expect(values["three"]?.intValue == 3)
+        #expect(values["three"]?.doubleValue == 3.0)
+        #expect(values["half"]?.doubleValue == 3.5)
+        #expect(values["half"]?.intValue == nil)
+        #expect(values["threePointZero"]?.intValue == 3)
+        #expect(values["exp"]?.intValue == 100)
+        #expect(values["negZero"] == .integer(0))
+    }
+
+    @Test func jsonTrueIsNotOne() throws {
+        let values = try loadJSON(#"{"flag": true, "one": 1}"#)
+        #expect(values["flag"] == .bool(true))
+        #expect(values["flag"]?.intValue == nil)
+        #expect(values["one"]?.boolValue == nil)
+    }
+
+    @Test func jsonIntegerBeyondIntLoadsAsDoubleThatDoesNotReadAsInt() throws {
+        let values = try loadJSON(#"{"big": 99999999999999999999, "max": 9223372036854775807}"#)
+        #expect(values["big"] == .double(1e20))
+        #expect(values["big"]?.intValue == nil)
+        #expect(values["max"] == .integer(Int.max))
+    }
+
+    @Test func jsonTinyNumberUnderflowsToZeroRatherThanFailing() throws {
+        #expect(try loadJSON(#"{"tiny": 1e-400}"#)["tiny"] == .double(0))
+    }
+
+    @Test func jsonEscapesDecodeToUnicode() throws {
+        let values = try loadJSON(#"{"s": "\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00\u0000", "é": "raw ü 😀"}"#)
+        #expect(values["s"] == .string("\"\\/\u{8}\u{C}\n\r\té😀\u{0}"))
+        #expect(values["é"] == .string("raw ü 😀"))
+    }
+
+    @Test func utf8ByteOrderMarkIsIgnored() throws {
+        let data = Data([0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8))
+        let values = try JSONPropertyLoader(data: data, description: "bom.json").load()
+        #expect(values == ["a": .integer(1)])
+    }
+
+    @Test func emptyObjectLoadsAsNoProperties() throws {
+        #expect(try loadJSON(" { } ").isEmpty)
+    }
+
+    @Test func plistFixtureLoadsDatesAndData() throws {
+        let loader = PlistPropertyLoader(bundle: .module, name: "settings", subdirectory: "Fixtures")
+        #expect(loader.url?.lastPathComponent == "settings.plist")
+        let values = try loader.load()
+        #expect(values["name"] == .string("Assemblage"))
+        #expect(values["retries"] == .integer(3))
+        #expect(values["ratio"] == .double(0.75))
+        #expect(values["enabled"] == .bool(true))
+        #expect(values["launch"] == .date(Date(timeIntervalSince1970: 1_714_564_800)))
+        #expect(values["token"] == .data(Data([0, 1, 2, 3])))
+        #expect(values["hosts"] == ["a.example.com", "b.example.com"])
+        #expect(values["server"] == ["host": "localhost", "port": 8080])
+    }
+
+    @Test func binaryPlistKeepsBoolsDistinctFromIntegers() throws {
+        let plist: [String: Any] = [
+            "one": 1, "yes": true, "no": false, "zero": 0, "half": 0.5, "negative": -12,
+            "when": Date(timeIntervalSince1970: 86_400), "bytes": Data([5, 6]),
+            "nested": ["list": [1, "two", true]] as [String: Any],
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        let values = try PlistPropertyLoader(data: data, description: "generated.plist").load()
+        #expect(values["one"] == .integer(1))
+        #expect(values["zero"] == .integer(0))
+        #expect(values["yes"] == .bool(true))
+        #expect(values["no"] == .bool(false))
+        #expect(values["half"] == .double(0.5))
+        #expect(values["negative"] == .integer(-12))
+        #expect(values["when"] == .date(Date(timeIntervalSince1970: 86_400)))
+        #expect(values["bytes"] == .data(Data([5, 6])))
+        #expect(values["nested"] == ["list": [1, "two", true]])
+    }
+
+    @Test func dictionaryLoaderReturnsItsValues() throws {
+        let loader = DictionaryPropertyLoader(["port": 8080], description: "defaults")
+        #expect(loader.sourceDescription == "defaults")
+        #expect(try loader.load() == ["port": .integer(8080)])
+        let literal: DictionaryPropertyLoader = ["debug": true, "debug": false]
+        #expect(literal.sourceDescription == "dictionary literal")
+        #expect(try literal.load() == ["debug": .bool(false)])
+    }
+
+    @Test func environmentLoaderSelectsPrefixedVariablesAndStripsPrefix() throws {
+        let environment = ["APP_PORT": "8080", "APP_DEBUG": "true", "PATH": "/bin", "app_lower": "x", "APP_": "empty"]
+        let loader = EnvironmentPropertyLoader(prefix: "APP_", environment: environment)
+        #expect(try loader.load() == ["PORT": .string("8080"), "DEBUG": .string("true")])
+        #expect(loader.sourceDescription == #"environment variables with prefix "APP_""#)
+    }
+
+    @Test func environmentLoaderKeepsPrefixWhenAsked() throws {
+        let loader = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_PORT": "1", "OTHER": "2"],
+                                               stripPrefix: false)
+        #expect(try loader.load() == ["APP_PORT": .string("1")])
+    }
+
+    @Test func environmentLoaderWithEmptyPrefixLoadsEverything() throws {
+        let loader = EnvironmentPropertyLoader(prefix: "", environment: ["A": "1", "B": "2"])
+        #expect(try loader.load() == ["A": .string("1"), "B": .string("2")])
+    }
+
+    @Test func environmentLoaderDefaultsToProcessEnvironment() throws {
+        let loader = EnvironmentPropertyLoader(prefix: "")
+        #expect(loader.environment == ProcessInfo.processInfo.environment)
+    }
+
+    @Test func environmentStringsReadThroughTypedAccessors() throws {
+        let values = try EnvironmentPropertyLoader(
+            prefix: "APP_", environment: ["APP_PORT": "8080", "APP_RATIO": "0.5", "APP_ON": "TRUE"]).load()
+        #expect(values["PORT"].flatMap(Int.init(propertyValue:)) == 8080)
+        #expect(values["RATIO"].flatMap(Double.init(propertyValue:)) == 0.5)
+        #expect(values["ON"].flatMap(Bool.init(propertyValue:)) == true)
+    }
+
+    @Test func loadersCanLoadRepeatedly() throws {
+        let loader = JSONPropertyLoader(bundle: .module, name: "overrides", subdirectory: "Fixtures")
+        #expect(try loader.load() == loader.load())
+    }
+}

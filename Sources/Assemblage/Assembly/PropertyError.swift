@@ -353,9 +353,28 @@ enum PropertyPathComponent: Sendable, Hashable {
     case key(String)
     case index(Int)
 
-    /// Formats components as `server.port` / `servers[2].host`.
+    /// Paths longer than this are shortened in the middle.
+    static let maximumFormattedComponents = 16
+
+    /// Formats components as `server.port` / `servers[2].host`. Very deep
+    /// paths keep their first and last components around an ellipsis
+    /// (`a.a.a…(490 more)….a.a`) so that errors stay readable.
     static func format(_ components: [PropertyPathComponent]) -> String? {
         guard !components.isEmpty else { return nil }
+        guard components.count <= maximumFormattedComponents else {
+            let head = components.prefix(10)
+            let tail = components.suffix(4)
+            let omitted = components.count - head.count - tail.count
+            var text = format(Array(head)) ?? ""
+            text += "…(\(omitted) more)…"
+            for component in tail {
+                switch component {
+                case .key(let key): text += "." + key
+                case .index(let index): text += "[\(index)]"
+                }
+            }
+            return text
+        }
         var text = ""
         for component in components {
             switch component {
