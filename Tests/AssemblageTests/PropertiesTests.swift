@@ -376,3 +376,424 @@ struct PropertyLoaderTests {
         #expect(try loader.load() == loader.load())
     }
 }
+
+// MARK: - Properties: merging
+
+/// A loader that always fails, to check that nothing is applied.
+struct FailingLoader: PropertyLoader {
+    struct Boom: Error, CustomStringConvertible {
+        var description: String { "boom" }
+    }
+    var throwsPropertyError = false
+    var sourceDescription: String { "failing loader" }
+
+    func load() throws -> [String: PropertyValue] {
+        if throwsPropertyError {
+            throw PropertyError(code: .malformedFile, source: sourceDescription, message: "bad input")
+        }
+        throw Boom()
+    }
+}
+
+let settingsLoader = JSONPropertyLoader(bundle: .module, name: "settings", subdirectory: "Fixtures")
+let overridesLoader = JSONPropertyLoader(bundle: .module, name: "overrides", subdirectory: "Fixtures")
+
+@Suite("Properties merging")
+struct PropertiesMergingTests {
+    @Test func laterLoaderWinsTopLevelKeys() throws {
+        let properties = try Properties(loaders: [settingsLoader, overridesLoader])
+        #expect(properties.property("retries", as: Int.self) == 5)
+        #expect(properties.property("timeout", as: Double.self) == 2.5, "keys only in the first loader survive")
+        let reversed = try Properties(loaders: [overridesLoader, settingsLoader])
+        #expect(reversed.property("retries", as: Int.self) == 3)
+    }
+
+    @Test func arraysAndDictionariesAreReplacedWhole() throws {
+        let properties = try Properties(loaders: [settingsLoader, overridesLoader])
+        #expect(properties.property("hosts", as: [String].self) == ["c.example.com"])
+        #expect(properties["server"] == ["port": 9090], "no deep merge: server.host is gone")
+    }
+
+    @Test func failedLoaderAppliesNothing() throws {
+        var properties = try Properties(loader: settingsLoader)
+        let before = properties.values
+        let error = try #require(throws: PropertyError.self) {
+            try properties.merge(loaders: [overridesLoader, FailingLoader(throwsPropertyError: true)])
+        }
+        #expect(error.code == .malformedFile)
+        #expect(properties.values == before, "the successful first loader must not be applied either")
+        #expect(properties.sources == [settingsLoader.sourceDescription])
+        #expect(properties.property("retries", as: Int.self) == 3)
+    }
+
+    @Test func failedSingleLoaderLeavesPropertiesUnchanged() throws {
+        var properties: Properties = ["a": 1]
+        #expect(throws: PropertyError.self) { try properties.merge(loader: FailingLoader()) }
+        #expect(properties.values == ["a": .integer(1)])
+        #expect(properties.sources == ["dictionary literal"])
+    }
+
+    @Test func initializerFailsWithTheFirstFailingLoader() throws {
+        let error = try #require(throws: PropertyError.self) {
+            try Properties(loaders: [settingsLoader, FailingLoader(throwsPropertyError: true), FailingLoader()])
+        }
+        #expect(error.message == "bad input")
+    }
+
+    @Test func foreignLoaderErrorIsWrappedAsLoadFailed() throws {
+        let error = try #require(throws: PropertyError.self) { try Properties(loader: FailingLoader()) }
+        #expect(error.code == .loadFailed)
+        #expect(error.source == "failing loader")
+        #expect(error.underlyingError is FailingLoader.Boom)
+        #expect(error.description == "Loading failed in failing loader: boom")
+    }
+
+    @Test func mergingReturnsANewValueAndLeavesTheOriginal() throws {
+        let base: Properties = ["a": 1, "b": 2]
+        let merged = base.merging(Properties(["b": 3, "c": 4], source: "overrides"))
+        #expect(base.values == ["a": 1, "b": 2])
+        #expect(merged.values == ["a": 1, "b": 3, "c": 4])
+        let viaLoader = try base.merging(loader: DictionaryPropertyLoader(["a": "x"], description: "d"))
+        #expect(viaLoader.values == ["a": "x", "b": 2])
+    }
+
+    @Test func sourceForKeyNamesTheWinningLoader() throws {
+        let environment = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_retries": "7"])
+        let properties = try Properties(loaders: [settingsLoader, overridesLoader, environment])
+        #expect(properties.source(forKey: "retries") == environment.sourceDescription)
+        #expect(properties.source(forKey: "hosts") == overridesLoader.sourceDescription)
+        #expect(properties.source(forKey: "timeout") == settingsLoader.sourceDescription)
+        #expect(properties.source(forKey: "absent") == nil)
+        #expect(properties.sources == ([settingsLoader, overridesLoader, environment] as [any PropertyLoader]).map(\.sourceDescription))
+    }
+
+    @Test func environmentOverrideOfAFileNumberStillReadsAsNumber() throws {
+        let environment = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_retries": "7"])
+        let properties = try Properties(loaders: [settingsLoader, environment])
+        #expect(properties["retries"] == .string("7"))
+        #expect(properties.property("retries", as: Int.self) == 7)
+        #expect(try properties.requireProperty("retries", as: Double.self) == 7)
+    }
+
+    @Test func emptyPropertiesHaveNoKeysOrSources() {
+        let properties = Properties()
+        #expect(properties.isEmpty)
+        #expect(properties.sources.isEmpty)
+        #expect(properties.value(forKey: "a") == nil)
+    }
+
+    @Test func propertiesCanBeSharedAcrossTasks() async throws {
+        let properties = try Properties(loaders: [settingsLoader, overridesLoader])
+        let sum = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 {
+                group.addTask { properties.property("retries", as: Int.self) ?? 0 }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(sum == 500)
+    }
+
+    @Test func descriptionListsKeysAndSourcesButNotValues() {
+        let properties = Properties(["password": "hunter2", "port": 1], source: "secrets.json")
+        #expect(properties.description == "Properties(keys: [password, port], sources: [secrets.json])")
+    }
+}
+
+// MARK: - Properties: typed reads
+
+@Suite("Properties typed reads")
+struct PropertiesReadingTests {
+    let properties = Properties([
+        "port": 8080, "ratio": 0.5, "debug": true, "name": "api", "hosts": ["a", "b"],
+        "limits": ["read": 10, "write": 2], "token": "AAEC", "mixed": [1, "x"],
+    ], source: "/app/settings.json")
+
+    @Test func propertyReadsSupportedTypes() {
+        #expect(properties.property("port", as: Int.self) == 8080)
+        #expect(properties.property("port", as: Double.self) == 8080)
+        #expect(properties.property("ratio", as: Double.self) == 0.5)
+        #expect(properties.property("debug", as: Bool.self) == true)
+        #expect(properties.property("name", as: String.self) == "api")
+        #expect(properties.property("hosts", as: [String].self) == ["a", "b"])
+        #expect(properties.property("limits", as: [String: Int].self) == ["read": 10, "write": 2])
+        #expect(properties.property("token", as: Data.self) == Data([0, 1, 2]))
+        #expect(properties.property("port", as: PropertyValue.self) == .integer(8080))
+    }
+
+    @Test func propertyTypeCanBeInferred() {
+        let hosts: [String]? = properties.property("hosts")
+        #expect(hosts == ["a", "b"])
+        #expect(properties.value(forKey: "port") == properties["port"])
+    }
+
+    @Test func propertyReturnsNilForMissingKeyOrMismatch() {
+        #expect(properties.property("absent", as: Int.self) == nil)
+        #expect(properties.property("debug", as: Int.self) == nil)
+        #expect(properties.property("ratio", as: Int.self) == nil)
+        #expect(properties.property("mixed", as: [Int].self) == nil)
+        #expect(properties.property("port", as: String.self) == nil)
+    }
+
+    @Test func requirePropertyNamesMissingKeyAndExpectedType() throws {
+        let error = try #require(throws: PropertyError.self) {
+            try properties.requireProperty("timeout", as: Double.self)
+        }
+        #expect(error.code == .missingKey)
+        #expect(error.keyPath == "timeout")
+        #expect(error.description == #"Missing key in properties from /app/settings.json (key "timeout"): "#
+            + "no value was loaded for this key (expected Double)")
+    }
+
+    @Test func requirePropertyNamesExpectedAndFoundTypes() throws {
+        let error = try #require(throws: PropertyError.self) {
+            try properties.requireProperty("debug", as: Int.self)
+        }
+        #expect(error.code == .typeMismatch)
+        #expect(error.description
+            == #"Type mismatch in /app/settings.json (key "debug"): expected Int, found a bool"#)
+        let arrayError = try #require(throws: PropertyError.self) {
+            try properties.requireProperty("mixed", as: [Int].self)
+        }
+        #expect(arrayError.message == "expected Array<Int>, found an array")
+        #expect(try properties.requireProperty("port", as: Int.self) == 8080)
+    }
+
+    @Test func requirePropertyErrorDoesNotLeakTheValue() throws {
+        let secrets = Properties(["DB_PASSWORD": "correct-horse-battery"], source: "environment")
+        let error = try #require(throws: PropertyError.self) {
+            try secrets.requireProperty("DB_PASSWORD", as: Int.self)
+        }
+        #expect(!error.description.contains("correct-horse"))
+        #expect(error.message == "expected Int, found a string that does not convert to it")
+    }
+}
+
+// MARK: - Properties: decoding
+
+struct ServerConfig: Decodable, Equatable {
+    var host: String
+    var port: Int
+}
+
+@Suite("Properties decoding")
+struct PropertiesDecodingTests {
+    @Test func decodeStructFromKey() throws {
+        let properties = try Properties(loader: settingsLoader)
+        #expect(try properties.decode(ServerConfig.self, forKey: "server") == ServerConfig(host: "localhost", port: 8080))
+    }
+
+    @Test func decodeStructFromRoot() throws {
+        struct AppConfig: Decodable {
+            var baseURL: URL
+            var timeout: Double
+            var retries: Int
+            var verbose: Bool
+            var hosts: [String]
+            var server: ServerConfig
+            var launch: Date
+            var missing: String?
+        }
+        let config = try Properties(loader: settingsLoader).decode(AppConfig.self)
+        #expect(config.baseURL == URL(string: "https://api.example.com/v1"))
+        #expect(config.timeout == 2.5)
+        #expect(config.retries == 3)
+        #expect(config.verbose == false)
+        #expect(config.hosts == ["a.example.com", "b.example.com"])
+        #expect(config.server.port == 8080)
+        #expect(config.launch == Date(timeIntervalSince1970: 1_714_564_800))
+        #expect(config.missing == nil)
+    }
+
+    @Test func decodeErrorNamesTheNestedMissingKey() throws {
+        let properties = Properties(["server": ["host": "h"]], source: "/app/settings.json")
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decode(ServerConfig.self, forKey: "server")
+        }
+        #expect(error.code == .missingKey)
+        #expect(error.keyPath == "server.port")
+        #expect(error.description
+            == #"Missing key in /app/settings.json (key "server.port"): required key is missing"#)
+    }
+
+    @Test func decodeErrorNamesArrayIndicesInThePath() throws {
+        struct Cluster: Decodable { var servers: [ServerConfig] }
+        let properties = Properties([
+            "cluster": ["servers": [["host": "a", "port": 1], ["host": "b", "port": "eighty"]]],
+        ], source: "cluster.json")
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decode(Cluster.self, forKey: "cluster")
+        }
+        #expect(error.code == .typeMismatch)
+        #expect(error.keyPath == "cluster.servers[1].port")
+        #expect(error.message == "expected Int, found a string that does not convert to it")
+        #expect(error.source == "cluster.json")
+    }
+
+    @Test func decodeFromRootNamesTopLevelKeyAndItsSource() throws {
+        struct Root: Decodable { var retries: Int }
+        let properties = try Properties(loaders: [
+            settingsLoader, DictionaryPropertyLoader(["retries": true], description: "bad overrides"),
+        ])
+        let error = try #require(throws: PropertyError.self) { try properties.decode(Root.self) }
+        #expect(error.description == #"Type mismatch in bad overrides (key "retries"): expected Int, found a bool"#)
+    }
+
+    @Test func decodeMissingTopLevelKeyThrowsMissingKey() throws {
+        let error = try #require(throws: PropertyError.self) {
+            try Properties().decode(ServerConfig.self, forKey: "server")
+        }
+        #expect(error.code == .missingKey)
+        #expect(error.keyPath == "server")
+        #expect(error.description.contains("empty properties"))
+    }
+
+    @Test func decodeRejectsIntegerOverflowAsInvalidValue() throws {
+        struct Small: Decodable { var level: Int8 }
+        let properties: Properties = ["small": ["level": 300]]
+        let error = try #require(throws: PropertyError.self) { try properties.decode(Small.self, forKey: "small") }
+        #expect(error.code == .invalidValue)
+        #expect(error.keyPath == "small.level")
+        #expect(error.message == "number does not fit in Int8")
+    }
+
+    @Test func decodeNeverReadsBoolFromNumber() throws {
+        struct Flags: Decodable { var enabled: Bool }
+        let properties: Properties = ["flags": ["enabled": 1]]
+        let error = try #require(throws: PropertyError.self) { try properties.decode(Flags.self, forKey: "flags") }
+        #expect(error.code == .typeMismatch)
+        #expect(error.message == "expected Bool, found an integer")
+    }
+
+    @Test func decodeConvertsEnvironmentStrings() throws {
+        struct Settings: Decodable, Equatable {
+            var port: UInt16
+            var ratio: Float
+            var debug: Bool
+            var started: Date
+            var key: Data
+            var price: Decimal
+        }
+        let environment = EnvironmentPropertyLoader(prefix: "APP_", environment: [
+            "APP_port": "8080", "APP_ratio": "0.5", "APP_debug": "true",
+            "APP_started": "1970-01-02T00:00:00Z", "APP_key": "AAEC", "APP_price": "19.99",
+        ])
+        let settings = try Properties(loader: environment).decode(Settings.self)
+        #expect(settings == Settings(port: 8080, ratio: 0.5, debug: true,
+                                     started: Date(timeIntervalSince1970: 86_400), key: Data([0, 1, 2]),
+                                     price: Decimal(string: "19.99")!))
+    }
+
+    @Test func decodeInvalidEnumRawValueIsInvalidValue() throws {
+        enum Mode: String, Decodable { case fast, safe }
+        struct Config: Decodable { var mode: Mode }
+        let properties: Properties = ["config": ["mode": "reckless"]]
+        let error = try #require(throws: PropertyError.self) { try properties.decode(Config.self, forKey: "config") }
+        #expect(error.code == .invalidValue)
+        #expect(error.keyPath == "config.mode")
+        #expect(try Properties(["config": ["mode": "safe"]]).decode(Config.self, forKey: "config").mode == .safe)
+    }
+
+    @Test func decodeCollectionsAndOptionals() throws {
+        struct Config: Decodable {
+            var weights: [String: Double]
+            var matrix: [[Int]]
+            var nickname: String?
+            var tags: Set<String>
+        }
+        let properties: Properties = ["c": ["weights": ["a": 1, "b": 0.5], "matrix": [[1, 2], [3]], "tags": ["x", "x", "y"]]]
+        let config = try properties.decode(Config.self, forKey: "c")
+        #expect(config.weights == ["a": 1, "b": 0.5])
+        #expect(config.matrix == [[1, 2], [3]])
+        #expect(config.nickname == nil)
+        #expect(config.tags == ["x", "y"])
+    }
+
+    @Test func decodeScalarsDirectlyFromAKey() throws {
+        let properties: Properties = ["port": "8080", "hosts": ["a"], "ratio": 2]
+        #expect(try properties.decode(Int.self, forKey: "port") == 8080)
+        #expect(try properties.decode([String].self, forKey: "hosts") == ["a"])
+        #expect(try properties.decode(Double.self, forKey: "ratio") == 2)
+    }
+
+    @Test func decodeRejectsAnInvalidURL() throws {
+        struct Endpoint: Decodable { var url: URL }
+        let properties: Properties = ["endpoint": ["url": ""]]
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decode(Endpoint.self, forKey: "endpoint")
+        }
+        #expect(error.code == .invalidValue)
+        #expect(error.keyPath == "endpoint.url")
+    }
+
+    @Test func handWrittenDecodableUsesNestedAndUnkeyedContainers() throws {
+        struct Pair: Decodable, Equatable {
+            var first: Int
+            var second: String
+            var extra: Int?
+            init(first: Int, second: String, extra: Int?) {
+                (self.first, self.second, self.extra) = (first, second, extra)
+            }
+            init(from decoder: any Decoder) throws {
+                var list = try decoder.unkeyedContainer()
+                #expect(list.count == 2)
+                first = try list.decode(Int.self)
+                let nested = try list.nestedContainer(keyedBy: AnyKey.self)
+                second = try nested.decode(String.self, forKey: AnyKey("name"))
+                extra = try nested.decodeIfPresent(Int.self, forKey: AnyKey("extra"))
+                #expect(try !nested.decodeNil(forKey: AnyKey("name")))
+                #expect(list.isAtEnd)
+            }
+        }
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ string: String) { stringValue = string }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        let properties: Properties = ["pair": [1, ["name": "x"]]]
+        #expect(try properties.decode(Pair.self, forKey: "pair") == Pair(first: 1, second: "x", extra: nil))
+    }
+
+    @Test func readingPastTheEndOfAnArrayNamesTheIndex() throws {
+        struct Triple: Decodable {
+            init(from decoder: any Decoder) throws {
+                var list = try decoder.unkeyedContainer()
+                for _ in 0..<3 { _ = try list.decode(Int.self) }
+            }
+        }
+        let properties: Properties = ["triple": [1, 2]]
+        let error = try #require(throws: PropertyError.self) { try properties.decode(Triple.self, forKey: "triple") }
+        #expect(error.code == .missingKey)
+        #expect(error.keyPath == "triple[2]")
+        #expect(error.message == "the array has only 2 elements")
+    }
+
+    @Test func decodeCustomInitErrorIsWrappedWithItsPath() throws {
+        struct OutOfRange: Error {}
+        struct Percentage: Decodable {
+            init(from decoder: any Decoder) throws {
+                let value = try decoder.singleValueContainer().decode(Double.self)
+                guard (0...100).contains(value) else { throw OutOfRange() }
+            }
+        }
+        struct Limits: Decodable { var cpu: Percentage }
+        let properties = Properties(["limits": ["cpu": 150]], source: "limits.json")
+        let error = try #require(throws: PropertyError.self) { try properties.decode(Limits.self, forKey: "limits") }
+        #expect(error.code == .decodingFailed)
+        #expect(error.keyPath == "limits.cpu")
+        #expect(error.source == "limits.json")
+        #expect(error.underlyingError is OutOfRange)
+    }
+
+    @Test func decodeTypeMismatchForContainerKinds() throws {
+        let properties: Properties = ["server": [1, 2], "list": ["a": 1]]
+        let dictionaryError = try #require(throws: PropertyError.self) {
+            try properties.decode(ServerConfig.self, forKey: "server")
+        }
+        #expect(dictionaryError.message == "expected a dictionary, found an array")
+        #expect(dictionaryError.keyPath == "server")
+        let arrayError = try #require(throws: PropertyError.self) { try properties.decode([Int].self, forKey: "list") }
+        #expect(arrayError.message == "expected an array, found a dictionary")
+    }
+}

@@ -126,6 +126,8 @@ let malformedJSON: [MalformedInput] = [
     .init("leading comma in object", #"{,"a": 1}"#, line: 1, column: 2, message: "expected a string key"),
     .init("missing comma between members", "{\n    \"a\": 1\n    \"b\": 2\n}", line: 3, column: 5, keyPath: "a",
           message: "expected ',' or '}'"),
+    .init("missing comma with CRLF line endings", "{\r\n  \"a\": 1\r\n  \"b\": 2\r\n}", line: 3, column: 3,
+          keyPath: "a", message: "expected ',' or '}'"),
     .init("missing comma between elements", #"{"a": [1 2]}"#, keyPath: "a[0]", message: "expected ',' or ']'"),
     .init("missing colon", #"{"a" 1}"#, keyPath: "a", message: "':'"),
     .init("single-quoted key", "{'a': 1}", line: 1, column: 2, message: "unexpected character '''"),
