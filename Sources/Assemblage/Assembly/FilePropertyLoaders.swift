@@ -93,6 +93,9 @@ public struct JSONPropertyLoader: PropertyLoader {
     /// The file URL this loader reads, or `nil` for in-memory data and for
     /// bundle resources that were not found.
     ///
+    /// Useful to log which file was picked up; the bundle lookup happens when
+    /// the loader is created.
+    ///
     /// ```swift
     /// JSONPropertyLoader(bundle: .main, name: "settings").url // …/settings.json
     /// ```
@@ -103,6 +106,9 @@ public struct JSONPropertyLoader: PropertyLoader {
 
     /// The file path, the missing resource and its bundle, or the in-memory
     /// description.
+    ///
+    /// Every ``PropertyError`` thrown by ``load()`` uses this as its
+    /// ``PropertyError/source``.
     ///
     /// ```swift
     /// JSONPropertyLoader(url: URL(fileURLWithPath: "/a/b.json")).sourceDescription // "/a/b.json"
@@ -200,6 +206,9 @@ public struct PlistPropertyLoader: PropertyLoader {
     /// The file URL this loader reads, or `nil` for in-memory data and for
     /// bundle resources that were not found.
     ///
+    /// Useful to log which file was picked up; the bundle lookup happens when
+    /// the loader is created.
+    ///
     /// ```swift
     /// PlistPropertyLoader(bundle: .main, name: "Settings").url // …/Settings.plist
     /// ```
@@ -210,6 +219,9 @@ public struct PlistPropertyLoader: PropertyLoader {
 
     /// The file path, the missing resource and its bundle, or the in-memory
     /// description.
+    ///
+    /// Every ``PropertyError`` thrown by ``load()`` uses this as its
+    /// ``PropertyError/source``.
     ///
     /// ```swift
     /// PlistPropertyLoader(url: URL(fileURLWithPath: "/a/b.plist")).sourceDescription // "/a/b.plist"

@@ -169,6 +169,8 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
 
         /// The ``rawValue``.
         ///
+        /// Lets a code be interpolated directly into log messages.
+        ///
         /// ```swift
         /// print(PropertyError.Code.typeMismatch) // typeMismatch
         /// ```
@@ -339,6 +341,9 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
 
 extension PropertyError: LocalizedError {
     /// The same text as ``description``, so `localizedDescription` is useful.
+    ///
+    /// Without this, Foundation would print a generic "operation could not be
+    /// completed" message for the error.
     ///
     /// ```swift
     /// print(error.localizedDescription) // same as print(error)

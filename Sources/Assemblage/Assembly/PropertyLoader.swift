@@ -151,12 +151,18 @@ enum PropertyFileLocation: Sendable {
 public struct DictionaryPropertyLoader: PropertyLoader, ExpressibleByDictionaryLiteral {
     /// The properties this loader returns.
     ///
+    /// The dictionary is returned as is; it is not validated or copied deeply
+    /// (values are already immutable).
+    ///
     /// ```swift
     /// DictionaryPropertyLoader(["a": 1], description: "x").values // ["a": .integer(1)]
     /// ```
     public var values: [String: PropertyValue]
 
     /// The description given at creation, used in error messages.
+    ///
+    /// Choose a name that tells a reader where the values came from, such as
+    /// `"built-in defaults"` or `"test overrides"`.
     ///
     /// ```swift
     /// DictionaryPropertyLoader([:], description: "defaults").sourceDescription // "defaults"
@@ -244,12 +250,18 @@ public struct EnvironmentPropertyLoader: PropertyLoader {
 
     /// Whether the prefix is removed from the resulting keys.
     ///
+    /// Keep the prefix when several prefixes share one ``Properties`` value and
+    /// the keys must stay distinct.
+    ///
     /// ```swift
     /// // APP_PORT=1 → key "APP_PORT" when false, "PORT" when true
     /// ```
     public var stripPrefix: Bool
 
     /// The variables captured at creation.
+    ///
+    /// Later changes to the process environment do not affect the loader;
+    /// create a new loader to pick them up.
     ///
     /// ```swift
     /// EnvironmentPropertyLoader(prefix: "", environment: ["A": "1"]).environment // ["A": "1"]
@@ -278,6 +290,8 @@ public struct EnvironmentPropertyLoader: PropertyLoader {
     }
 
     /// Names the prefix, for error messages.
+    ///
+    /// The prefix is quoted so that an empty or whitespace prefix is visible.
     ///
     /// ```swift
     /// EnvironmentPropertyLoader(prefix: "APP_").sourceDescription

@@ -220,6 +220,9 @@ extension PropertyValue: PropertyRepresentable {
 
     /// The value itself.
     ///
+    /// The identity conversion; it exists so `PropertyValue` can be used wherever
+    /// a ``PropertyRepresentable`` type is expected.
+    ///
     /// ```swift
     /// PropertyValue.integer(1).propertyValue // .integer(1)
     /// ```
@@ -251,6 +254,8 @@ extension Array: PropertyRepresentable where Element: PropertyRepresentable {
 
     /// The elements as a ``PropertyValue/array(_:)``.
     ///
+    /// Each element converts through its own ``PropertyRepresentable/propertyValue``.
+    ///
     /// ```swift
     /// [1, 2].propertyValue // .array([.integer(1), .integer(2)])
     /// ```
@@ -280,6 +285,8 @@ extension Dictionary: PropertyRepresentable where Key == String, Value: Property
     }
 
     /// The entries as a ``PropertyValue/dictionary(_:)``.
+    ///
+    /// Each value converts through its own ``PropertyRepresentable/propertyValue``.
     ///
     /// ```swift
     /// ["a": 1].propertyValue // .dictionary(["a": .integer(1)])

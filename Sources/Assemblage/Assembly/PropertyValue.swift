@@ -267,6 +267,9 @@ extension PropertyValue {
 
     /// The entries, if the value is a ``dictionary(_:)``.
     ///
+    /// No other case converts to a dictionary. Keys are top-level names within
+    /// the nested dictionary; dots in keys have no special meaning.
+    ///
     /// ```swift
     /// let server: PropertyValue = ["port": 80]
     /// server.dictionaryValue?["port"] // .integer(80)
