@@ -106,8 +106,8 @@ let malformedJSON: [MalformedInput] = [
           keyPath: "port", message: "line 1, column 2"),
     .init("duplicate nested key", #"{"server": {"port": 1, "host": "h", "port": 2}}"#, .duplicateKey,
           keyPath: "server.port"),
-    .init("10,000 nested arrays", #"{"deep": "# + deepArrays + "}", message: "maximum of 512"),
-    .init("10,000 nested objects", deepObjects, message: "maximum of 512"),
+    .init("10,000 nested arrays", #"{"deep": "# + deepArrays + "}", message: "maximum of 64"),
+    .init("10,000 nested objects", deepObjects, message: "maximum of 64"),
     .init("number overflowing Double", #"{"limit": 1e400}"#, .invalidValue, line: 1, column: 11,
           keyPath: "limit", message: "out of range"),
     .init("negative number overflowing Double", #"{"limit": -1e400}"#, .invalidValue, keyPath: "limit"),
@@ -227,18 +227,63 @@ struct PropertyLoaderErrorTests {
     }
 
     @Test func nestingAtTheLimitStillLoads() throws {
-        // The root object is level 1, so 511 nested arrays reach exactly 512.
-        let text = #"{"a": "# + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}"
+        // The root object is level 1, so 63 nested arrays reach exactly 64.
+        let text = #"{"a": "# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}"
         #expect(try loadJSON(text)["a"] != nil)
-        let tooDeep = #"{"a": "# + String(repeating: "[", count: 512) + String(repeating: "]", count: 512) + "}"
-        #expect(throws: PropertyError.self) { try loadJSON(tooDeep) }
+        let tooDeep = #"{"a": "# + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + "}"
+        let error = try #require(throws: PropertyError.self) { try loadJSON(tooDeep) }
+        #expect(error.message == "nesting is deeper than the maximum of 64 levels")
+        #expect(error.column == 70, "points at the 64th '['")
+    }
+
+    @Test func deepInputIsSafeOnASmallThreadStack() throws {
+        // Secondary threads on Apple platforms get 512 KiB; debug builds use
+        // large frames. Parsing must not recurse, and values at the nesting
+        // limit must compare, hash, print and decode within a small stack.
+        indirect enum Tree: Decodable, Equatable {
+            case node([Tree])
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                var children: [Tree] = []
+                while !container.isAtEnd { children.append(try container.decode(Tree.self)) }
+                self = .node(children)
+            }
+        }
+        final class Outcome: @unchecked Sendable {
+            var lines: [String] = []
+        }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let hostile = (try? loadJSON(deepObjects)) == nil
+            let atLimit = #"{"a": "# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}"
+            guard let values = try? loadJSON(atLimit), let value = values["a"] else {
+                outcome.lines.append("limit failed to load")
+                return
+            }
+            let decoded = try? Properties(values).decode(Tree.self, forKey: "a")
+            outcome.lines = [
+                "hostile rejected: \(hostile)",
+                "equal: \(value == value)",
+                "hash: \(Set([value]).count)",
+                "description: \(value.description.count)",
+                "decoded: \(decoded != nil)",
+            ]
+        }
+        thread.stackSize = 256 * 1024
+        thread.start()
+        done.wait()
+        #expect(outcome.lines == [
+            "hostile rejected: true", "equal: true", "hash: 1", "description: 126", "decoded: true",
+        ])
     }
 
     @Test func deepNestingErrorShortensTheKeyPath() throws {
         let error = try #require(throws: PropertyError.self) { try loadJSON(deepObjects) }
-        #expect(error.keyPath == "a.a.a.a.a.a.a.a.a.a…(498 more)….a.a.a.a")
+        #expect(error.keyPath == "a.a.a.a.a.a.a.a.a.a…(50 more)….a.a.a.a")
         let arrays = try #require(throws: PropertyError.self) { try loadJSON(#"{"deep": "# + deepArrays + "}") }
-        #expect(arrays.keyPath == "deep[0][0][0][0][0][0][0][0][0]…(498 more)…[0][0][0][0]")
+        #expect(arrays.keyPath == "deep[0][0][0][0][0][0][0][0][0]…(50 more)…[0][0][0][0]")
     }
 
     @Test func inMemoryDataErrorsNameTheDescription() throws {
@@ -333,15 +378,25 @@ struct PlistLoaderErrorTests {
     }
 
     @Test func binaryPlistAtTheNestingLimitLoads() throws {
-        // Root dictionary plus 511 arrays: 512 levels, the documented maximum.
-        let values = try PlistPropertyLoader(data: Data(deepBinaryPlist(depth: 511)), description: "deep.plist").load()
+        // Root dictionary plus 63 arrays: 64 levels, the documented maximum.
+        let values = try PlistPropertyLoader(data: Data(deepBinaryPlist(depth: 63)), description: "deep.plist").load()
         var level = try #require(values["a"])
         var depth = 1
         while case .array(let elements) = level, let first = elements.first {
             level = first
             depth += 1
         }
-        #expect(depth == 511)
+        #expect(depth == 63)
+    }
+
+    @Test func plistNestedBeyondTheLimitIsRejectedWithItsPath() throws {
+        // The system parser accepts this depth; the loader's own limit rejects it.
+        let error = try #require(throws: PropertyError.self) {
+            try PlistPropertyLoader(data: Data(deepBinaryPlist(depth: 64)), description: "deep.plist").load()
+        }
+        #expect(error.code == .malformedFile)
+        #expect(error.message == "nesting is deeper than the maximum of 64 levels")
+        #expect(error.keyPath?.hasPrefix("a[0][0]") == true)
     }
 
     @Test func systemParserLineNumberIsReported() throws {

@@ -16,8 +16,10 @@ import Foundation
 ///   (``PropertyError/Code/duplicateKey``).
 /// - Numbers overflowing `Double`, such as `1e400`, are rejected
 ///   (``PropertyError/Code/invalidValue``) rather than read as infinity.
-/// - Arrays and objects may nest at most 512 levels deep, so hostile input
-///   cannot exhaust the stack.
+/// - Arrays and objects may nest at most 64 levels deep (the root object
+///   counts as one). The parser does not recurse, so even 10,000 levels of
+///   hostile input fail cleanly; the limit keeps later recursive work on the
+///   values (equality, decoding) cheap on small thread stacks.
 ///
 /// Numbers without a fraction or exponent load as
 /// ``PropertyValue/integer(_:)`` when they fit in `Int`, all others as
@@ -145,8 +147,8 @@ public struct JSONPropertyLoader: PropertyLoader {
 /// `<true/>`/`<false/>` as ``PropertyValue/bool(_:)``.
 ///
 /// Non-finite reals (`inf`, `nan`) and integers beyond `Int` are rejected
-/// with ``PropertyError/Code/invalidValue``. Nesting deeper than 512 levels
-/// is rejected. Unlike ``JSONPropertyLoader``, duplicate keys cannot be
+/// with ``PropertyError/Code/invalidValue``. Nesting deeper than 64 levels
+/// is rejected, as for JSON. Unlike ``JSONPropertyLoader``, duplicate keys cannot be
 /// detected: the system parser keeps the last occurrence. Syntax errors
 /// carry the line number when the system parser reports one, but no column.
 ///
@@ -255,7 +257,7 @@ public struct PlistPropertyLoader: PropertyLoader {
                 // as text and reports that attempt, which would be misleading.
                 throw PropertyError(code: .malformedFile, source: source, format: Self.format,
                                     message: "the binary property list is invalid, truncated "
-                                        + "or nested more than 512 levels deep",
+                                        + "or too deeply nested",
                                     underlyingError: error)
             }
             let (message, line) = Self.parserMessage(error)

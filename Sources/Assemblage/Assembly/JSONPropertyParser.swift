@@ -7,10 +7,17 @@ import Foundation
 /// a leading UTF-8 byte-order mark is ignored (RFC 8259 §8.1 permits this);
 /// `null` is rejected because properties have no null value; duplicate keys
 /// are rejected; numbers that overflow `Double` are rejected; nesting is
-/// limited to ``maximumDepth`` so hostile input cannot exhaust the stack.
+/// limited to ``maximumDepth``.
+///
+/// The parser itself is iterative and never recurses. The depth limit
+/// protects what comes after it: equality, hashing, description and decoding
+/// of ``PropertyValue`` are recursive, and in debug builds each level costs
+/// a few KiB of stack, so 64 levels stay well within the 512 KiB stacks of
+/// secondary threads on Apple platforms. Real configuration files rarely
+/// nest more than a handful of levels.
 struct JSONPropertyParser {
     /// Maximum nesting of arrays and objects, the root object included.
-    static let maximumDepth = 512
+    static let maximumDepth = 64
 
     private let bytes: [UInt8]
     private let source: String
@@ -62,7 +69,7 @@ struct JSONPropertyParser {
             }
             throw unexpectedCharacter(at: index, expected: "a JSON object")
         }
-        guard case .dictionary(let root) = try parseValue(depth: 0) else {
+        guard case .dictionary(let root) = try parseValue() else {
             preconditionFailure("an object start always parses to a dictionary")
         }
         try skipWhitespaceAndComments()
@@ -85,15 +92,145 @@ struct JSONPropertyParser {
 
     // MARK: Values
 
-    private mutating func parseValue(depth: Int) throws -> PropertyValue {
-        guard index < bytes.count else {
-            throw error(.malformedFile, at: index, "unexpected end of file, expected a value")
+    /// An array or object whose members are still being parsed.
+    private struct OpenContainer {
+        let isObject: Bool
+        var entries: [String: PropertyValue] = [:]
+        var keyOffsets: [String: Int] = [:]
+        var currentKey = ""
+        var elements: [PropertyValue] = []
+    }
+
+    /// Parses the value at `index` without recursion: open containers live on
+    /// an explicit stack, so the call stack stays flat however deeply the
+    /// input nests, and the depth limit is enforced before anything large is
+    /// built.
+    private mutating func parseValue() throws -> PropertyValue {
+        var stack: [OpenContainer] = []
+        while true {
+            // Parse one value, or open a container and go round again for its
+            // first member.
+            var value: PropertyValue
+            guard index < bytes.count else {
+                throw error(.malformedFile, at: index, "unexpected end of file, expected a value")
+            }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                try openContainer(depth: stack.count + 1)
+                if consume(UInt8(ascii: "}")) {
+                    value = .dictionary([:])
+                } else {
+                    var container = OpenContainer(isObject: true)
+                    try parseKey(into: &container)
+                    stack.append(container)
+                    continue
+                }
+            case UInt8(ascii: "["):
+                try openContainer(depth: stack.count + 1)
+                if consume(UInt8(ascii: "]")) {
+                    value = .array([])
+                } else {
+                    stack.append(OpenContainer(isObject: false))
+                    path.append(.index(0))
+                    continue
+                }
+            default:
+                value = try parseScalar()
+            }
+
+            // Attach the finished value to the innermost open container, and
+            // close containers until one expects another member.
+            attach: while true {
+                guard !stack.isEmpty else { return value }
+                let top = stack.count - 1
+                let isObject = stack[top].isObject
+                if isObject {
+                    stack[top].entries[stack[top].currentKey] = value
+                } else {
+                    stack[top].elements.append(value)
+                }
+                try skipWhitespaceAndComments()
+                let expected = isObject ? "',' or '}'" : "',' or ']'"
+                guard index < bytes.count else {
+                    throw error(.malformedFile, at: index, "unexpected end of file, expected \(expected)")
+                }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    path.removeLast()
+                    try skipWhitespaceAndComments()
+                    if isObject {
+                        try parseKey(into: &stack[top])
+                    } else {
+                        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                            throw error(.malformedFile, at: index, "trailing comma before ']'")
+                        }
+                        path.append(.index(stack[top].elements.count))
+                    }
+                    break attach
+                }
+                guard bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw unexpectedCharacter(at: index, expected: expected)
+                }
+                index += 1
+                path.removeLast()
+                let finished = stack.removeLast()
+                value = finished.isObject ? .dictionary(finished.entries) : .array(finished.elements)
+            }
         }
+    }
+
+    /// Consumes an opening bracket at nesting level `depth` and the
+    /// whitespace after it.
+    private mutating func openContainer(depth: Int) throws {
+        if depth > Self.maximumDepth {
+            throw error(.malformedFile, at: index,
+                        "nesting is deeper than the maximum of \(Self.maximumDepth) levels")
+        }
+        index += 1
+        try skipWhitespaceAndComments()
+    }
+
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// Parses `"key" :` and the whitespace after it, recording the key in
+    /// `container` and on the path.
+    private mutating func parseKey(into container: inout OpenContainer) throws {
+        guard index < bytes.count else {
+            throw error(.malformedFile, at: index, "unexpected end of file, expected a string key")
+        }
+        guard bytes[index] == UInt8(ascii: "\"") else {
+            if bytes[index] == UInt8(ascii: "}"), !container.entries.isEmpty {
+                throw error(.malformedFile, at: index, "trailing comma before '}'")
+            }
+            throw unexpectedCharacter(at: index, expected: "a string key")
+        }
+        let keyStart = index
+        let key = try parseString()
+        path.append(.key(key))
+        if let firstOffset = container.keyOffsets[key] {
+            let (line, column) = lineAndColumn(of: firstOffset)
+            throw error(.duplicateKey, at: keyStart,
+                        "the key already appears at line \(line), column \(column)")
+        }
+        container.keyOffsets[key] = keyStart
+        container.currentKey = key
+        try skipWhitespaceAndComments()
+        guard index < bytes.count else {
+            throw error(.malformedFile, at: index, "unexpected end of file, expected ':'")
+        }
+        guard bytes[index] == UInt8(ascii: ":") else {
+            throw unexpectedCharacter(at: index, expected: "':' after the key")
+        }
+        index += 1
+        try skipWhitespaceAndComments()
+    }
+
+    private mutating func parseScalar() throws -> PropertyValue {
         switch bytes[index] {
-        case UInt8(ascii: "{"):
-            return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["):
-            return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""):
             return .string(try parseString())
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -111,105 +248,6 @@ struct JSONPropertyParser {
                         "null is not supported; remove the key to leave it unset")
         default:
             throw unexpectedCharacter(at: index, expected: "a value")
-        }
-    }
-
-    private mutating func checkDepth(_ depth: Int) throws {
-        if depth > Self.maximumDepth {
-            throw error(.malformedFile, at: index,
-                        "nesting is deeper than the maximum of \(Self.maximumDepth) levels")
-        }
-    }
-
-    private mutating func parseObject(depth: Int) throws -> PropertyValue {
-        try checkDepth(depth)
-        index += 1 // "{"
-        var entries: [String: PropertyValue] = [:]
-        var keyOffsets: [String: Int] = [:]
-        try skipWhitespaceAndComments()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .dictionary(entries)
-        }
-        while true {
-            guard index < bytes.count else {
-                throw error(.malformedFile, at: index, "unexpected end of file, expected a string key")
-            }
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                if bytes[index] == UInt8(ascii: "}"), !entries.isEmpty {
-                    throw error(.malformedFile, at: index, "trailing comma before '}'")
-                }
-                throw unexpectedCharacter(at: index, expected: "a string key")
-            }
-            let keyStart = index
-            let key = try parseString()
-            path.append(.key(key))
-            if let firstOffset = keyOffsets[key] {
-                let (line, column) = lineAndColumn(of: firstOffset)
-                throw error(.duplicateKey, at: keyStart,
-                            "the key already appears at line \(line), column \(column)")
-            }
-            keyOffsets[key] = keyStart
-            try skipWhitespaceAndComments()
-            guard index < bytes.count else {
-                throw error(.malformedFile, at: index, "unexpected end of file, expected ':'")
-            }
-            guard bytes[index] == UInt8(ascii: ":") else {
-                throw unexpectedCharacter(at: index, expected: "':' after the key")
-            }
-            index += 1
-            try skipWhitespaceAndComments()
-            entries[key] = try parseValue(depth: depth)
-            try skipWhitespaceAndComments()
-            guard index < bytes.count else {
-                throw error(.malformedFile, at: index, "unexpected end of file, expected ',' or '}'")
-            }
-            switch bytes[index] {
-            case UInt8(ascii: ","):
-                index += 1
-                path.removeLast()
-                try skipWhitespaceAndComments()
-            case UInt8(ascii: "}"):
-                index += 1
-                path.removeLast()
-                return .dictionary(entries)
-            default:
-                throw unexpectedCharacter(at: index, expected: "',' or '}'")
-            }
-        }
-    }
-
-    private mutating func parseArray(depth: Int) throws -> PropertyValue {
-        try checkDepth(depth)
-        index += 1 // "["
-        var elements: [PropertyValue] = []
-        try skipWhitespaceAndComments()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
-        while true {
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]"), !elements.isEmpty {
-                throw error(.malformedFile, at: index, "trailing comma before ']'")
-            }
-            path.append(.index(elements.count))
-            elements.append(try parseValue(depth: depth))
-            try skipWhitespaceAndComments()
-            guard index < bytes.count else {
-                throw error(.malformedFile, at: index, "unexpected end of file, expected ',' or ']'")
-            }
-            switch bytes[index] {
-            case UInt8(ascii: ","):
-                index += 1
-                path.removeLast()
-                try skipWhitespaceAndComments()
-            case UInt8(ascii: "]"):
-                index += 1
-                path.removeLast()
-                return .array(elements)
-            default:
-                throw unexpectedCharacter(at: index, expected: "',' or ']'")
-            }
         }
     }
 

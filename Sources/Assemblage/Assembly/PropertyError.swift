@@ -13,8 +13,12 @@ import Foundation
 /// Malformed JSON in /app/settings.json at line 3, column 14 (key "server.port"): expected ',' or '}'
 /// ```
 ///
-/// Messages never quote configuration values, so an error about a secret
-/// (say, a mistyped `DB_PASSWORD`) does not leak the secret into logs.
+/// Messages written by the property layer never quote configuration values,
+/// so an error about a secret (say, a mistyped `DB_PASSWORD`) does not leak
+/// the secret into logs. Text produced elsewhere is passed through as is: a
+/// `Decodable` type's own error (such as the standard library's message for
+/// an invalid enum raw value), a custom loader's error, and the system
+/// property-list parser's message.
 ///
 /// ```swift
 /// do {
@@ -59,7 +63,7 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         /// configuration file as optional typically catch this code.
         ///
         /// ```swift
-        /// JSONPropertyLoader(url: URL(fileURLWithPath: "/nope.json")).load() // throws .missingFile
+        /// try JSONPropertyLoader(url: URL(fileURLWithPath: "/nope.json")).load() // throws .missingFile
         /// ```
         public static let missingFile = Code("missingFile")
 
@@ -69,7 +73,7 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         /// URL is not a `file:` URL.
         ///
         /// ```swift
-        /// JSONPropertyLoader(url: URL(fileURLWithPath: "/tmp")).load() // throws .unreadableFile
+        /// try JSONPropertyLoader(url: URL(fileURLWithPath: "/tmp")).load() // throws .unreadableFile
         /// ```
         public static let unreadableFile = Code("unreadableFile")
 
@@ -82,7 +86,7 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         ///
         /// ```swift
         /// // settings.json: {"port": 80,}
-        /// // Malformed JSON in settings.json at line 1, column 12: trailing comma before '}'
+        /// // Malformed JSON in settings.json at line 1, column 13: trailing comma before '}'
         /// ```
         public static let malformedFile = Code("malformedFile")
 
@@ -93,7 +97,8 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         ///
         /// ```swift
         /// // settings.json: [1, 2, 3]
-        /// // Wrong root type in settings.json at line 1, column 1: expected a dictionary, found an array
+        /// // Wrong root type in settings.json at line 1, column 1: expected a dictionary
+        /// // (JSON object) at the top level, found an array
         /// ```
         public static let rootNotDictionary = Code("rootNotDictionary")
 
@@ -105,7 +110,8 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         ///
         /// ```swift
         /// // settings.json: {"limit": 1e400}
-        /// // Invalid value in settings.json at line 1, column 11 (key "limit"): number is out of range
+        /// // Invalid value in settings.json at line 1, column 11 (key "limit"): number is out of
+        /// // range for a 64-bit floating-point value
         /// ```
         public static let invalidValue = Code("invalidValue")
 
@@ -117,7 +123,8 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         ///
         /// ```swift
         /// // settings.json: {"port": 80, "port": 81}
-        /// // Duplicate key in settings.json at line 1, column 14 (key "port"): ...
+        /// // Duplicate key in settings.json at line 1, column 14 (key "port"): the key already
+        /// // appears at line 1, column 2
         /// ```
         public static let duplicateKey = Code("duplicateKey")
 
