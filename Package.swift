@@ -13,7 +13,7 @@ let package = Package(
         .target(name: "_AssemblageShims"),
         .target(name: "Assemblage", dependencies: ["_AssemblageShims"]),
         .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage"]),
-        .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"]),
+        .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )
