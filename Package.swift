@@ -12,7 +12,7 @@ let package = Package(
         // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
         .target(name: "_AssemblageShims"),
         .target(name: "Assemblage", dependencies: ["_AssemblageShims"]),
-        .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage"]),
+        .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage"], resources: [.copy("settings.json")]),
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

@@ -58,10 +58,15 @@ struct RemoteOrderService: OrderService {
 final class UserManager: Sendable {
     let users: UserService
     let logger: AppLogger
-    init(users: UserService, logger: AppLogger) { self.users = users; self.logger = logger }
+    let greeting: String
+    init(users: UserService, logger: AppLogger, greeting: String) {
+        self.users = users
+        self.logger = logger
+        self.greeting = greeting
+    }
     func greet(id: Int) -> String {
         logger.log("greeting user \(id)")
-        return "Hello, \(users.user(id: id))"
+        return "\(greeting), \(users.user(id: id))"
     }
 }
 
@@ -70,6 +75,12 @@ final class OrderManager: Sendable {
     let clock: Clock
     init(orders: OrderService, clock: Clock) { self.orders = orders; self.clock = clock }
     func summary(for user: Int) -> String { "\(orders.orders(for: user).count) orders at \(clock.now())" }
+}
+
+/// The server section of the settings, decoded whole.
+struct ServerSettings: Decodable, Sendable {
+    let host: String
+    let port: Int
 }
 
 /// A screen-level object made with a runtime argument.

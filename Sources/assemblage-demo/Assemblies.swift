@@ -3,7 +3,7 @@ import Assemblage
 struct ServiceAssembly: Assembly {
     func assemble(container: Container) {
         container.register(Clock.self) { _ in FixedClock() }.inObjectScope(.container)
-        container.register(HTTPClient.self) { _ in FakeHTTPClient(baseURL: "https://api.example.com") }
+        container.register(HTTPClient.self) { r in FakeHTTPClient(baseURL: try r.requireProperty("api.baseURL")) }
             .inObjectScope(.container)
         container.register(UserService.self) { r in RemoteUserService(http: try r.require(HTTPClient.self)) }
         container.register(OrderService.self) { r in RemoteOrderService(http: try r.require(HTTPClient.self)) }
@@ -13,7 +13,8 @@ struct ServiceAssembly: Assembly {
 struct ManagerAssembly: Assembly {
     func assemble(container: Container) {
         container.register(UserManager.self) { r in
-            UserManager(users: try r.require(UserService.self), logger: try r.require(AppLogger.self))
+            UserManager(users: try r.require(UserService.self), logger: try r.require(AppLogger.self),
+                        greeting: r.property("greeting") ?? "Hi")
         }
         container.register(OrderManager.self) { r in
             OrderManager(orders: try r.require(OrderService.self), clock: try r.require(Clock.self))

@@ -8,6 +8,7 @@ let usage = """
     Usage: swift run assemblage-demo [--help]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
+      0. the settings loaded from settings.json (a resource of the demo) through a property loader;
       1. what the assembler registered, with scopes and the file:line of each registration;
       2. the resolved managers, a view model made with a runtime argument, and singleton identity;
       3. the errors Assemblage gives for a missing registration and for a constructor cycle;
@@ -23,9 +24,21 @@ func section(_ title: String) { print("\n== \(title)") }
 
 print("assemblage-demo \(assemblageVersion): an example app wired with Assemblage (--help for what it shows)")
 
-// 1. Assemble.
-let assembler = Assembler([ServiceAssembly(), ManagerAssembly(), LoggerAssembly()])
+// 1. Assemble: properties first (so the loaded hooks and factories see them), then the assemblies.
+let assembler: Assembler
+do {
+    assembler = try Assembler([ServiceAssembly(), ManagerAssembly(), LoggerAssembly()],
+                              propertyLoaders: [JSONPropertyLoader(bundle: .module, name: "settings")])
+} catch {
+    print("Could not load the demo's settings:\n\(error)")
+    exit(1)
+}
 let resolver = assembler.resolver
+section("Settings (settings.json, a resource of the demo)")
+let server = try? resolver.decodeProperties(ServerSettings.self, forKey: "server")
+print("  api.baseURL = \(resolver.property("api.baseURL", as: String.self) ?? "?")",
+      "| api.retries = \(resolver.property("api.retries", as: Int.self) ?? 0)",
+      "| server = \(server.map { "\($0.host):\($0.port)" } ?? "?")")
 section("Registrations")
 print(resolver._container.description)
 

@@ -47,6 +47,8 @@ public final class Container: @unchecked Sendable {
     /// Registrations that replaced an earlier one under the same key: (earlier, later).
     var replacements: [(replaced: any _AnyEntry, by: any _AnyEntry)] = []
     var behaviors: [Behavior] = []
+    /// Properties applied to this container (its fallbacks' are merged beneath them when read).
+    var ownProperties = Properties()
 
     /// The scope registrations get when they do not choose one.
     public let defaultObjectScope: ObjectScope

@@ -1,0 +1,144 @@
+extension Container {
+    /// The properties visible from this container: its own, over those of its fallbacks.
+    ///
+    /// A child container sees its parent's properties unless it applies a loader that sets the same key.
+    /// Like service lookup, an earlier fallback wins over a later one.
+    ///
+    /// ```swift
+    /// let app = Container()
+    /// try app.applyPropertyLoader(JSONPropertyLoader(url: settingsURL))
+    /// let screen = Container(parent: app)
+    /// screen.properties.property("api.url", as: String.self)   // the app's value
+    /// ```
+    public var properties: Properties {
+        let (own, fallbacks) = writer.withLock { (ownProperties, fallbackLists.last?.containers ?? []) }
+        guard !fallbacks.isEmpty else { return own }
+        var merged = Properties()
+        for fallback in fallbacks.reversed() { merged.merge(fallback.properties) }
+        merged.merge(own)
+        return merged
+    }
+
+    /// Loads properties and merges them into this container's: later loaders win, top-level keys only,
+    /// arrays and dictionaries replaced whole.
+    ///
+    /// Loading happens before anything is merged, so a loader that fails changes nothing.
+    ///
+    /// ```swift
+    /// try container.applyPropertyLoader(JSONPropertyLoader(bundle: .main, name: "settings"))
+    /// try container.applyPropertyLoader(EnvironmentPropertyLoader(prefix: "APP_"))
+    /// ```
+    ///
+    /// - Parameter loader: The loader.
+    /// - Throws: ``PropertyError`` naming the source (and the line, column and key where known).
+    public func applyPropertyLoader(_ loader: any PropertyLoader) throws {
+        try applyPropertyLoaders([loader])
+    }
+
+    /// Loads several property sources and merges them in order, all or nothing.
+    ///
+    /// - Parameter loaders: The loaders; a later one wins over an earlier one.
+    /// - Throws: ``PropertyError`` from the first loader that fails; nothing is merged then.
+    public func applyPropertyLoaders(_ loaders: [any PropertyLoader]) throws {
+        let loaded = try Properties(loaders: loaders)
+        writer.withLock { ownProperties.merge(loaded) }
+    }
+}
+
+extension Resolver {
+    /// Reads a property of the resolver's container as `T`, or `nil` when it is missing or of another type.
+    ///
+    /// Factories use it to configure what they make:
+    ///
+    /// ```swift
+    /// container.register(APIClient.self) { r in
+    ///     APIClient(baseURL: r.property("api.url") ?? "https://localhost", retries: r.property("retries") ?? 3)
+    /// }
+    /// ```
+    ///
+    /// A JSON number reads as `Int` and as `Double` where it fits; strings convert to numbers, booleans,
+    /// dates and data (see ``PropertyRepresentable``).
+    ///
+    /// - Parameters:
+    ///   - key: The top-level key.
+    ///   - type: The type to read.
+    /// - Returns: The value, or `nil`.
+    public func property<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) -> T? {
+        _container.properties.property(key, as: type)
+    }
+
+    /// Reads a property as `T`, or throws an error naming the key, the expected type and what was found.
+    ///
+    /// - Parameters:
+    ///   - key: The top-level key.
+    ///   - type: The type to read.
+    /// - Returns: The value.
+    /// - Throws: ``PropertyError`` (`.missingKey` or `.typeMismatch`).
+    public func requireProperty<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) throws -> T {
+        try _container.properties.requireProperty(key, as: type)
+    }
+
+    /// Decodes a configuration value from one key, or from all properties when `key` is `nil`.
+    ///
+    /// ```swift
+    /// struct ServerConfig: Decodable { let host: String; let port: Int }
+    /// let config = try resolver.decodeProperties(ServerConfig.self, forKey: "server")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The `Decodable` type.
+    ///   - key: The top-level key, or `nil` for the root.
+    /// - Returns: The decoded value.
+    /// - Throws: ``PropertyError`` naming the key path that failed.
+    public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
+        try _container.properties.decode(type, forKey: key)
+    }
+}
+
+extension Assembler {
+    /// Creates an assembler, applies the property loaders first, then the assemblies as one batch.
+    ///
+    /// Properties are in place before any `loaded(resolver:)` hook runs.
+    ///
+    /// ```swift
+    /// let assembler = try Assembler([ServiceAssembly(), ManagerAssembly()],
+    ///                               propertyLoaders: [JSONPropertyLoader(bundle: .main, name: "properties")])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - assemblies: The assemblies, in order.
+    ///   - propertyLoaders: Loaded in order (later wins), all or nothing.
+    ///   - container: The container to register into.
+    /// - Throws: ``PropertyError`` when a loader fails; no assembly runs then.
+    public convenience init(_ assemblies: [Assembly], propertyLoaders: [any PropertyLoader],
+                            container: Container = Container()) throws {
+        try container.applyPropertyLoaders(propertyLoaders)
+        self.init(assemblies, container: container)
+    }
+
+    /// The seed's spelling of ``init(_:propertyLoaders:container:)``.
+    ///
+    /// - Parameters:
+    ///   - assemblies: The assemblies, in order.
+    ///   - propertyLoaders: Loaded in order (later wins), all or nothing.
+    ///   - container: The container to register into.
+    /// - Throws: ``PropertyError`` when a loader fails.
+    public convenience init(assemblies: [Assembly], propertyLoaders: [any PropertyLoader],
+                            container: Container = Container()) throws {
+        try self.init(assemblies, propertyLoaders: propertyLoaders, container: container)
+    }
+
+    /// Loads properties into the assembler's container (lazily, after creation).
+    ///
+    /// Apply properties before the assemblies whose `loaded` hooks read them: a hook sees the properties
+    /// loaded before its batch was applied.
+    ///
+    /// - Parameter loader: The loader.
+    /// - Throws: ``PropertyError``; nothing is merged then.
+    public func applyPropertyLoader(_ loader: any PropertyLoader) throws {
+        try container.applyPropertyLoader(loader)
+    }
+}
+
+/// The seed's (Swinject 1.x) spelling of ``JSONPropertyLoader``.
+public typealias JsonPropertyLoader = JSONPropertyLoader
