@@ -35,12 +35,112 @@ extension Container {
         factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        let entry = ServiceEntry(key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line),
-                                 factory: factory)
+        return register(key, _FactoryBox<Service, repeat each Arg>(factory), kind: ServiceEntry<Service>.packKind,
+                        site: RegistrationSite(file: file, line: line))
+    }
+
+    /// Registers how to make a service that takes no runtime arguments.
+    ///
+    /// ```swift
+    /// container.register(Clock.self) { _ in SystemClock() }
+    /// container.register { r in Greeter(clock: try r.require(Clock.self)) }   // type inferred
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type; inferred from the factory when omitted.
+    ///   - name: A name that tells this registration from others of the same type.
+    ///   - file: The registering file (recorded for diagnostics).
+    ///   - line: The registering line (recorded for diagnostics).
+    ///   - factory: Makes the service from a resolver.
+    /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
+    @discardableResult
+    public func register<Service>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (Resolver) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
+        return register(key, _Factory0(factory), kind: 0, site: RegistrationSite(file: file, line: line))
+    }
+
+    /// Registers how to make a service from one runtime argument.
+    ///
+    /// ```swift
+    /// container.register(Animal.self) { _, name in Cat(name: name) }
+    /// container.resolve(Animal.self, argument: "Mimi")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type; inferred from the factory when omitted.
+    ///   - name: A name that tells this registration from others of the same type.
+    ///   - file: The registering file (recorded for diagnostics).
+    ///   - line: The registering line (recorded for diagnostics).
+    ///   - factory: Makes the service from a resolver and the argument.
+    /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
+    @discardableResult
+    public func register<Service, Arg1>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (Resolver, Arg1) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: Arg1.self, name: name, argumentCount: 1)
+        return register(key, _Factory1(factory), kind: 1, site: RegistrationSite(file: file, line: line))
+    }
+
+    /// Registers how to make a service from two runtime arguments.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type; inferred from the factory when omitted.
+    ///   - name: A name that tells this registration from others of the same type.
+    ///   - file: The registering file (recorded for diagnostics).
+    ///   - line: The registering line (recorded for diagnostics).
+    ///   - factory: Makes the service from a resolver and the arguments.
+    /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
+    @discardableResult
+    public func register<Service, Arg1, Arg2>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (Resolver, Arg1, Arg2) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: (Arg1, Arg2).self, name: name, argumentCount: 2)
+        return register(key, _Factory2(factory), kind: 2, site: RegistrationSite(file: file, line: line))
+    }
+
+    /// Registers how to make a service from three runtime arguments.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type; inferred from the factory when omitted.
+    ///   - name: A name that tells this registration from others of the same type.
+    ///   - file: The registering file (recorded for diagnostics).
+    ///   - line: The registering line (recorded for diagnostics).
+    ///   - factory: Makes the service from a resolver and the arguments.
+    /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
+    @discardableResult
+    public func register<Service, Arg1, Arg2, Arg3>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (Resolver, Arg1, Arg2, Arg3) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: (Arg1, Arg2, Arg3).self, name: name,
+                             argumentCount: 3)
+        return register(key, _Factory3(factory), kind: 3, site: RegistrationSite(file: file, line: line))
+    }
+
+    private func register<Service>(_ key: ServiceKey, _ box: AnyObject, kind: Int8,
+                                   site: RegistrationSite) -> ServiceEntry<Service> {
+        let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind)
         entry.container = self
         let behaviors = add(entry)
         for behavior in behaviors {
-            behavior.container(self, didRegisterType: Service.self, toService: entry, withName: name)
+            behavior.container(self, didRegisterType: Service.self, toService: entry, withName: key.name)
         }
         return entry
     }

@@ -14,7 +14,7 @@ extension Optional: _InstanceWrapper {
         // Returned as `.some(Optional<Wrapped>)`: converting a `Wrapped?` to `Any?` directly would turn
         // `.none` into "not made".
         do {
-            let wrapped = try container._resolve(Wrapped.self, name: name, repeat each arguments)
+            let wrapped = try container._resolvePack(Wrapped.self, name: name, repeat each arguments)
             return .some(Wrapped?.some(wrapped) as Any)
         } catch let error as ResolutionError where error.code == .notRegistered && error.key == key {
             return .some(Wrapped?.none as Any)
@@ -81,7 +81,7 @@ extension Lazy: _InstanceWrapper {
         return Lazy { [weak container] () throws -> Service in
             guard let container else { throw ResolutionError(code: .notRegistered, key: key, path: [key]) }
             return try _ResolutionState.resolve(joining: handle) {
-                try container._resolve(Service.self, name: name, repeat each arguments)
+                try container._resolvePack(Service.self, name: name, repeat each arguments)
             }
         }
     }
@@ -131,7 +131,7 @@ extension Provider: _InstanceWrapper {
         guard container.isRegistered(key) else { return nil }
         return Provider { [weak container] () throws -> Service in
             guard let container else { throw ResolutionError(code: .notRegistered, key: key, path: [key]) }
-            return try container._resolve(Service.self, name: name, repeat each arguments)
+            return try container._resolvePack(Service.self, name: name, repeat each arguments)
         }
     }
 }

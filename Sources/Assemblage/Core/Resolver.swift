@@ -46,7 +46,7 @@ extension Resolver {
     ///
     /// - Parameter serviceType: The service type.
     /// - Returns: The service, or `nil` when it is not registered or cannot be made.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
         try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil) }
     }
@@ -57,7 +57,7 @@ extension Resolver {
     ///   - serviceType: The service type.
     ///   - name: The registration name; `nil` for the unnamed registration.
     /// - Returns: The service, or `nil` when it is not registered or cannot be made.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
         try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
     }
@@ -72,7 +72,7 @@ extension Resolver {
     ///   - serviceType: The service type.
     ///   - argument: The argument passed to the factory.
     /// - Returns: The service, or `nil`.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
         try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, argument) }
     }
@@ -84,12 +84,12 @@ extension Resolver {
     ///   - name: The registration name.
     ///   - argument: The argument passed to the factory.
     /// - Returns: The service, or `nil`.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
         try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
     }
 
-    /// Resolves a registration that takes several runtime arguments, in the order the factory declares them.
+    /// Resolves a registration that takes two runtime arguments, in the order the factory declares them.
     ///
     /// ```swift
     /// let cat = resolver.resolve(Animal.self, arguments: "Mimi", 3)
@@ -97,24 +97,87 @@ extension Resolver {
     ///
     /// - Parameters:
     ///   - serviceType: The service type.
-    ///   - arguments: The arguments passed to the factory.
+    ///   - arg1: The first argument.
+    ///   - arg2: The second argument.
     /// - Returns: The service, or `nil`.
-    @inlinable
-    public func resolve<Service, each Arg>(_ serviceType: Service.Type, arguments: repeat each Arg) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, repeat each arguments) }
+    @inlinable @inline(__always)
+    public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2) }
     }
 
-    /// Resolves a named registration that takes several runtime arguments.
+    /// Resolves a named registration that takes two runtime arguments.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - name: The registration name.
+    ///   - arg1: The first argument.
+    ///   - arg2: The second argument.
+    /// - Returns: The service, or `nil`.
+    @inlinable @inline(__always)
+    public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, name: String?,
+                                             arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
+    }
+
+    /// Resolves a registration that takes three runtime arguments.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - arg1: The first argument.
+    ///   - arg2: The second argument.
+    ///   - arg3: The third argument.
+    /// - Returns: The service, or `nil`.
+    @inlinable @inline(__always)
+    public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2,
+                                                   _ arg3: Arg3) -> Service? {
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) }
+    }
+
+    /// Resolves a named registration that takes three runtime arguments.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - name: The registration name.
+    ///   - arg1: The first argument.
+    ///   - arg2: The second argument.
+    ///   - arg3: The third argument.
+    /// - Returns: The service, or `nil`.
+    @inlinable @inline(__always)
+    public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1,
+                                                   _ arg2: Arg2, _ arg3: Arg3) -> Service? {
+        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
+    }
+
+    /// Resolves a registration that takes any number of runtime arguments, in the order the factory declares them.
+    ///
+    /// ```swift
+    /// let report = resolver.resolve(Report.self, arguments: user, period, format, locale)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - arguments: The arguments passed to the factory.
+    /// - Returns: The service, or `nil`.
+    @inlinable @inline(__always)
+    public func resolve<Service, each Arg>(_ serviceType: Service.Type, arguments: repeat each Arg) -> Service? {
+        try? _unmanagedContainer._withUnsafeGuaranteedRef {
+            try $0._resolvePack(Service.self, name: nil, repeat each arguments)
+        }
+    }
+
+    /// Resolves a named registration that takes any number of runtime arguments.
     ///
     /// - Parameters:
     ///   - serviceType: The service type.
     ///   - name: The registration name.
     ///   - arguments: The arguments passed to the factory.
     /// - Returns: The service, or `nil`.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Service, each Arg>(_ serviceType: Service.Type, name: String?,
                                            arguments: repeat each Arg) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, repeat each arguments) }
+        try? _unmanagedContainer._withUnsafeGuaranteedRef {
+            try $0._resolvePack(Service.self, name: name, repeat each arguments)
+        }
     }
 }
 
@@ -136,7 +199,7 @@ extension Resolver {
     ///   - name: The registration name; `nil` for the unnamed registration.
     /// - Returns: The service.
     /// - Throws: ``ResolutionError`` naming the type, name, argument types, resolution path and near misses.
-    @inlinable
+    @inlinable @inline(__always)
     public func require<Service>(_ serviceType: Service.Type = Service.self,
                                  name: String? = nil) throws(ResolutionError) -> Service {
         do {
@@ -154,7 +217,7 @@ extension Resolver {
     ///   - argument: The argument passed to the factory.
     /// - Returns: The service.
     /// - Throws: ``ResolutionError``.
-    @inlinable
+    @inlinable @inline(__always)
     public func require<Service, Arg1>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                        argument: Arg1) throws(ResolutionError) -> Service {
         do {
@@ -164,7 +227,7 @@ extension Resolver {
         }
     }
 
-    /// Resolves a registration with several runtime arguments, or throws why it cannot be made.
+    /// Resolves a registration with two runtime arguments, or throws why it cannot be made.
     ///
     /// ```swift
     /// let cat = try resolver.require(Animal.self, arguments: "Mimi", 3)
@@ -173,14 +236,58 @@ extension Resolver {
     /// - Parameters:
     ///   - serviceType: The service type.
     ///   - name: The registration name.
+    ///   - arg1: The first argument.
+    ///   - arg2: The second argument.
+    /// - Returns: The service.
+    /// - Throws: ``ResolutionError``.
+    @inlinable @inline(__always)
+    public func require<Service, Arg1, Arg2>(_ serviceType: Service.Type = Service.self, name: String? = nil,
+                                             arguments arg1: Arg1, _ arg2: Arg2) throws(ResolutionError) -> Service {
+        do {
+            return try _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
+        } catch {
+            throw _asResolutionError(error)
+        }
+    }
+
+    /// Resolves a registration with three runtime arguments, or throws why it cannot be made.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - name: The registration name.
+    ///   - arg1: The first argument.
+    ///   - arg2: The second argument.
+    ///   - arg3: The third argument.
+    /// - Returns: The service.
+    /// - Throws: ``ResolutionError``.
+    @inlinable @inline(__always)
+    public func require<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type = Service.self, name: String? = nil,
+                                                   arguments arg1: Arg1, _ arg2: Arg2,
+                                                   _ arg3: Arg3) throws(ResolutionError) -> Service {
+        do {
+            return try _unmanagedContainer._withUnsafeGuaranteedRef {
+                try $0._resolve(Service.self, name: name, arg1, arg2, arg3)
+            }
+        } catch {
+            throw _asResolutionError(error)
+        }
+    }
+
+    /// Resolves a registration with any number of runtime arguments, or throws why it cannot be made.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - name: The registration name.
     ///   - arguments: The arguments passed to the factory.
     /// - Returns: The service.
     /// - Throws: ``ResolutionError``.
-    @inlinable
+    @inlinable @inline(__always)
     public func require<Service, each Arg>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                            arguments: repeat each Arg) throws(ResolutionError) -> Service {
         do {
-            return try _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, repeat each arguments) }
+            return try _unmanagedContainer._withUnsafeGuaranteedRef {
+                try $0._resolvePack(Service.self, name: name, repeat each arguments)
+            }
         } catch {
             throw _asResolutionError(error)
         }

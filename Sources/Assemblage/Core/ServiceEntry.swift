@@ -24,12 +24,19 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The type of the runtime arguments (`Void` when there are none).
     public var argumentsType: Any.Type { key.argumentsType }
 
-    /// `_FactoryBox<Service, repeat each Arg>`; the key guarantees the type.
+    /// The factory: `_Factory0<Service>` … `_Factory3<Service, A, B, C>` for up to three arguments (specialised,
+    /// pack-free resolve paths), `_FactoryBox<Service, repeat each Arg>` for more; the key guarantees the types.
     @usableFromInline let factory: AnyObject?
+    /// Which box ``factory`` is: 0…3 for the fixed-arity boxes, ``packKind`` for a pack box,
+    /// ``forwardingKind`` when the entry forwards.
+    @usableFromInline let factoryKind: Int8
+    @usableFromInline static var packKind: Int8 { -1 }
+    @usableFromInline static var forwardingKind: Int8 { -2 }
     /// Set when this entry forwards to another registration (``implements(_:name:)``).
     @usableFromInline let forwarded: (any _AnyEntry)?
     /// 0: the scope (a retained `ObjectScope`); 1: the shared instance (a retained `_InstanceBox<Service>`);
-    /// 2: the `initCompleted` steps (a retained `_Completions<Service>`, or nil).
+    /// 2: the `initCompleted` steps (a retained `_Completions<Service>`, or nil); 3: the factory converted to a
+    /// pack box, made on demand when a fixed-arity factory is resolved through the variadic path.
     @usableFromInline let words: _AtomicWords
     /// The container that owns the registration.
     weak var container: Container?
@@ -43,27 +50,28 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The instance of the weak scope (guarded by the coordinator).
     private weak var weakInstance: AnyObject?
 
-    init<each Arg>(key: ServiceKey, scope: ObjectScope, site: RegistrationSite,
-                   factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) {
+    init(key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject, kind: Int8) {
         self.key = key
-        self.factory = _FactoryBox<Service, repeat each Arg>(factory)
+        self.factory = factory
+        self.factoryKind = kind
         self.forwarded = nil
         self.site = site
-        words = _AtomicWords(count: 3)
+        words = _AtomicWords(count: 4)
         words.storeRelease(0, Unmanaged.passRetained(scope).toOpaque())
     }
 
     init(key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite) {
         self.key = key
         self.factory = nil
+        self.factoryKind = Self.forwardingKind
         self.forwarded = target
         self.site = site
-        words = _AtomicWords(count: 3)
+        words = _AtomicWords(count: 4)
         words.storeRelease(0, Unmanaged.passRetained(target.objectScope).toOpaque())
     }
 
     deinit {
-        for index in 0..<3 {
+        for index in 0..<4 {
             if let pointer = words.exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
         }
         words.deallocate()
@@ -186,24 +194,79 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.kind }
     }
 
-    /// Resolves an instance: the shared instance when there is one, otherwise a new one made in scope.
-    @inlinable
-    func _resolve<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
+    /// Resolves with no runtime arguments.
+    @inlinable @inline(__always)
+    func _resolve0(_ container: Container) throws -> Service {
+        guard factoryKind == 0 else { return try _resolvePack(container) }
+        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _Factory0<Service>.self)
+        return try _resolve(container) { try box.call($0) }
+    }
+
+    /// Resolves with one runtime argument.
+    @inlinable @inline(__always)
+    func _resolve1<A>(_ container: Container, _ a: A) throws -> Service {
+        guard factoryKind == 1 else { return try _resolvePack(container, a) }
+        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _Factory1<Service, A>.self)
+        return try _resolve(container) { try box.call($0, a) }
+    }
+
+    /// Resolves with two runtime arguments.
+    @inlinable @inline(__always)
+    func _resolve2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
+        guard factoryKind == 2 else { return try _resolvePack(container, a, b) }
+        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _Factory2<Service, A, B>.self)
+        return try _resolve(container) { try box.call($0, a, b) }
+    }
+
+    /// Resolves with three runtime arguments.
+    @inlinable @inline(__always)
+    func _resolve3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
+        guard factoryKind == 3 else { return try _resolvePack(container, a, b, c) }
+        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _Factory3<Service, A, B, C>.self)
+        return try _resolve(container) { try box.call($0, a, b, c) }
+    }
+
+    /// Resolves with any number of runtime arguments: forwarders, factories with four or more arguments, and
+    /// any entry reached through a path of another arity form (the box is converted once and kept).
+    @usableFromInline
+    func _resolvePack<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
+        let box = unsafeDowncast(_packBox(), to: _FactoryBox<Service, repeat each Arg>.self)
+        return try _resolve(container) { try box.call($0, repeat each arguments) }
+    }
+
+    /// The factory as a pack box (converting a fixed-arity box once, under the coordinator's lock).
+    @usableFromInline
+    func _packBox() -> AnyObject {
+        if factoryKind == Self.packKind { return factory.unsafelyUnwrapped }
+        if let made = words.loadAcquire(3) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
+        return _Coordinator.shared.withLock {
+            if let made = words.loadAcquire(3) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
+            let made = (factory as! any _PackBoxMaking).makePackBox()
+            words.storeRelease(3, Unmanaged.passRetained(made).toOpaque())
+            return made
+        }
+    }
+
+    /// Resolves an instance in its scope: the shared instance when there is one, otherwise one made by `make`.
+    ///
+    /// Generic over the service type only, so that it specialises fully in the caller's module.
+    @inlinable
+    func _resolve(_ container: Container, _ make: (Resolver) throws -> Service) throws -> Service {
         let kind = scopeKind
         if kind == .container || kind == .singleton, let shared = _sharedInstance() { return shared }
         let state = _ResolutionState.current
         return try Unmanaged<_ResolutionState>.fromOpaque(state)._withUnsafeGuaranteedRef { state in
             switch kind {
             case .transient:
-                return try _construct(state, container, graph: false, repeat each arguments)
+                return try _construct(state, container, graph: false, make)
             case .graph:
                 if let instance = state.graphInstance(pointer) { return instance as! Service }
-                return try _construct(state, container, graph: true, repeat each arguments)
+                return try _construct(state, container, graph: true, make)
             case .container, .singleton:
-                return try _createShared(state, container, repeat each arguments)
+                return try _createShared(state, container, make)
             case .weak, .custom:
-                return try _createStored(state, container, kind, repeat each arguments)
+                return try _createStored(state, container, kind, make)
             }
         }
     }
@@ -222,11 +285,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
     @inlinable
-    func _construct<each Arg>(_ state: _ResolutionState, _ container: Container, graph: Bool,
-                              _ arguments: repeat each Arg) throws -> Service {
+    func _construct(_ state: _ResolutionState, _ container: Container, graph: Bool,
+                    _ make: (Resolver) throws -> Service) throws -> Service {
         try state.enter(pointer)
         defer { state.leave() }
-        let instance = try _invoke(state, container, repeat each arguments)
+        let instance = try _invoke(state, container, make)
         if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
             return superseding as! Service  // made by a re-entrant run reached through initCompleted
         }
@@ -241,15 +304,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         return instance
     }
 
-    /// Calls the factory with its exact type; a failure that is not already a `ResolutionError` is wrapped.
-    /// (A helper that returns the call directly: Swift 6.3 cannot assign a pack-expansion call to a `let`
-    /// declared earlier.)
+    /// Calls the factory; a failure that is not already a `ResolutionError` is wrapped with this key and path.
     @inlinable @inline(__always)
-    func _invoke<each Arg>(_ state: _ResolutionState, _ container: Container,
-                           _ arguments: repeat each Arg) throws -> Service {
-        let make = unsafeDowncast(factory.unsafelyUnwrapped, to: _FactoryBox<Service, repeat each Arg>.self)
+    func _invoke(_ state: _ResolutionState, _ container: Container,
+                 _ make: (Resolver) throws -> Service) throws -> Service {
         do {
-            return try make.call(container, repeat each arguments)
+            return try make(container)
         } catch {
             throw state.factoryFailure(error, key)
         }
@@ -270,8 +330,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     // MARK: Resolution (creation paths: once per shared instance, not hot)
 
     @usableFromInline
-    func _createShared<each Arg>(_ state: _ResolutionState, _ container: Container,
-                                 _ arguments: repeat each Arg) throws -> Service {
+    func _createShared(_ state: _ResolutionState, _ container: Container,
+                       _ make: (Resolver) throws -> Service) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let reentry = try state.checkReentry(pointer)
@@ -283,7 +343,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             }
         }
         defer { if !reentry { _Coordinator.shared.end(pointer) } }
-        let instance = try _construct(state, container, graph: true, repeat each arguments)
+        let instance = try _construct(state, container, graph: true, make)
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
         let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
         if let previous = words.exchange(1, box) { _Reclaimer.retire(previous) }
@@ -291,8 +351,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     @usableFromInline
-    func _createStored<each Arg>(_ state: _ResolutionState, _ container: Container, _ kind: ObjectScope.Kind,
-                                 _ arguments: repeat each Arg) throws -> Service {
+    func _createStored(_ state: _ResolutionState, _ container: Container, _ kind: ObjectScope.Kind,
+                       _ make: (Resolver) throws -> Service) throws -> Service {
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let graphID = state.currentGraphID
         let reentry = try state.checkReentry(pointer)
@@ -304,7 +364,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             }
         }
         defer { if !reentry { _Coordinator.shared.end(pointer) } }
-        let instance = try _construct(state, container, graph: true, repeat each arguments)
+        let instance = try _construct(state, container, graph: true, make)
         _Coordinator.shared.withLock {
             if kind == .weak {
                 weakInstance = instance as AnyObject
@@ -392,17 +452,54 @@ extension ServiceEntry: _AnyEntry {
     }
 
     @usableFromInline func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any {
-        try _resolve(container, repeat each arguments)
+        try _resolvePack(container, repeat each arguments)
     }
 }
 
 // MARK: - Boxes
 
-/// Holds a registration's factory with its exact function type.
+/// Holds a factory with any number of arguments, with its exact function type.
 @usableFromInline
 final class _FactoryBox<Service, each Arg>: @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
     @usableFromInline let call: @Sendable (Resolver, repeat each Arg) throws -> Service
     init(_ call: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) { self.call = call }
+}
+
+/// A fixed-arity factory box that can make the equivalent pack box, for resolves through the variadic path.
+protocol _PackBoxMaking: AnyObject {
+    func makePackBox() -> AnyObject
+}
+
+/// Holds a factory with no arguments.
+@usableFromInline
+final class _Factory0<Service>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver) throws -> Service) { self.call = call }
+    func makePackBox() -> AnyObject { _FactoryBox<Service>(call) }
+}
+
+/// Holds a factory with one argument.
+@usableFromInline
+final class _Factory1<Service, A>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver, A) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, A) throws -> Service) { self.call = call }
+    func makePackBox() -> AnyObject { _FactoryBox<Service, A>(call) }
+}
+
+/// Holds a factory with two arguments.
+@usableFromInline
+final class _Factory2<Service, A, B>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver, A, B) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, A, B) throws -> Service) { self.call = call }
+    func makePackBox() -> AnyObject { _FactoryBox<Service, A, B>(call) }
+}
+
+/// Holds a factory with three arguments.
+@usableFromInline
+final class _Factory3<Service, A, B, C>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: immutable closure.
+    @usableFromInline let call: @Sendable (Resolver, A, B, C) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, A, B, C) throws -> Service) { self.call = call }
+    func makePackBox() -> AnyObject { _FactoryBox<Service, A, B, C>(call) }
 }
 
 /// Holds a shared (`.container`/`.singleton`) instance; immutable once published.

@@ -17,8 +17,12 @@ final class _ResolutionState {
     @exclusivity(unchecked) private var frames: UnsafeMutablePointer<UInt>
     @exclusivity(unchecked) private var frameCapacity = 32
     @exclusivity(unchecked) @usableFromInline var depth = 0
-    /// Graph-scoped instances of the current top-level resolution, keyed by entry address.
-    @exclusivity(unchecked) var graph: [(entry: UnsafeRawPointer, instance: Any)] = []
+    /// Graph-scoped instances of the current top-level resolution: entry addresses in one raw buffer (scanned
+    /// without touching a reference count), the instances at the same index in another.
+    @exclusivity(unchecked) private var graphEntries: UnsafeMutablePointer<UnsafeRawPointer>
+    @exclusivity(unchecked) private var graphInstances: UnsafeMutablePointer<Any>
+    @exclusivity(unchecked) private var graphCapacity = 16
+    @exclusivity(unchecked) private(set) var graphCount = 0
     /// Custom storages touched in this top-level resolution; told when it completes.
     @exclusivity(unchecked) @usableFromInline var touchedStorages: [InstanceStorage] = []
     /// Minted on demand for custom storages and `Lazy` handles.
@@ -37,10 +41,14 @@ final class _ResolutionState {
     init() {
         hazard = _AtomicWords(count: 1)
         frames = .allocate(capacity: frameCapacity)
-        graph.reserveCapacity(16)
+        graphEntries = .allocate(capacity: graphCapacity)
+        graphInstances = .allocate(capacity: graphCapacity)
     }
 
     deinit {
+        clearGraph()
+        graphEntries.deallocate()
+        graphInstances.deallocate()
         frames.deallocate()
         hazard.deallocate()
     }
@@ -169,15 +177,53 @@ final class _ResolutionState {
 
     @usableFromInline
     func graphInstance(_ entry: UnsafeRawPointer) -> Any? {
-        for index in graph.indices.reversed() where graph[index].entry == entry {
-            return graph[index].instance
+        var index = graphCount
+        while index > 0 {
+            index &-= 1
+            if graphEntries[index] == entry { return graphInstances[index] }
         }
         return nil
     }
 
     @usableFromInline
     func storeGraphInstance(_ instance: Any, for entry: UnsafeRawPointer) {
-        graph.append((entry, instance))
+        if graphCount == graphCapacity { growGraph() }
+        graphEntries[graphCount] = entry
+        (graphInstances + graphCount).initialize(to: instance)
+        graphCount &+= 1
+    }
+
+    @inline(never)
+    private func growGraph() {
+        let entries = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: graphCapacity * 2)
+        let instances = UnsafeMutablePointer<Any>.allocate(capacity: graphCapacity * 2)
+        entries.moveInitialize(from: graphEntries, count: graphCount)
+        instances.moveInitialize(from: graphInstances, count: graphCount)
+        graphEntries.deallocate()
+        graphInstances.deallocate()
+        graphEntries = entries
+        graphInstances = instances
+        graphCapacity *= 2
+    }
+
+    /// Drops the graph's instances (releasing them).
+    ///
+    /// The instances are moved out first and released from a temporary buffer: a `deinit` that runs now may
+    /// resolve again on this thread, and must find an empty graph, not a half-cleared one.
+    func clearGraph() {
+        let count = graphCount
+        guard count > 0 else { return }
+        graphCount = 0
+        withUnsafeTemporaryAllocation(of: Any.self, capacity: count) { buffer in
+            let moved = buffer.baseAddress!
+            moved.moveInitialize(from: graphInstances, count: count)
+            moved.deinitialize(count: count)
+        }
+    }
+
+    /// The graph's instances, for `Lazy` handles.
+    var graphSnapshot: [(entry: UnsafeRawPointer, instance: Any)] {
+        (0..<graphCount).map { (graphEntries[$0], graphInstances[$0]) }
     }
 
     @usableFromInline
@@ -197,11 +243,11 @@ final class _ResolutionState {
 
     private func endGraph() {
         if !graphHandles.isEmpty {
-            let instances = graph
+            let instances = graphSnapshot
             for handle in graphHandles { handle.capture(instances) }
             graphHandles.removeAll(keepingCapacity: true)
         }
-        graph.removeAll(keepingCapacity: true)
+        clearGraph()
         reentries = 0
         if !touchedStorages.isEmpty {
             let storages = touchedStorages
@@ -213,7 +259,7 @@ final class _ResolutionState {
 
     /// Seeds an empty state with the instances of a finished graph (used by `Lazy`).
     func seed(from handle: _GraphHandle) {
-        for (entry, object) in handle.liveInstances() { graph.append((entry, object)) }
+        for (entry, object) in handle.liveInstances() { storeGraphInstance(object, for: entry) }
     }
 }
 
@@ -248,7 +294,7 @@ extension _ResolutionState {
         let state = Unmanaged<_ResolutionState>.fromOpaque(current).takeUnretainedValue()
         guard state.isTopLevel else { return try body() }
         state.seed(from: handle)
-        defer { if state.isTopLevel { state.graph.removeAll(keepingCapacity: true) } }
+        defer { if state.isTopLevel { state.clearGraph() } }
         return try body()
     }
 }

@@ -69,4 +69,50 @@ import Testing
         #expect(container.resolve(Cat.self, argument: "a")?.name == "a")
         #expect(container.resolve(Cat.self, argument: "b")?.name == "b")
     }
+
+    /// Registers through the variadic overload even for few arguments (as generic code over packs would).
+    private func registerVariadic<Service, each Arg>(_ container: Container, _ type: Service.Type,
+                                                     _ factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) {
+        container.register(type, factory: factory)
+    }
+
+    /// Resolves through the variadic path even for few arguments.
+    private func resolveVariadic<Service, each Arg>(_ container: Container, _ type: Service.Type,
+                                                    _ arguments: repeat each Arg) -> Service? {
+        container.resolve(type, arguments: repeat each arguments)
+    }
+
+    @Test func variadicRegistrationResolvesThroughFixedArityPaths() {
+        let container = Container()
+        registerVariadic(container, String.self) { (_: Resolver) in "zero" }
+        registerVariadic(container, String.self) { (_: Resolver, a: Int) in "one \(a)" }
+        registerVariadic(container, String.self) { (_: Resolver, a: Int, b: Int) in "two \(a + b)" }
+        registerVariadic(container, String.self) { (_: Resolver, a: Int, b: Int, c: Int) in "three \(a + b + c)" }
+        #expect(container.resolve(String.self) == "zero")
+        #expect(container.resolve(String.self, argument: 1) == "one 1")
+        #expect(container.resolve(String.self, arguments: 1, 2) == "two 3")
+        #expect(container.resolve(String.self, arguments: 1, 2, 3) == "three 6")
+    }
+
+    @Test func fixedArityRegistrationResolvesThroughTheVariadicPath() {
+        let container = Container()
+        container.register(String.self) { _ in "zero" }
+        container.register(String.self) { (_, a: Int) in "one \(a)" }
+        container.register(String.self) { (_, a: Int, b: Int) in "two \(a + b)" }
+        container.register(String.self) { (_, a: Int, b: Int, c: Int) in "three \(a + b + c)" }
+        #expect(resolveVariadic(container, String.self) == "zero")
+        #expect(resolveVariadic(container, String.self, 1) == "one 1")
+        #expect(resolveVariadic(container, String.self, 1, 2) == "two 3")
+        #expect(resolveVariadic(container, String.self, 1, 2, 3) == "three 6")
+        // and again, through the converted box kept on the entry
+        #expect(resolveVariadic(container, String.self, 1, 2) == "two 3")
+        #expect(container.resolve(Lazy<String>.self, arguments: 1, 2)?.instance == "two 3")
+    }
+
+    @Test func forwardedTypeResolvesWithArgumentsThroughEveryPath() {
+        let container = Container()
+        container.register(Cat.self) { (_, name: String, age: Int) in Cat(name: name, age: age) }.implements(Animal.self)
+        #expect(container.resolve(Animal.self, arguments: "Tom", 2)?.name == "Tom")
+        #expect(resolveVariadic(container, Animal.self, "Tom", 2)?.name == "Tom")
+    }
 }

@@ -159,3 +159,22 @@ final class Car {
         #expect(engine == nil)
     }
 }
+
+/// Resolves again from its deinit, while the graph that made it is being cleared.
+final class ResolvesOnDeinit {
+    let container: Container
+    init(container: Container) { self.container = container }
+    deinit { _ = container.resolve(Car.self) }
+}
+
+@Suite struct GraphTeardownTests {
+    @Test func deinitThatResolvesDuringGraphTeardownIsSafe() {
+        let container = ScopeTests().carContainer(engineScope: .graph)
+        container.register(ResolvesOnDeinit.self) { r in ResolvesOnDeinit(container: r._container) }
+        container.register(Wheel.self, name: "holder") { r in
+            _ = r.resolve(ResolvesOnDeinit.self)   // graph-scoped, nested: kept in the graph until it ends
+            return Wheel(engine: r.resolve(Engine.self)!)
+        }
+        for _ in 0..<100 { #expect(container.resolve(Wheel.self, name: "holder") != nil) }
+    }
+}
