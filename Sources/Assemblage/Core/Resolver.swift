@@ -17,7 +17,7 @@
 ///
 /// Assemblage's own containers are the only conformers you need; the protocol's single requirement
 /// names the container that resolutions start from.
-public protocol Resolver: Sendable {
+public protocol Resolver: AnyObject, Sendable {
     /// The container resolutions through this resolver start from, unretained: the resolver keeps it alive.
     ///
     /// Unretained so that a nested resolve inside a factory touches no shared reference count.

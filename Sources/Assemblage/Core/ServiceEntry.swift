@@ -195,35 +195,54 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     /// Resolves with no runtime arguments.
+    ///
+    /// A shared instance is returned before the factory is touched; the closures borrow the factory through
+    /// `self` rather than capturing it, so a resolve retains nothing but the instance it returns.
     @inlinable @inline(__always)
     func _resolve0(_ container: Container) throws -> Service {
         guard factoryKind == 0 else { return try _resolvePack(container) }
-        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _Factory0<Service>.self)
-        return try _resolve(container) { try box.call($0) }
+        if let shared = _sharedInstanceIfShared() { return shared }
+        return try _resolve(container) {
+            try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory0<Service>.self).call($0)
+        }
     }
 
     /// Resolves with one runtime argument.
     @inlinable @inline(__always)
     func _resolve1<A>(_ container: Container, _ a: A) throws -> Service {
         guard factoryKind == 1 else { return try _resolvePack(container, a) }
-        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _Factory1<Service, A>.self)
-        return try _resolve(container) { try box.call($0, a) }
+        if let shared = _sharedInstanceIfShared() { return shared }
+        return try _resolve(container) {
+            try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory1<Service, A>.self).call($0, a)
+        }
     }
 
     /// Resolves with two runtime arguments.
     @inlinable @inline(__always)
     func _resolve2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
         guard factoryKind == 2 else { return try _resolvePack(container, a, b) }
-        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _Factory2<Service, A, B>.self)
-        return try _resolve(container) { try box.call($0, a, b) }
+        if let shared = _sharedInstanceIfShared() { return shared }
+        return try _resolve(container) {
+            try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory2<Service, A, B>.self).call($0, a, b)
+        }
     }
 
     /// Resolves with three runtime arguments.
     @inlinable @inline(__always)
     func _resolve3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
         guard factoryKind == 3 else { return try _resolvePack(container, a, b, c) }
-        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _Factory3<Service, A, B, C>.self)
-        return try _resolve(container) { try box.call($0, a, b, c) }
+        if let shared = _sharedInstanceIfShared() { return shared }
+        return try _resolve(container) {
+            try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory3<Service, A, B, C>.self).call($0, a, b, c)
+        }
+    }
+
+    /// The shared instance, when the scope keeps one and it exists.
+    @inlinable @inline(__always)
+    func _sharedInstanceIfShared() -> Service? {
+        let kind = scopeKind
+        guard kind == .container || kind == .singleton else { return nil }
+        return _sharedInstance()
     }
 
     /// Resolves with any number of runtime arguments: forwarders, factories with four or more arguments, and
@@ -231,6 +250,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @usableFromInline
     func _resolvePack<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
+        if let shared = _sharedInstanceIfShared() { return shared }
         let box = unsafeDowncast(_packBox(), to: _FactoryBox<Service, repeat each Arg>.self)
         return try _resolve(container) { try box.call($0, repeat each arguments) }
     }
@@ -248,13 +268,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
     }
 
-    /// Resolves an instance in its scope: the shared instance when there is one, otherwise one made by `make`.
+    /// Makes an instance in its scope with `make` (callers have already returned a shared instance if any).
     ///
     /// Generic over the service type only, so that it specialises fully in the caller's module.
     @inlinable
     func _resolve(_ container: Container, _ make: (Resolver) throws -> Service) throws -> Service {
         let kind = scopeKind
-        if kind == .container || kind == .singleton, let shared = _sharedInstance() { return shared }
         let state = _ResolutionState.current
         return try Unmanaged<_ResolutionState>.fromOpaque(state)._withUnsafeGuaranteedRef { state in
             switch kind {
