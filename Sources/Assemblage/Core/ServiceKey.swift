@@ -62,11 +62,12 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
     /// FNV-1a over the UTF-8 bytes: cheap, deterministic, and good enough for short registration names.
     @usableFromInline
     static func hashName(_ name: String) -> UInt {
-        var h: UInt = 0xCBF2_9CE4_8422_2325
-        for byte in name.utf8 {
-            h = (h ^ UInt(byte)) &* 0x100_0000_01B3
+        var name = name
+        return name.withUTF8 { bytes in
+            var h: UInt = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { h = (h ^ UInt(byte)) &* 0x100_0000_01B3 }
+            return h
         }
-        return h
     }
 
     public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {

@@ -186,7 +186,7 @@ final class _ResolutionState {
     }
 
     @usableFromInline
-    func storeGraphInstance(_ instance: Any, for entry: UnsafeRawPointer) {
+    func storeGraphInstance(_ instance: consuming Any, for entry: UnsafeRawPointer) {
         if graphCount == graphCapacity { growGraph() }
         graphEntries[graphCount] = entry
         (graphInstances + graphCount).initialize(to: instance)
