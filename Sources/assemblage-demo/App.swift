@@ -23,14 +23,21 @@ final class MemoryLogHandler: LogHandler, @unchecked Sendable {
     var lines: [String] { lock.withLock { storage } }
 }
 
-/// The app's logger; handlers are added when the assembler has loaded everything.
-final class AppLogger: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handlers: [LogHandler] = []
-    func add(_ handler: LogHandler) { lock.withLock { handlers.append(handler) } }
-    var handlerLabels: [String] { lock.withLock { handlers.map(\.label) } }
+/// Prefixes each line with the time; applied to every handler by a decorator.
+struct TimestampedLogHandler: LogHandler {
+    let inner: LogHandler
+    let clock: Clock
+    var label: String { inner.label }
+    func write(_ line: String) { inner.write("\(clock.now()) \(line)") }
+}
+
+/// The app's logger; it receives every contributed handler as a collection.
+final class AppLogger: Sendable {
+    private let handlers: [LogHandler]
+    init(handlers: [LogHandler]) { self.handlers = handlers }
+    var handlerLabels: [String] { handlers.map(\.label) }
     func log(_ message: String) {
-        for handler in lock.withLock({ handlers }) { handler.write(message) }
+        for handler in handlers { handler.write(message) }
     }
 }
 

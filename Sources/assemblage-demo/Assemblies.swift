@@ -25,18 +25,20 @@ struct ManagerAssembly: Assembly {
     }
 }
 
-/// Load-aware: once every assembly has registered, it attaches the log handlers to the shared logger.
+/// The logger receives its handlers as a collection: any assembly may contribute one.
+/// Load-aware: once every assembly of the batch has registered, `loaded` announces the configured logger.
 struct LoggerAssembly: Assembly {
     func assemble(container: Container) {
-        container.register(AppLogger.self) { _ in AppLogger() }.inObjectScope(.singleton)
-        container.register(LogHandler.self, name: "console") { _ in ConsoleLogHandler() }
-        container.register(LogHandler.self, name: "memory") { _ in MemoryLogHandler() }.inObjectScope(.container)
+        container.register(AppLogger.self) { r in AppLogger(handlers: try r.resolveAll(LogHandler.self)) }
+            .inObjectScope(.singleton)
+        container.registerIntoCollection(LogHandler.self, name: "console", priority: 10) { _ in ConsoleLogHandler() }
+        container.registerIntoCollection(LogHandler.self, name: "memory") { _ in MemoryLogHandler() }
+            .inObjectScope(.container)
+        // Every handler gets a timestamp prefix, whoever registered it.
+        container.decorate(LogHandler.self) { r, inner in TimestampedLogHandler(inner: inner, clock: try r.require(Clock.self)) }
     }
 
     func loaded(resolver: Resolver) {
-        guard let logger = resolver.resolve(AppLogger.self) else { return }
-        for name in ["console", "memory"] {
-            if let handler = resolver.resolve(LogHandler.self, name: name) { logger.add(handler) }
-        }
+        resolver.resolve(AppLogger.self)?.log("logger ready")
     }
 }

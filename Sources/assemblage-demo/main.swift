@@ -52,10 +52,10 @@ do {
     let profile = try resolver.require(ProfileViewModel.self, argument: 42)
     print("  ProfileViewModel for user", profile.userID)
     let logger = try resolver.require(AppLogger.self)
-    print("  AppLogger handlers (added by LoggerAssembly.loaded):", logger.handlerLabels.joined(separator: ", "))
+    print("  AppLogger handlers (a collection, decorated):", logger.handlerLabels.joined(separator: ", "))
     print("  AppLogger is a singleton:", logger === (try resolver.require(AppLogger.self)))
-    let memory = try resolver.require(LogHandler.self, name: "memory") as? MemoryLogHandler
-    print("  memory log lines:", memory?.lines ?? [])
+    let memory = (try resolver.resolveAllNamed(LogHandler.self)["memory"] as? TimestampedLogHandler)?.inner
+    print("  memory log lines:", (memory as? MemoryLogHandler)?.lines ?? [])
 } catch {
     print("  unexpected failure:\n\(error)")
     exit(1)

@@ -186,7 +186,8 @@ extension Container {
         }
     }
 
-    /// Removes every registration, and drops the instances they kept (singletons included).
+    /// Removes every registration, collection element and decorator, and drops the instances they kept
+    /// (singletons included).
     ///
     /// Fallback containers are untouched.
     public func removeAll() {
@@ -196,7 +197,10 @@ extension Container {
             tables.append(table)
             words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
             keysByType.removeAll()
-            return live
+            decoratorRecords.removeAll()
+            let elements = collectionElements.values.flatMap { $0.map(\.entry) }
+            collectionElements.removeAll()
+            return live + elements
         }
         for entry in removed { entry._reset(matching: nil, includingSingletons: true) }
     }
@@ -252,7 +256,8 @@ extension Container {
                                   visited: inout Set<ObjectIdentifier>) {
         guard visited.insert(ObjectIdentifier(self)).inserted else { return }
         let (live, fallbacks) = writer.withLock {
-            (currentTable.refs.compactMap { $0 }, fallbackLists.last?.containers ?? [])
+            (currentTable.refs.compactMap { $0 } + collectionElements.values.flatMap { $0.map(\.entry) },
+             fallbackLists.last?.containers ?? [])
         }
         for entry in live where matches(entry.key) { entry._reset(matching: scope, includingSingletons: false) }
         for fallback in fallbacks { fallback.resetObjectScope(scope, where: matches, visited: &visited) }
@@ -349,11 +354,24 @@ extension Container {
 
 extension Container: CustomStringConvertible {
     /// The registrations, one a line, with scope and registration site.
+    ///
+    /// Collection elements (`[Type] element …`) and decorators (`decorator Type …`) follow the registrations.
     public var description: String {
         let lines = currentEntries.map { entry in
             "  \(entry.key) — scope: \(entry.objectScope)\(entry.isForwarding ? ", forwarded" : "") — \(entry.site)"
         }
-        return "\(label) (\(lines.count) registrations)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n"))
+        let (elements, decorators) = writer.withLock { (collectionElements.values.flatMap { $0 }, decoratorRecords.values.flatMap { $0 }) }
+        let elementLines = elements.sorted { $0.entry.site.description < $1.entry.site.description }.map { element in
+            "  [\(_typeName(element.entry.key.serviceType, qualified: false))] element"
+                + (element.name.map { " \"\($0)\"" } ?? "") + (element.priority != 0 ? " (priority \(element.priority))" : "")
+                + " — scope: \(element.entry.objectScope) — \(element.entry.site)"
+        }
+        let decoratorLines = decorators.sorted { $0.site.description < $1.site.description }.map { record in
+            "  decorator \(_typeName(record.serviceType, qualified: false))"
+                + (record.name.map { " (name: \"\($0)\")" } ?? "") + " — \(record.site)"
+        }
+        let all = lines + elementLines + decoratorLines
+        return "\(label) (\(lines.count) registrations)" + (all.isEmpty ? "" : "\n" + all.joined(separator: "\n"))
     }
 }
 
@@ -364,6 +382,8 @@ public struct ContainerError: Error, Sendable, CustomStringConvertible, Equatabl
         let raw: String
         /// Adding the fallback would make lookup loop.
         public static let fallbackCycle = Code(raw: "fallbackCycle")
+        /// A decorator matches no registration or collection element.
+        public static let decoratorWithoutService = Code(raw: "decoratorWithoutService")
         /// The short name of the code.
         public var description: String { raw }
     }

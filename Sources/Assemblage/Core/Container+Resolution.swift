@@ -50,11 +50,16 @@ extension Container {
         }
     }
 
-    /// No registration matched: `Optional`, `Lazy` and `Provider` wrap the registration of what they wrap;
-    /// anything else is a `notRegistered` error with the path and near misses.
+    /// No registration matched: `[T]` and `[String: T]` are `T`'s collection; `Optional`, `Lazy` and `Provider`
+    /// wrap the registration of what they wrap; anything else is a `notRegistered` error with the path and near
+    /// misses.
     @usableFromInline
     func _resolveMissing<Service, each Arg>(_ key: ServiceKey, _: Service.Type,
                                             _ arguments: repeat each Arg) throws -> Service {
+        if !key.hasArguments, key.name == nil, let collection = Service.self as? any _CollectionResolvable.Type,
+           let service = try collection._resolveCollection(in: self) as? Service {
+            return service
+        }
         if let wrapper = Service.self as? any _InstanceWrapper.Type,
            let made = try wrapper._wrap(in: self, name: key.name, repeat each arguments),
            let service = made as? Service {

@@ -47,6 +47,10 @@ public final class Container: @unchecked Sendable {
     /// Registrations that replaced an earlier one under the same key: (earlier, later).
     var replacements: [(replaced: any _AnyEntry, by: any _AnyEntry)] = []
     var behaviors: [Behavior] = []
+    /// Decorators registered here, by service type.
+    var decoratorRecords: [ObjectIdentifier: [_DecoratorRecord]] = [:]
+    /// Collection contributions registered here, by element type, in registration order.
+    var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
     /// Properties applied to this container (its fallbacks' are merged beneath them when read).
     var ownProperties = Properties()
 

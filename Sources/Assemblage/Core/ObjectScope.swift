@@ -16,6 +16,7 @@ public protocol ObjectScopeProtocol: AnyObject, Sendable {
 /// | ``container`` | one per registration, shared with child containers; cleared by ``Container/resetObjectScope(_:)`` |
 /// | ``weak`` | shared while someone else holds it strongly |
 /// | ``singleton`` | one per registration for the life of the program; never cleared by a reset |
+/// | ``multiton`` | one per distinct value of the runtime arguments (which must be `Hashable`); cleared by a reset |
 ///
 /// Custom scopes keep instances in storage you provide, and are cleared with
 /// ``Container/resetObjectScope(_:)``:
@@ -34,7 +35,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
 
     @usableFromInline
     enum Kind: UInt8, Sendable {
-        case transient, graph, container, weak, singleton, custom
+        case transient, graph, container, weak, singleton, custom, multiton
     }
 
     /// A short name for the scope, used in descriptions and diagnostics.
@@ -94,6 +95,20 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     public static let singleton = ObjectScope(kind: .singleton, description: "singleton",
                                               storageFactory: PermanentStorage.init)
 
+    /// One instance per distinct value of the registration's runtime arguments, kept until a reset.
+    ///
+    /// ```swift
+    /// container.register(Connection.self) { _, host: String in Connection(host: host) }.inObjectScope(.multiton)
+    /// container.resolve(Connection.self, argument: "a") === container.resolve(Connection.self, argument: "a")  // true
+    /// container.resolve(Connection.self, argument: "a") === container.resolve(Connection.self, argument: "b")  // false
+    /// ```
+    ///
+    /// Every argument must be `Hashable` at run time; one that is not fails the resolve with
+    /// ``ResolutionError/Code/argumentsNotHashable``. A registration without arguments keeps one instance.
+    /// Hits take a lock (unlike `.container`), so prefer `.container` when there are no arguments.
+    public static let multiton = ObjectScope(kind: .multiton, description: "multiton",
+                                             storageFactory: PermanentStorage.init)
+
     /// How long instances in this scope live, from shortest to longest; used to find captive dependencies.
     var lifetimeRank: Int {
         switch kind {
@@ -101,7 +116,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         case .graph: 1
         case .weak: 2
         case .custom: 3
-        case .container: 4
+        case .container, .multiton: 4
         case .singleton: 5
         }
     }

@@ -30,6 +30,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
         public static let requiresAsync = Code(raw: "requiresAsync")
         /// The registration is isolated to the main actor and was resolved synchronously off it.
         public static let requiresMainActor = Code(raw: "requiresMainActor")
+        /// A `.multiton` registration was resolved with an argument that is not `Hashable`.
+        public static let argumentsNotHashable = Code(raw: "argumentsNotHashable")
         /// A factory returned a value of the wrong type (only possible through type-erased APIs).
         public static let typeMismatch = Code(raw: "typeMismatch")
         /// The short name of the code.
@@ -84,6 +86,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
             lines.append("\(key) is isolated to the main actor; resolve it on the main actor or with `await`.")
         case .typeMismatch:
             lines.append("The factory for \(key) produced a value of another type.")
+        case .argumentsNotHashable:
+            lines.append("\(key) is in the multiton scope, which keeps one instance per argument value, "
+                + "but an argument is not Hashable: \(underlyingDescription ?? "").")
         default:
             lines.append("Resolving \(key) failed (\(code)).")
         }

@@ -49,6 +49,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     private var storage: InstanceStorage?
     /// The instance of the weak scope (guarded by the coordinator).
     private weak var weakInstance: AnyObject?
+    /// The instances of the multiton scope, by argument values (guarded by the coordinator).
+    private var multitonInstances: [[AnyHashable]: Service] = [:]
 
     init(key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject, kind: Int8) {
         self.key = key
@@ -202,7 +204,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _resolve0(_ container: Container) throws -> Service {
         guard factoryKind == 0 else { return try _resolvePack(container) }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container) {
+        return try _resolve(container, { [] }) {
             try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory0<Service>.self).call($0)
         }
     }
@@ -212,7 +214,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _resolve1<A>(_ container: Container, _ a: A) throws -> Service {
         guard factoryKind == 1 else { return try _resolvePack(container, a) }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container) {
+        return try _resolve(container, { [a] }) {
             try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory1<Service, A>.self).call($0, a)
         }
     }
@@ -222,7 +224,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _resolve2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
         guard factoryKind == 2 else { return try _resolvePack(container, a, b) }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container) {
+        return try _resolve(container, { [a, b] }) {
             try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory2<Service, A, B>.self).call($0, a, b)
         }
     }
@@ -232,7 +234,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _resolve3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
         guard factoryKind == 3 else { return try _resolvePack(container, a, b, c) }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container) {
+        return try _resolve(container, { [a, b, c] }) {
             try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory3<Service, A, B, C>.self).call($0, a, b, c)
         }
     }
@@ -252,7 +254,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
         if let shared = _sharedInstanceIfShared() { return shared }
         let box = unsafeDowncast(_packBox(), to: _FactoryBox<Service, repeat each Arg>.self)
-        return try _resolve(container) { try box.call($0, repeat each arguments) }
+        return try _resolve(container, {
+            var list: [Any] = []
+            for argument in repeat each arguments { list.append(argument) }
+            return list
+        }) { try box.call($0, repeat each arguments) }
     }
 
     /// The factory as a pack box (converting a fixed-arity box once, under the coordinator's lock).
@@ -272,7 +278,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     ///
     /// Generic over the service type only, so that it specialises fully in the caller's module.
     @inlinable
-    func _resolve(_ container: Container, _ make: (Resolver) throws -> Service) throws -> Service {
+    ///
+    /// `arguments` lists the runtime arguments; only the `.multiton` scope calls it.
+    func _resolve(_ container: Container, _ arguments: () -> [Any],
+                  _ make: (Resolver) throws -> Service) throws -> Service {
         let kind = scopeKind
         let state = _ResolutionState.current
         return try Unmanaged<_ResolutionState>.fromOpaque(state)._withUnsafeGuaranteedRef { state in
@@ -286,6 +295,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                 return try _createShared(state, container, make)
             case .weak, .custom:
                 return try _createStored(state, container, kind, make)
+            case .multiton:
+                return try _createMultiton(state, container, arguments(), make)
             }
         }
     }
@@ -313,12 +324,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             return superseding as! Service  // made by a re-entrant run reached through initCompleted
         }
         let completions = words.loadAcquire(2)
-        if graph, completions != nil || state.graphIsObserved {
-            state.storeGraphInstance(instance, for: pointer)
-        }
+        let stored = graph && (completions != nil || state.graphIsObserved)
+        if stored { state.storeGraphInstance(instance, for: pointer) }
         if let completions {
             state.markCompleting()
             try _complete(instance, Unmanaged<_Completions<Service>>.fromOpaque(completions), container, state)
+        }
+        if _Decorators.anyRegistered {
+            return try _decorate(instance, container, state, replacingInGraph: stored)
         }
         return instance
     }
@@ -396,6 +409,50 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         return instance
     }
 
+    @usableFromInline
+    func _createMultiton(_ state: _ResolutionState, _ container: Container, _ arguments: [Any],
+                         _ make: (Resolver) throws -> Service) throws -> Service {
+        var values: [AnyHashable] = []
+        values.reserveCapacity(arguments.count)
+        for argument in arguments {
+            guard let value = argument as? AnyHashable else {
+                throw ResolutionError(code: .argumentsNotHashable, key: key, path: state.path + [key],
+                                      underlying: _NotHashable(type: type(of: argument)))
+            }
+            values.append(value)
+        }
+        let reentry = try state.checkReentry(pointer)
+        if !reentry {
+            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
+            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
+                                                         isReady: { multitonInstances[values] }) {
+                return ready
+            }
+        }
+        defer { if !reentry { _Coordinator.shared.end(pointer) } }
+        let instance = try _construct(state, container, graph: false, make)
+        _Coordinator.shared.withLock { multitonInstances[values] = instance }
+        return instance
+    }
+
+    /// Applies the decorators registered for this service type and name, farthest container first.
+    @usableFromInline
+    func _decorate(_ instance: Service, _ container: Container, _ state: _ResolutionState,
+                   replacingInGraph: Bool) throws -> Service {
+        let decorators = container.decorators(for: Service.self, name: key.name)
+        guard !decorators.isEmpty else { return instance }
+        var result = instance
+        for decorator in decorators {
+            do {
+                result = try unsafeDowncast(decorator, to: _DecoratorBox<Service>.self).call(container, result)
+            } catch {
+                throw state.factoryFailure(error, key)
+            }
+        }
+        if replacingInGraph { state.replaceGraphInstance(result, for: pointer) }
+        return result
+    }
+
     /// Must be called under the coordinator's lock.
     private func storedInstance(_ kind: ObjectScope.Kind, _ graphID: GraphIdentifier) -> Service? {
         if kind == .weak { return weakInstance as? Service }
@@ -443,7 +500,9 @@ extension ServiceEntry: _AnyEntry {
     @usableFromInline var hasSharedInstance: Bool {
         if let forwarded { return forwarded.hasSharedInstance }
         if words.loadAcquire(1) != nil { return true }
-        return _Coordinator.shared.withLock { weakInstance != nil || storage?.instance != nil }
+        return _Coordinator.shared.withLock {
+            weakInstance != nil || storage?.instance != nil || !multitonInstances.isEmpty
+        }
     }
 
     @usableFromInline func _setScope(_ scope: ObjectScope) {
@@ -461,10 +520,11 @@ extension ServiceEntry: _AnyEntry {
         if let scope, scope !== current { return }
         if current.kind == .singleton, !includingSingletons { return }
         if let previous = words.exchange(1, nil) { _Reclaimer.retire(previous) }
-        let dropped: Any? = _Coordinator.shared.withLock {
-            let held: Any? = (weakInstance as Any?) ?? storage?.instance
+        let dropped: [Any?] = _Coordinator.shared.withLock {
+            let held: [Any?] = [weakInstance as Any?, storage?.instance] + multitonInstances.values.map { $0 }
             weakInstance = nil
             storage?.instance = nil
+            multitonInstances.removeAll()
             return held
         }
         _ = dropped  // released here, outside the lock: a deinit may resolve again
@@ -533,6 +593,12 @@ final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable aft
 final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutable.
     @usableFromInline let steps: [@Sendable (Resolver, Service) throws -> Void]
     init(_ steps: [@Sendable (Resolver, Service) throws -> Void]) { self.steps = steps }
+}
+
+/// Describes an argument that cannot key a multiton.
+struct _NotHashable: Error, CustomStringConvertible {
+    let type: Any.Type
+    var description: String { "\(type) is not Hashable" }
 }
 
 /// Where a registration was made: file and line, for diagnostics.

@@ -193,6 +193,18 @@ final class _ResolutionState {
         graphCount &+= 1
     }
 
+    /// Replaces the instance stored for `entry` (the most recent one), e.g. with its decorated version.
+    func replaceGraphInstance(_ instance: consuming Any, for entry: UnsafeRawPointer) {
+        var index = graphCount
+        while index > 0 {
+            index &-= 1
+            if graphEntries[index] == entry {
+                graphInstances[index] = instance
+                return
+            }
+        }
+    }
+
     @inline(never)
     private func growGraph() {
         let entries = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: graphCapacity * 2)

@@ -1,0 +1,143 @@
+/// One contribution to a collection.
+struct _CollectionElement {
+    let entry: any _AnyEntry
+    let name: String?
+    let priority: Int
+}
+
+extension Container {
+    /// Contributes an implementation to the collection of `Service`, resolved all together with
+    /// ``Resolver/resolveAll(_:)`` (or as `[Service]`).
+    ///
+    /// Use collections for plugin architectures: every module or assembly contributes its own elements, and
+    /// the consumer receives them all without knowing who registered what:
+    ///
+    /// ```swift
+    /// container.registerIntoCollection(LogHandler.self) { _ in ConsoleLogHandler() }
+    /// container.registerIntoCollection(LogHandler.self, name: "file", priority: 10) { _ in FileLogHandler() }
+    /// container.register(Logger.self) { r in Logger(handlers: try r.resolveAll(LogHandler.self)) }
+    /// ```
+    ///
+    /// Each element is a registration of its own: it has its own scope (set it on the returned entry), its own
+    /// `initCompleted` steps, and decorators of `Service` apply to it. Elements are never replaced: contributing
+    /// twice gives two elements.
+    ///
+    /// ## Order
+    /// Elements are gathered in lookup order — this container's, then each fallback's (depth-first, in the
+    /// order they were added, each container once) — each container's in registration order, and then sorted
+    /// by `priority`, highest first; equal priorities keep that order.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The element type.
+    ///   - name: A name for the element, the key in ``Resolver/resolveAllNamed(_:)``.
+    ///   - priority: Higher comes first.
+    ///   - file: The registering file (recorded for diagnostics).
+    ///   - line: The registering line (recorded for diagnostics).
+    ///   - factory: Makes the element.
+    /// - Returns: The element's entry, to set its scope and `initCompleted` steps.
+    @discardableResult
+    public func registerIntoCollection<Service>(
+        _ serviceType: Service.Type = Service.self,
+        name: String? = nil,
+        priority: Int = 0,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (Resolver) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
+        let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line),
+                                          factory: _Factory0(factory), kind: 0)
+        entry.container = self
+        writer.withLock {
+            collectionElements[ObjectIdentifier(Service.self), default: []]
+                .append(_CollectionElement(entry: entry, name: name, priority: priority))
+            entries.append(entry)
+        }
+        return entry
+    }
+
+    /// The elements of `Service`'s collection visible from this container, in order.
+    func collection<Service>(of _: Service.Type) -> [_CollectionElement] {
+        var gathered: [_CollectionElement] = []
+        for container in lookupChain() {
+            gathered += container.writer.withLock { container.collectionElements[ObjectIdentifier(Service.self)] ?? [] }
+        }
+        // A stable sort: equal priorities keep lookup and registration order.
+        return gathered.enumerated()
+            .sorted { ($0.element.priority, -$0.offset) > ($1.element.priority, -$1.offset) }
+            .map(\.element)
+    }
+
+    func resolveCollection<Service>(_: Service.Type) throws -> [Service] {
+        try collection(of: Service.self).map { element in
+            try unsafeDowncast(element.entry, to: ServiceEntry<Service>.self)._resolve0(self)
+        }
+    }
+
+    func resolveNamedCollection<Service>(_: Service.Type) throws -> [String: Service] {
+        var result: [String: Service] = [:]
+        for element in collection(of: Service.self) {
+            guard let name = element.name, result[name] == nil else { continue }
+            result[name] = try unsafeDowncast(element.entry, to: ServiceEntry<Service>.self)._resolve0(self)
+        }
+        return result
+    }
+}
+
+extension Resolver {
+    /// Resolves every element of `Service`'s collection, in collection order (see
+    /// ``Container/registerIntoCollection(_:name:priority:file:line:factory:)``).
+    ///
+    /// ```swift
+    /// let handlers = try resolver.resolveAll(LogHandler.self)
+    /// ```
+    ///
+    /// An empty collection is a valid result. Resolving `[Service].self` with `resolve` or `require` gives the same
+    /// array, unless `[Service]` itself is registered.
+    ///
+    /// - Parameter serviceType: The element type.
+    /// - Returns: The elements; empty when nothing was contributed.
+    /// - Throws: ``ResolutionError`` when an element cannot be made.
+    public func resolveAll<Service>(_ serviceType: Service.Type) throws(ResolutionError) -> [Service] {
+        do {
+            return try _container.resolveCollection(Service.self)
+        } catch {
+            throw _asResolutionError(error)
+        }
+    }
+
+    /// Resolves the named elements of `Service`'s collection, by name (unnamed elements are left out; when two
+    /// elements share a name, the first in collection order wins).
+    ///
+    /// ```swift
+    /// let handlers = try resolver.resolveAllNamed(LogHandler.self)   // ["console": …, "file": …]
+    /// ```
+    ///
+    /// - Parameter serviceType: The element type.
+    /// - Returns: The named elements.
+    /// - Throws: ``ResolutionError`` when an element cannot be made.
+    public func resolveAllNamed<Service>(_ serviceType: Service.Type) throws(ResolutionError) -> [String: Service] {
+        do {
+            return try _container.resolveNamedCollection(Service.self)
+        } catch {
+            throw _asResolutionError(error)
+        }
+    }
+}
+
+/// `[T]` and `[String: T]` resolve to `T`'s collection when they are not registered themselves.
+protocol _CollectionResolvable {
+    static func _resolveCollection(in container: Container) throws -> Any
+}
+
+extension Array: _CollectionResolvable {
+    static func _resolveCollection(in container: Container) throws -> Any {
+        try container.resolveCollection(Element.self)
+    }
+}
+
+extension Dictionary: _CollectionResolvable where Key == String {
+    static func _resolveCollection(in container: Container) throws -> Any {
+        try container.resolveNamedCollection(Value.self)
+    }
+}

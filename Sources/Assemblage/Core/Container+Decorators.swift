@@ -1,0 +1,136 @@
+import _AssemblageShims
+
+/// Whether any decorator was ever registered in the process: the resolve path checks one relaxed load
+/// before it looks for decorators, so that containers without decorators pay nothing for them.
+@usableFromInline
+enum _Decorators {
+    nonisolated(unsafe) private static let word: UnsafeMutableRawPointer = {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+        p.storeBytes(of: UInt(0), as: UInt.self)
+        return p
+    }()
+
+    @usableFromInline
+    static var anyRegistered: Bool { _asm_load_relaxed(word) != nil }
+
+    static func markRegistered() { _asm_store_release(word, UnsafeMutableRawPointer(bitPattern: 1)) }
+}
+
+/// A decorator with its exact service type.
+@usableFromInline
+final class _DecoratorBox<Service>: @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver, Service) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, Service) throws -> Service) { self.call = call }
+}
+
+/// One registered decorator.
+struct _DecoratorRecord {
+    let serviceType: Any.Type
+    let name: String?
+    let box: AnyObject
+    let site: RegistrationSite
+}
+
+extension Container {
+    /// Wraps every instance of `Service` that the container makes in what `decorator` returns.
+    ///
+    /// Decorators run when an instance is made — after its factory and its `initCompleted` steps, before it is
+    /// cached in its scope — so a shared instance is decorated once. They apply to registrations of exactly
+    /// `Service` made by this container or by any container that falls back to it, including those another
+    /// assembly or module registered, and to collection elements:
+    ///
+    /// ```swift
+    /// container.register(Storage.self) { _ in DiskStorage() }
+    /// container.decorate(Storage.self) { r, inner in LoggingStorage(inner, log: try r.require(Log.self)) }
+    /// container.decorate(Storage.self) { _, inner in CachingStorage(inner) }
+    /// // resolve(Storage.self) is CachingStorage(LoggingStorage(DiskStorage()))
+    /// ```
+    ///
+    /// ## Order
+    /// Within one container, decorators run in the order they were added (the last added is outermost).
+    /// Across containers, those of the farthest fallback run first, so a decorator added to an overlay wraps
+    /// the ones of the containers behind it.
+    ///
+    /// ## Names
+    /// A decorator without a name applies to every instance of `Service` (every name, every argument list,
+    /// every collection element); one with a name applies only to registrations and elements with that name.
+    ///
+    /// Adding a decorator does not check that `Service` is registered (registration order across assemblies
+    /// is free); ``unmatchedDecorators()`` reports decorators that match nothing.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type to decorate.
+    ///   - name: Only instances registered under this name, or all when `nil`.
+    ///   - file: The registering file (recorded for diagnostics).
+    ///   - line: The registering line (recorded for diagnostics).
+    ///   - decorator: Receives the resolver and the instance; returns what the caller gets instead.
+    public func decorate<Service>(_ serviceType: Service.Type, name: String? = nil, file: String = #fileID,
+                                  line: Int = #line,
+                                  _ decorator: @escaping @Sendable (Resolver, Service) throws -> Service) {
+        let record = _DecoratorRecord(serviceType: Service.self, name: name, box: _DecoratorBox(decorator),
+                                      site: RegistrationSite(file: file, line: line))
+        writer.withLock { decoratorRecords[ObjectIdentifier(Service.self), default: []].append(record) }
+        _Decorators.markRegistered()
+    }
+
+    /// The decorators for instances of `type` named `name`, in the order they apply.
+    func decorators(for type: Any.Type, name: String?) -> [AnyObject] {
+        var perContainer: [[AnyObject]] = []
+        for container in lookupChain() {
+            let records = container.writer.withLock { container.decoratorRecords[ObjectIdentifier(type)] ?? [] }
+            let matching = records.filter { $0.name == nil || $0.name == name }.map(\.box)
+            if !matching.isEmpty { perContainer.append(matching) }
+        }
+        return perContainer.reversed().flatMap { $0 }
+    }
+
+    /// This container and every container lookup reaches from it, in lookup order (depth-first, each once).
+    func lookupChain() -> [Container] {
+        var result: [Container] = []
+        var visited = Set<ObjectIdentifier>()
+        func visit(_ container: Container) {
+            guard visited.insert(ObjectIdentifier(container)).inserted else { return }
+            result.append(container)
+            for fallback in container.fallbacks { visit(fallback) }
+        }
+        visit(self)
+        return result
+    }
+
+    /// Decorators registered here that match no registration or collection element visible from this container.
+    ///
+    /// ```swift
+    /// for problem in container.unmatchedDecorators() { print(problem) }
+    /// ```
+    ///
+    /// - Returns: One ``ContainerError`` (code ``ContainerError/Code/decoratorWithoutService``) per decorator that
+    ///   would never run, naming its service type, name and registration site.
+    public func unmatchedDecorators() -> [ContainerError] {
+        let records = writer.withLock { decoratorRecords }
+        let chain = lookupChain()
+        var problems: [ContainerError] = []
+        for (type, list) in records {
+            for record in list {
+                let matched = chain.contains { container in
+                    container.writer.withLock {
+                        let keys = container.keysByType[type] ?? []
+                        let elements = container.collectionElements[type] ?? []
+                        if let name = record.name {
+                            return keys.contains { $0.name == name } || elements.contains { $0.name == name }
+                        }
+                        return !keys.isEmpty || !elements.isEmpty
+                    }
+                }
+                if !matched {
+                    let typeName = _typeName(record.serviceType, qualified: false)
+                    problems.append(ContainerError(
+                        code: .decoratorWithoutService,
+                        message: "The decorator for \(typeName)\(record.name.map { " (name: \"\($0)\")" } ?? "") "
+                            + "registered at \(record.site) matches no registration: nothing it decorates is "
+                            + "registered in \(label) or its fallbacks."))
+                }
+            }
+        }
+        return problems
+    }
+}
