@@ -70,7 +70,8 @@ extension Container {
 
     func resolveCollection<Service>(_: Service.Type) throws -> [Service] {
         try collection(of: Service.self).map { element in
-            try unsafeDowncast(element.entry, to: ServiceEntry<Service>.self)._resolve0(self)
+            recorder?.recordElement(element.entry, key: element.entry.key)
+            return try unsafeDowncast(element.entry, to: ServiceEntry<Service>.self)._resolve0(self)
         }
     }
 
@@ -78,6 +79,7 @@ extension Container {
         var result: [String: Service] = [:]
         for element in collection(of: Service.self) {
             guard let name = element.name, result[name] == nil else { continue }
+            recorder?.recordElement(element.entry, key: element.entry.key)
             result[name] = try unsafeDowncast(element.entry, to: ServiceEntry<Service>.self)._resolve0(self)
         }
         return result

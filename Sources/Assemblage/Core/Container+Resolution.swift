@@ -74,7 +74,9 @@ extension Container {
         if let state = _asm_thread_state() {
             path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path
         }
-        return ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key))
+        let error = ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key))
+        recorder?.recordFailure(error)
+        return error
     }
 
     /// Registrations of the same service type under other names or argument lists, here and in fallbacks.

@@ -51,6 +51,8 @@ public final class Container: @unchecked Sendable {
     var decoratorRecords: [ObjectIdentifier: [_DecoratorRecord]] = [:]
     /// Collection contributions registered here, by element type, in registration order.
     var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
+    /// Set on the containers of a validation sandbox only: records every lookup and failure.
+    @exclusivity(unchecked) var recorder: _Recorder?
     /// Properties applied to this container (its fallbacks' are merged beneath them when read).
     var ownProperties = Properties()
 
@@ -92,8 +94,17 @@ public final class Container: @unchecked Sendable {
     // MARK: Lookup
 
     /// The entry for `key` in this container or its fallbacks (depth-first, in order), unretained.
+    ///
+    /// A validation sandbox records the lookup (one nil check for every other container).
     @usableFromInline
     func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        let found = _lookupLocal(key)
+        if let recorder, let found { recorder.recordLookup(of: key, found: found) }
+        return found
+    }
+
+    /// `_lookup` without recording: also what fallbacks are searched with.
+    func _lookupLocal(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         let table = Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)
         if let entry = table._withUnsafeGuaranteedRef({ $0.find(key) }) { return entry }
         guard let fallbacks = words.loadAcquire(1) else { return nil }
@@ -133,7 +144,7 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
     @usableFromInline
     func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         for container in unretained {
-            if let entry = container._withUnsafeGuaranteedRef({ $0._lookup(key) }) { return entry }
+            if let entry = container._withUnsafeGuaranteedRef({ $0._lookupLocal(key) }) { return entry }
         }
         return nil
     }

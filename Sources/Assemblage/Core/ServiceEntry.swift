@@ -492,6 +492,11 @@ protocol _AnyEntry: AnyObject, Sendable {
     /// Drops stored instances whose scope is `scope` (any scope when `nil`); singletons only when asked.
     func _reset(matching scope: ObjectScope?, includingSingletons: Bool)
     func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any
+    /// A copy with the same key, factory, scope and steps but empty instance storage (for validation).
+    /// A forwarder forwards to `target`.
+    func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry
+    /// The entry this one forwards to.
+    var forwardTarget: (any _AnyEntry)? { get }
 }
 
 extension ServiceEntry: _AnyEntry {
@@ -532,6 +537,18 @@ extension ServiceEntry: _AnyEntry {
 
     @usableFromInline func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any {
         try _resolvePack(container, repeat each arguments)
+    }
+
+    @usableFromInline var forwardTarget: (any _AnyEntry)? { forwarded }
+
+    @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
+        if let target { return ServiceEntry(key: key, forwardingTo: target, site: site) }
+        let copy = ServiceEntry(key: key, scope: objectScope, site: site, factory: factory.unsafelyUnwrapped,
+                                kind: factoryKind)
+        if let steps = words.loadAcquire(2) {
+            copy.words.storeRelease(2, Unmanaged<AnyObject>.fromOpaque(steps).retain().toOpaque())
+        }
+        return copy
     }
 }
 

@@ -153,7 +153,10 @@ final class _ResolutionState {
     @usableFromInline
     var path: [ServiceKey] { (0..<depth).map { Self.key(of: frameEntry($0)) } }
 
-    private static func key(of entry: UInt) -> ServiceKey {
+    /// The entry whose factory is innermost on this thread, if any.
+    var currentEntry: UInt? { depth > 0 ? frameEntry(depth - 1) : nil }
+
+    static func key(of entry: UInt) -> ServiceKey {
         let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: entry)!).takeUnretainedValue()
         return (object as! any _AnyEntry).key
     }

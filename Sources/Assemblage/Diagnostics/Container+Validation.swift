@@ -1,0 +1,354 @@
+/// What ``Container/validate(_:)`` should also check: registrations that need runtime arguments.
+///
+/// A registration with runtime arguments cannot be resolved without values for them. Give validation a
+/// sample resolve for each; the registrations it resolves count as checked, the others are reported as
+/// not checked (never silently skipped):
+///
+/// ```swift
+/// var options = ValidationOptions()
+/// options.sample { r in _ = try r.require(ProfileViewModel.self, argument: 42) }
+/// let report = container.validate(options)
+/// ```
+public struct ValidationOptions: Sendable {
+    var samples: [@Sendable (Resolver) throws -> Void] = []
+
+    /// Whether registrations hidden by another under the same key in a container searched first are reported
+    /// (as notes). On by default; overlays hide base registrations on purpose, so turn it off for them.
+    public var reportsShadowedRegistrations = true
+
+    /// Creates options with no samples.
+    public init() {}
+
+    /// Adds a sample resolve, run against the validation sandbox.
+    ///
+    /// - Parameter resolve: Resolves one or more registrations with sample arguments.
+    public mutating func sample(_ resolve: @escaping @Sendable (Resolver) throws -> Void) {
+        samples.append(resolve)
+    }
+}
+
+extension Container {
+    /// Resolves every registration visible from this container in a sandbox and reports every problem at once.
+    ///
+    /// ```swift
+    /// let report = container.validate()
+    /// guard report.isValid else { fatalError("\(report)") }   // or fail a test, or log at start-up
+    /// ```
+    ///
+    /// ## What it checks
+    /// - registrations that cannot be resolved: a missing dependency (with the path to it and near misses), a
+    ///   cycle that nothing breaks, a factory, step or decorator that throws;
+    /// - captive dependencies: a `.container`, `.singleton`, `.multiton` or custom-scoped service that depends,
+    ///   on any path, on a `.transient`, `.graph` or `.weak` one (it keeps one instance of something meant to be
+    ///   short-lived);
+    /// - registrations that replaced an earlier one under the same key, and (as notes) registrations hidden
+    ///   by one in a container searched first;
+    /// - decorators that match nothing;
+    /// - registrations that need runtime arguments: resolved with the samples in `options`, or reported as
+    ///   not checked.
+    ///
+    /// ## The sandbox
+    /// Validation mirrors this container and its fallbacks into throw-away containers that share the factories
+    /// but not the instances: nothing it makes is kept, and no scoped instance of the real containers is made
+    /// or touched. The factories do run, so keep side effects out of them (or validate in a test). A factory
+    /// that force-unwraps `resolve(…)!` still traps on a missing registration, here as at run time; factories
+    /// that use `try r.require(…)` let validation report it instead.
+    ///
+    /// - Parameter options: Sample arguments and reporting choices.
+    /// - Returns: The report, with the recorded dependency graph.
+    /// - Complexity: Resolves each registration once; O(registrations + dependencies).
+    public func validate(_ options: ValidationOptions = ValidationOptions()) -> ValidationReport {
+        let sandbox = _Sandbox()
+        let root = sandbox.mirror(self)
+        sandbox.finish()
+        var failures: [ResolutionError] = []
+        var checkedKeys = Set<ServiceKey>()
+        for sample in options.samples {
+            let mark = sandbox.recorder.edgeCount
+            do {
+                try sample(root)
+            } catch {
+                failures.append(_asResolutionError(error))
+            }
+            checkedKeys.formUnion(sandbox.recorder.topLevelKeys(since: mark))
+        }
+        let visible = visibleRegistrations()
+        var checked = 0
+        for registration in visible.winners where !registration.key.hasArguments {
+            guard let found = root._lookup(registration.key) else { continue }
+            let entry = Unmanaged<AnyObject>.fromOpaque(found).takeUnretainedValue() as! any _AnyEntry
+            checked += 1
+            do {
+                _ = try entry._resolveAny(root)
+            } catch {
+                failures.append(_asResolutionError(error))
+            }
+        }
+        for type in visible.collectionTypes {
+            for element in root.collectionElements(ofTypeID: type) {
+                sandbox.recorder.recordElement(element.entry, key: element.entry.key)
+                checked += 1
+                do {
+                    _ = try element.entry._resolveAny(root)
+                } catch {
+                    failures.append(_asResolutionError(error))
+                }
+            }
+        }
+
+        var issues: [ValidationIssue] = []
+        issues += Self.issues(from: failures)
+        let notChecked = visible.winners.filter { $0.key.hasArguments && !checkedKeys.contains($0.key) }
+        issues += notChecked.map { registration in
+            ValidationIssue(
+                severity: .warning, kind: .notChecked, key: registration.key, path: [registration.key],
+                message: "\(registration.key) (\(registration.container), \(registration.site)) needs runtime "
+                    + "arguments, so it was not resolved; add a sample with ValidationOptions.sample { r in "
+                    + "_ = try r.require(\(_typeName(registration.key.serviceType, qualified: false)).self, "
+                    + "argument…: …) } to check it.")
+        }
+        checked += checkedKeys.count
+        let graph = sandbox.graph()
+        issues += captiveDependencies(in: graph, sandbox: sandbox)
+        issues += replacementIssues()
+        if options.reportsShadowedRegistrations { issues += visible.shadowed }
+        issues += unmatchedDecorators().map { problem in
+            ValidationIssue(severity: .warning, kind: .unmatchedDecorator, key: nil, message: problem.message)
+        }
+        issues += sandbox.recorder.failures.filter { failure in
+            failure.code == .notRegistered && !failures.contains { $0.key == failure.key }
+        }.uniqued(by: \.key).map { failure in
+            ValidationIssue(severity: .note, kind: .missingRegistration, key: failure.key, path: failure.path,
+                            message: "\(failure.key) is resolved optionally along \(failure.pathDescription) and "
+                                + "is not registered; the optional API gets nil there.")
+        }
+        let ordered = issues.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
+        return ValidationReport(issues: ordered.map(\.element), checkedCount: checked, graph: graph)
+    }
+
+    /// Failures as issues, one per distinct problem (a cycle found from each of its members counts once).
+    static func issues(from failures: [ResolutionError]) -> [ValidationIssue] {
+        var seen = Set<String>()
+        var issues: [ValidationIssue] = []
+        for failure in failures {
+            let identity: String
+            let kind: ValidationIssue.Kind
+            switch failure.code {
+            case .notRegistered:
+                identity = "missing \(failure.key)"
+                kind = .missingRegistration
+            case .cycle:
+                identity = "cycle " + Set(failure.cycle.map(\.description)).sorted().joined(separator: ",")
+                kind = .cycle
+            case .factoryFailed:
+                identity = "failed \(failure.key)"
+                kind = .factoryFailed
+            default:
+                identity = "\(failure.code) \(failure.key)"
+                kind = .resolutionFailed
+            }
+            guard seen.insert(identity).inserted else { continue }
+            issues.append(ValidationIssue(severity: .error, kind: kind, key: failure.key, path: failure.path,
+                                          message: failure.description.replacingOccurrences(of: "\n  ", with: " ")))
+        }
+        return issues
+    }
+
+    /// Long-lived services that reach a short-lived one along recorded dependencies.
+    func captiveDependencies(in graph: DependencyGraph, sandbox: _Sandbox) -> [ValidationIssue] {
+        let byID = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.id, $0) })
+        var adjacency: [String: [String]] = [:]
+        for edge in graph.edges { adjacency[edge.from, default: []].append(edge.to) }
+        func rank(_ node: DependencyGraph.Node) -> Int { sandbox.lifetimeRank[node.id] ?? 0 }
+        var issues: [ValidationIssue] = []
+        for node in graph.nodes where rank(node) >= ObjectScope.longLivedRank {
+            var visited: Set<String> = [node.id]
+            var queue: [(String, [String])] = [(node.id, [node.id])]
+            while !queue.isEmpty {
+                let (current, path) = queue.removeFirst()
+                for next in adjacency[current] ?? [] where visited.insert(next).inserted {
+                    guard let target = byID[next] else { continue }
+                    let nextPath = path + [next]
+                    if rank(target) < ObjectScope.longLivedRank {
+                        let keys = nextPath.compactMap { byID[$0]?.key }
+                        issues.append(ValidationIssue(
+                            severity: .warning, kind: .captiveDependency, key: node.key, path: keys,
+                            message: "\(node.key) (\(node.scope)) holds \(target.key) (\(target.scope)) through "
+                                + keys.map(\.description).joined(separator: " → ") + ": it keeps one "
+                                + "\(target.scope) instance for as long as it lives. Give \(target.key) a longer "
+                                + "scope, or resolve it through Provider/Lazy."))
+                    } else if rank(target) < rank(node) {
+                        continue  // a longer-lived dependency of its own: reported from there
+                    } else {
+                        queue.append((next, nextPath))
+                    }
+                }
+            }
+        }
+        return issues
+    }
+
+    /// Registrations that replaced an earlier one under the same key, here and in fallbacks.
+    func replacementIssues() -> [ValidationIssue] {
+        lookupChain().flatMap { container in
+            container.writer.withLock { container.replacements }.map { replacement in
+                ValidationIssue(
+                    severity: .warning, kind: .replacedRegistration, key: replacement.by.key, path: [replacement.by.key],
+                    message: "\(replacement.by.key) registered at \(replacement.by.site) replaced the registration "
+                        + "at \(replacement.replaced.site) in \(container.label); the later one wins.")
+            }
+        }
+    }
+
+    /// The registrations lookup reaches from here (first per key wins), those hidden, and collection types.
+    func visibleRegistrations() -> (winners: [VisibleRegistration], shadowed: [ValidationIssue],
+                                    collectionTypes: [ObjectIdentifier]) {
+        var winners: [VisibleRegistration] = []
+        var byKey: [ServiceKey: VisibleRegistration] = [:]
+        var shadowed: [ValidationIssue] = []
+        var collectionTypes: [ObjectIdentifier] = []
+        for container in lookupChain() {
+            for entry in container.currentEntries {
+                let registration = VisibleRegistration(key: entry.key, container: container.label, site: entry.site)
+                if let winner = byKey[entry.key] {
+                    shadowed.append(ValidationIssue(
+                        severity: .note, kind: .shadowedRegistration, key: entry.key, path: [entry.key],
+                        message: "\(entry.key) registered in \(container.label) at \(entry.site) is hidden by the "
+                            + "one in \(winner.container) at \(winner.site), which lookup reaches first."))
+                } else {
+                    byKey[entry.key] = registration
+                    winners.append(registration)
+                }
+            }
+            for type in container.writer.withLock({ Array(container.collectionElements.keys) })
+            where !collectionTypes.contains(type) {
+                collectionTypes.append(type)
+            }
+        }
+        return (winners, shadowed, collectionTypes)
+    }
+
+    /// Collection elements of one element type (by type identifier), in collection order.
+    func collectionElements(ofTypeID type: ObjectIdentifier) -> [_CollectionElement] {
+        lookupChain().flatMap { container in container.writer.withLock { container.collectionElements[type] ?? [] } }
+    }
+}
+
+/// A registration as lookup sees it.
+struct VisibleRegistration {
+    let key: ServiceKey
+    let container: String
+    let site: RegistrationSite
+}
+
+extension ObjectScope {
+    /// Scopes at or above this rank keep instances beyond one resolution (container, singleton, multiton, custom).
+    static var longLivedRank: Int { 3 }
+}
+
+extension Array {
+    func uniqued<Key: Hashable>(by key: (Element) -> Key) -> [Element] {
+        var seen = Set<Key>()
+        return filter { seen.insert(key($0)).inserted }
+    }
+}
+
+/// Throw-away copies of a container and its fallbacks that share factories but not instances, and record
+/// every lookup.
+final class _Sandbox {
+    let recorder = _Recorder()
+    private var copies: [ObjectIdentifier: Container] = [:]
+    /// original entry → its copy.
+    private var entryCopies: [ObjectIdentifier: any _AnyEntry] = [:]
+    private var forwarders: [(original: any _AnyEntry, into: Container)] = []
+    /// Graph nodes: every copied entry, in order, with the label of its container.
+    private var nodes: [(entry: any _AnyEntry, container: String, isElement: Bool)] = []
+    /// node id → lifetime rank of its scope.
+    private(set) var lifetimeRank: [String: Int] = [:]
+
+    func mirror(_ original: Container) -> Container {
+        if let copy = copies[ObjectIdentifier(original)] { return copy }
+        let copy = Container(defaultObjectScope: original.defaultObjectScope, label: original.label)
+        copy.recorder = recorder
+        copies[ObjectIdentifier(original)] = copy
+        let (live, elements, decorators, properties, fallbacks) = original.writer.withLock {
+            (original.liveEntriesLocked(), original.collectionElements, original.decoratorRecords,
+             original.ownProperties, original.fallbackLists.last?.containers ?? [])
+        }
+        for entry in live {
+            if entry.isForwarding {
+                forwarders.append((entry, copy))
+                continue
+            }
+            let duplicate = entry._sandboxCopy(forwardingTo: nil)
+            entryCopies[ObjectIdentifier(entry)] = duplicate
+            _ = copy.add(duplicate)
+            nodes.append((duplicate, original.label, false))
+        }
+        var copiedElements: [ObjectIdentifier: [_CollectionElement]] = [:]
+        for (type, list) in elements {
+            copiedElements[type] = list.map { element in
+                let duplicate = element.entry._sandboxCopy(forwardingTo: nil)
+                nodes.append((duplicate, original.label, true))
+                return _CollectionElement(entry: duplicate, name: element.name, priority: element.priority)
+            }
+        }
+        copy.writer.withLock {
+            copy.collectionElements = copiedElements
+            copy.decoratorRecords = decorators
+            copy.ownProperties = properties
+        }
+        for fallback in fallbacks { copy.appendFallback(mirror(fallback)) }
+        return copy
+    }
+
+    /// Copies the forwarders, now that every entry they may forward to has a copy.
+    func finish() {
+        for (original, container) in forwarders {
+            guard let target = original.forwardTarget, let targetCopy = entryCopies[ObjectIdentifier(target)] else {
+                continue  // forwards to an entry outside the mirrored containers: left out of the sandbox
+            }
+            _ = container.add(original._sandboxCopy(forwardingTo: targetCopy))
+        }
+    }
+
+    /// The recorded graph: nodes for every copied entry, edges for every recorded lookup between them.
+    func graph() -> DependencyGraph {
+        var ids: [UInt: String] = [:]
+        var graphNodes: [DependencyGraph.Node] = []
+        for (index, node) in nodes.enumerated() {
+            let id = "n\(index)"
+            ids[UInt(bitPattern: Unmanaged.passUnretained(node.entry as AnyObject).toOpaque())] = id
+            lifetimeRank[id] = node.entry.objectScope.lifetimeRank
+            graphNodes.append(DependencyGraph.Node(id: id, key: node.entry.key, container: node.container,
+                                                   scope: node.entry.objectScope.description, site: node.entry.site,
+                                                   isCollectionElement: node.isElement))
+        }
+        var edges: [DependencyGraph.Edge] = []
+        var seen = Set<DependencyGraph.Edge>()
+        for edge in recorder.edges {
+            guard let from = edge.from.flatMap({ ids[$0] }), let to = ids[edge.to] ?? forwardedID(edge.to, ids) else {
+                continue
+            }
+            let graphEdge = DependencyGraph.Edge(from: from, to: to)
+            if from != to, seen.insert(graphEdge).inserted { edges.append(graphEdge) }
+        }
+        return DependencyGraph(nodes: graphNodes, edges: edges)
+    }
+
+    /// A lookup that found a forwarder counts as a dependency on what it forwards to.
+    private func forwardedID(_ address: UInt, _ ids: [UInt: String]) -> String? {
+        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+        let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
+        guard let entry = object as? any _AnyEntry, let target = entry.forwardTarget else { return nil }
+        return ids[UInt(bitPattern: Unmanaged.passUnretained(target as AnyObject).toOpaque())]
+    }
+}
+
+extension Container {
+    /// The entries registered now, in registration order (call under the writer lock).
+    func liveEntriesLocked() -> [any _AnyEntry] {
+        let live = Set(currentTable.refs.compactMap { $0.map { ObjectIdentifier($0) } })
+        return entries.filter { live.contains(ObjectIdentifier($0)) }
+    }
+}
