@@ -1,16 +1,6 @@
 // The process-wide containers: `main` for registrations, `root` where app-wide resolution starts.
-//
-// In Resolver's words (seed 003) → in Assemblage's:
-//   Resolver.main                      → Container.main
-//   Resolver.root                      → Container.root
-//   Resolver.root = mock (and back)    → Container.root = mock (and back), or Container.withRoot(mock) { … }
-//   Resolver(child: main)              → Container(parent: main)   (Resolver's "child" is the container
-//   main.add(child: other)             → try main.addFallback(other) searched second; Swinject and we say
-//                                                                     "parent", or "fallback" in general)
-//   registerAllServices()              → Container.bootstrap { main in … }
-//   Resolver.reset()                   → Container.resetGlobals()
-//   @Injected, @OptionalInjected,      → the same names, resolving from Container.root
-//   @LazyInjected, @WeakLazyInjected
+// Resolver (seed 003) calls the container searched second a "child"; Assemblage says "parent", as Swinject
+// does, or "fallback" in general. The full mapping of Resolver's words is in the doc comment of `main`.
 
 extension Container {
     /// The default container for an app's registrations: what Resolver calls `Resolver.main`.
@@ -162,10 +152,11 @@ extension Container {
     /// }
     /// ```
     ///
-    /// The hook receives `main`, and may read and assign `Container.main` and `Container.root` itself. It runs
-    /// on the thread of the first reader, so it must not wait for another thread that is itself reading `main`
-    /// or `root`. Because `Container.main.register(…)` reads `main`, it runs the hook first: registrations made
-    /// that way come after the hook's and win over them under the same key (the last registration wins).
+    /// The hook receives whichever container is `main` when it runs, and may read and assign `Container.main`
+    /// and `Container.root` itself. It runs on the thread of the first reader, so it must not wait for another
+    /// thread that is itself reading `main` or `root`. Because `Container.main.register(…)` reads `main`, it
+    /// runs the hook first: registrations made that way come after the hook's and win over them under the same
+    /// key (the last registration wins).
     ///
     /// - Parameter registering: Registers services into the `main` container it receives; `nil` removes the hook.
     public static func bootstrap(_ registering: (@Sendable (_ main: Container) -> Void)?) {

@@ -60,3 +60,17 @@ public struct Injected<Service> {
 }
 
 extension Injected: Sendable where Service: Sendable {}
+
+/// The message for a non-optional injection that could not be made (the one place a property wrapper stops
+/// the program: a non-optional property must have a value).
+func _injectionFailure(_ wrapper: String, _ service: Any.Type, name: String?, from resolver: Resolver,
+                       _ error: ResolutionError, alternative: String) -> String {
+    let named = name.map { " (name: \"\($0)\")" } ?? ""
+    return """
+        @\(wrapper) could not resolve \(_typeName(service, qualified: false))\(named) from the container \
+        "\(resolver._container.label)":
+        \(error.description)
+        Register it in Container.main (or in the container the property resolves from), or \(alternative) \
+        instead of stopping the program.
+        """
+}

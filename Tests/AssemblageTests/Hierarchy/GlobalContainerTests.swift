@@ -31,7 +31,8 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
 }
 
 /// `Container.main`, `Container.root`, the bootstrap hook and `resetGlobals`: process-wide state, so these
-/// tests run one at a time and restore it. (Other suites only switch the root with `withRoot`.)
+/// tests run one at a time and restore it. Other suites run in parallel with them and only ever read the root
+/// inside their own `withRoot`, so that nothing else reads the globals (and runs an armed hook) meanwhile.
 @Suite(.serialized) struct GlobalContainerTests {
     // MARK: main and root
 
@@ -92,19 +93,34 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
 
     @Test func mainAndRootCanBeReadAndAssignedFromManyThreads() {
         withFreshGlobals {
+            let main = Container.main
             let containers = (0..<4).map { Container(label: "c\($0)") }
             let unexpected = Counter()
             DispatchQueue.concurrentPerform(iterations: 8) { index in
                 for round in 0..<500 {
                     if index % 2 == 0 {
                         Container.root = containers[(index + round) % containers.count]
-                    } else if !containers.contains(where: { $0 === Container.root }) && Container.root !== Container.main {
-                        unexpected.increment()
+                    } else {
+                        let root = Container.root
+                        if root !== main && !containers.contains(where: { $0 === root }) { unexpected.increment() }
                     }
                 }
             }
             #expect(unexpected.count == 0)
+            #expect(Container.main === main)
+            #expect(containers.contains { $0 === Container.root })
         }
+    }
+
+    @Test func detachedTasksDoNotInheritWithRoot() async {
+        Container.bootstrap(nil)
+        Container.resetGlobals()
+        let mock = Container(label: "mock")
+        let fromDetached = await Container.withRoot(mock) {
+            await Task.detached { Container.root }.value
+        }
+        #expect(fromDetached !== mock)
+        #expect(fromDetached === Container.main)
     }
 
     // MARK: Bootstrap

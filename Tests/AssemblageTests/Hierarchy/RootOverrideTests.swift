@@ -3,7 +3,10 @@ import Dispatch
 import Testing
 
 /// `Container.withRoot`: a root for one section of code and one task, also across `await` and in parallel.
-/// These tests never assign the globals, so they run in parallel with everything else.
+///
+/// These tests run in parallel with everything else, so they never touch the globals: every read of
+/// `Container.root` happens inside a `withRoot` (an outer one stands for "the root before"). Reading the global
+/// root here could run the bootstrap hook that a `GlobalContainerTests` test has just armed.
 @Suite struct RootOverrideTests {
     private func container(saying word: String) -> Container {
         let container = Container(label: word)
@@ -12,10 +15,13 @@ import Testing
     }
 
     @Test func withRootSwitchesRootOnlyInsideTheOperation() {
+        let before = container(saying: "before")
         let mock = container(saying: "mock")
-        let seen = Container.withRoot(mock) { Container.root }
-        #expect(seen === mock)
-        #expect(Container.root !== mock)
+        Container.withRoot(before) {
+            let seen = Container.withRoot(mock) { Container.root }
+            #expect(seen === mock)
+            #expect(Container.root === before)
+        }
     }
 
     @Test func innermostWithRootWinsAndTheOuterOneComesBack() {
@@ -41,32 +47,37 @@ import Testing
     }
 
     @Test func asyncWithRootHoldsAcrossSuspensionsAndInChildTasks() async throws {
+        let before = container(saying: "before")
         let mock = container(saying: "mock")
-        try await Container.withRoot(mock) {
+        try await Container.withRoot(before) {
+            try await Container.withRoot(mock) {
+                await Task.yield()
+                try await Task.sleep(nanoseconds: 1_000_000)
+                #expect(Container.root === mock)
+                async let fromChild = Container.root.resolve(String.self)
+                #expect(await fromChild == "mock")
+                let fromUnstructured = await Task { Container.root.resolve(String.self) }.value
+                #expect(fromUnstructured == "mock")
+            }
             await Task.yield()
-            try await Task.sleep(nanoseconds: 1_000_000)
-            #expect(Container.root === mock)
-            async let fromChild = Container.root.resolve(String.self)
-            #expect(await fromChild == "mock")
-            let fromUnstructured = await Task { Container.root.resolve(String.self) }.value
-            #expect(fromUnstructured == "mock")
-            let fromDetached = await Task.detached { Container.root === mock }.value
-            #expect(!fromDetached)
+            #expect(Container.root === before)
+            // In async code, a synchronous operation picks the synchronous overload: no `await` needed.
+            #expect(Container.withRoot(mock) { Container.root } === mock)
         }
-        #expect(Container.root !== mock)
     }
 
     @Test func asyncWithRootRethrowsAndLeavesNoSwitchBehind() async {
+        let before = container(saying: "before")
         let mock = container(saying: "mock")
-        await #expect(throws: Boom.self) {
-            try await Container.withRoot(mock) {
-                await Task.yield()
-                throw Boom()
+        await Container.withRoot(before) {
+            await #expect(throws: Boom.self) {
+                try await Container.withRoot(mock) {
+                    await Task.yield()
+                    throw Boom()
+                }
             }
+            #expect(Container.root === before)
         }
-        #expect(Container.root !== mock)
-        // In async code, a synchronous operation picks the synchronous overload: no `await` needed.
-        #expect(Container.withRoot(mock) { Container.root } === mock)
     }
 
     @Test func manyTasksEachSeeTheirOwnRoot() async {
