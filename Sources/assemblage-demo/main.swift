@@ -12,7 +12,8 @@ let usage = """
       1. what the assembler registered, with scopes and the file:line of each registration;
       2. the resolved managers, a view model made with a runtime argument, and singleton identity;
       3. the errors Assemblage gives for a missing registration and for a constructor cycle;
-      4. eight threads resolving the same graph at once, with the singleton built exactly once.
+      4. eight threads resolving the same graph at once, with the singleton built exactly once;
+      5. a debug overlay: a mock container in front of Container.main for one section, then back.
     """
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
@@ -96,3 +97,6 @@ DispatchQueue.concurrentPerform(iterations: 8) { _ in
     for _ in 0..<1_000 where counted.resolve(OrderManager.self) != nil { resolved.add() }
 }
 print("  resolved OrderManager \(resolved.count) times; its Clock singleton was built \(built.count) time(s)")
+
+// 5. Debug overlay.
+runOverlayDemo()

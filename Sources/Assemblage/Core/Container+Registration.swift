@@ -323,13 +323,22 @@ extension Container {
     /// - Throws: ``ContainerError`` with code ``ContainerError/Code/fallbackCycle`` when `fallback` is this
     ///   container or already falls back (directly or not) to it; nothing changes in that case.
     public func addFallback(_ fallback: Container) throws(ContainerError) {
-        if fallback === self || fallback.reaches(self) {
+        // Check and add under one process-wide lock: two containers added to each other at the same moment
+        // would otherwise both pass the check and make lookup loop.
+        let added = Container.fallbackChanges.withLock { () -> Bool in
+            if fallback === self || fallback.reaches(self) { return false }
+            appendFallback(fallback)
+            return true
+        }
+        if !added {
             throw ContainerError(code: .fallbackCycle,
                                  message: "Adding \(fallback.label) as a fallback of \(label) would make lookup loop: "
                                      + "\(fallback.label) already reaches \(label).")
         }
-        appendFallback(fallback)
     }
+
+    /// Serialises cycle checks with the fallback additions they guard.
+    private static let fallbackChanges = _Lock()
 
     func appendFallback(_ fallback: Container) {
         writer.withLock {
