@@ -100,11 +100,11 @@ public final class UIKitNavigationHost: NSObject, NavigationHost {
             let presented = inNavigationStack ? wrap(view) : view
             presented.presentationController?.delegate = self
             layers.append(presented)
-            presenter.present(presented, animated: animated) { completion() }
+            presenter.present(presented, animated: animated) { Self.onMain(completion) }
         case .dismiss:
             guard layers.count > 1 else { return completion() }
             let presented = layers.removeLast()
-            presented.dismiss(animated: animated) { completion() }
+            presented.dismiss(animated: animated) { Self.onMain(completion) }
         }
     }
 
@@ -118,7 +118,13 @@ public final class UIKitNavigationHost: NSObject, NavigationHost {
     ///   - url: The URL.
     ///   - completion: Called with whether the system opened it.
     public func open(_ url: URL, completion: @escaping @MainActor @Sendable (Bool) -> Void) {
-        UIApplication.shared.open(url, options: [:]) { opened in completion(opened) }
+        UIApplication.shared.open(url, options: [:]) { opened in Self.onMain { completion(opened) } }
+    }
+
+    /// Runs `body` from a UIKit completion handler, which UIKit calls on the main thread. SDKs import these
+    /// handlers differently (`@MainActor`, plain, or `@Sendable` since SE-0463); this works with each.
+    private nonisolated static func onMain(_ body: @escaping @MainActor @Sendable () -> Void) {
+        MainActor.assumeIsolated { body() }
     }
 
     private func wrap(_ view: UIViewController) -> UINavigationController {
@@ -131,7 +137,7 @@ public final class UIKitNavigationHost: NSObject, NavigationHost {
     private func whenTransitionEnds(in stack: UINavigationController, animated: Bool,
                                     _ completion: @escaping @MainActor @Sendable () -> Void) {
         guard animated, let transition = stack.transitionCoordinator else { return completion() }
-        transition.animate(alongsideTransition: nil) { _ in completion() }
+        transition.animate(alongsideTransition: nil) { _ in Self.onMain(completion) }
     }
 }
 
