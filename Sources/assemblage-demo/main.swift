@@ -5,13 +5,14 @@ import Foundation
 let usage = """
     assemblage-demo — an example app wired with Assemblage.
 
-    Usage: swift run assemblage-demo [--help]
+    Usage: swift run assemblage-demo [--help] [--interactive]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
       1. what the assembler registered, with scopes and the file:line of each registration;
       2. the resolved managers, a view model made with a runtime argument, and singleton identity;
       3. the errors Assemblage gives for a missing registration and for a constructor cycle;
-      4. eight threads resolving the same graph at once, with the singleton built exactly once.
+      4. eight threads resolving the same graph at once, with the singleton built exactly once;
+      5. scenes navigated by name in a terminal host (--interactive: navigate them yourself).
     """
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
@@ -83,3 +84,6 @@ DispatchQueue.concurrentPerform(iterations: 8) { _ in
     for _ in 0..<1_000 where counted.resolve(OrderManager.self) != nil { resolved.add() }
 }
 print("  resolved OrderManager \(resolved.count) times; its Clock singleton was built \(built.count) time(s)")
+
+// 5. Scenes.
+runScenesDemo(interactive: CommandLine.arguments.contains("--interactive"))

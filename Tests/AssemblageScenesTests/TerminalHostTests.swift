@@ -67,6 +67,14 @@ final class TerminalApp {
         #expect(app.output.dropFirst().first == "┌ Home")
     }
 
+    @Test func inputCanBeHandledWithoutShowingTheScreen() throws {
+        let app = try TerminalApp()
+        app.host.handle("1", showingScreen: false)
+        app.host.handle("b", showingScreen: false)
+        app.host.handle("b", showingScreen: false)
+        #expect(app.output == ["! Nothing to go back to: \"home\" is the only scene on screen."])
+    }
+
     @Test func unknownKeyIsExplained() throws {
         let app = try TerminalApp()
         app.host.handle("9")

@@ -129,14 +129,16 @@ public final class TerminalNavigationHost: NavigationHost {
     /// Handles one line of input: a link's number, `b` (back) or `q` (quit); then shows the screen on top.
     ///
     /// ```swift
-    /// host.handle("1")    // follows the first link
-    /// host.handle("b")    // goes back
+    /// host.handle("1")                          // follows the first link
+    /// host.handle("b", showingScreen: false)    // goes back quietly (errors are still written)
     /// ```
     ///
-    /// - Parameter input: The line, without its newline; surrounding spaces are ignored.
+    /// - Parameters:
+    ///   - input: The line, without its newline; surrounding spaces are ignored.
+    ///   - showingScreen: Whether to write the screen on top afterwards.
     /// - Returns: `false` when the input asks to quit, `true` otherwise.
     @discardableResult
-    public func handle(_ input: String) -> Bool {
+    public func handle(_ input: String, showingScreen: Bool = true) -> Bool {
         let key = String(input.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased()
         switch key {
         case "q", "quit":
@@ -155,7 +157,7 @@ public final class TerminalNavigationHost: NavigationHost {
                 emit("! No link \"\(key)\": type a link's number, b (back) or q (quit).")
             }
         }
-        show()
+        if showingScreen { show() }
         return true
     }
 
