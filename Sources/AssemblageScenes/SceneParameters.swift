@@ -70,9 +70,9 @@ public struct SceneParameters: Sendable, ExpressibleByDictionaryLiteral, CustomS
     /// No parameters.
     ///
     /// ```swift
-    /// try scene.build(resolver: resolver, parameters: .none)
+    /// try scene.build(resolver: resolver, parameters: .empty)
     /// ```
-    public static var none: SceneParameters { SceneParameters() }
+    public static var empty: SceneParameters { SceneParameters() }
 
     /// Whether there are neither keyed values nor a payload.
     public var isEmpty: Bool { values.isEmpty && payload == nil }

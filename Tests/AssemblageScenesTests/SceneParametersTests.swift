@@ -10,7 +10,7 @@ import Testing
         #expect(parameters.value("attempt", as: String.self) == nil)
         #expect(parameters.value("missing", as: Int.self) == nil)
         #expect(!parameters.isEmpty)
-        #expect(SceneParameters.none.isEmpty)
+        #expect(SceneParameters.empty.isEmpty)
     }
 
     @Test func requireNamesMissingKey() {
