@@ -6,14 +6,19 @@ let package = Package(
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "Assemblage", targets: ["Assemblage"]),
+        .library(name: "AssemblageScenes", targets: ["AssemblageScenes"]),
         .executable(name: "assemblage-demo", targets: ["assemblage-demo"]),
     ],
     targets: [
         // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
         .target(name: "_AssemblageShims"),
         .target(name: "Assemblage", dependencies: ["_AssemblageShims"]),
-        .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage"], resources: [.copy("settings.json")]),
+        // Scene modules and navigation: a separate target so that a server never links it.
+        .target(name: "AssemblageScenes", dependencies: ["Assemblage"]),
+        .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage", "AssemblageScenes"],
+                          resources: [.copy("settings.json")]),
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
     ],
     swiftLanguageModes: [.v6]
 )

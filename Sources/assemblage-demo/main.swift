@@ -5,7 +5,7 @@ import Foundation
 let usage = """
     assemblage-demo — an example app wired with Assemblage.
 
-    Usage: swift run assemblage-demo [--help]
+    Usage: swift run assemblage-demo [--help] [--interactive]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
       0. the settings loaded from settings.json (a resource of the demo) through a property loader;
@@ -13,7 +13,8 @@ let usage = """
       2. the resolved managers, a view model made with a runtime argument, and singleton identity;
       3. the errors Assemblage gives for a missing registration and for a constructor cycle;
       4. eight threads resolving the same graph at once, with the singleton built exactly once;
-      5. a debug overlay: a mock container in front of Container.main for one section, then back.
+      5. a debug overlay: a mock container in front of Container.main for one section, then back;
+      6. scenes navigated by name in a terminal host (--interactive: navigate them yourself).
     """
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
@@ -100,3 +101,6 @@ print("  resolved OrderManager \(resolved.count) times; its Clock singleton was 
 
 // 5. Debug overlay.
 runOverlayDemo()
+
+// 6. Scenes.
+runScenesDemo(interactive: CommandLine.arguments.contains("--interactive"))
