@@ -12,6 +12,7 @@ let usage = """
       2. the resolved managers, a view model made with a runtime argument, and singleton identity;
       3. the errors Assemblage gives for a missing registration and for a constructor cycle;
       4. eight threads resolving the same graph at once, with the singleton built exactly once.
+      5. a shop assembled as a module tree (--mock replaces its database module with an in-memory one).
     """
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
@@ -83,3 +84,6 @@ DispatchQueue.concurrentPerform(iterations: 8) { _ in
     for _ in 0..<1_000 where counted.resolve(OrderManager.self) != nil { resolved.add() }
 }
 print("  resolved OrderManager \(resolved.count) times; its Clock singleton was built \(built.count) time(s)")
+
+// 5. Modules.
+runModulesDemo(mock: CommandLine.arguments.contains("--mock"))

@@ -206,6 +206,35 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         #expect(try assembler.resolver.require(Animal.self) === cat)
     }
 
+    @Test func releasingTheAssemblerReleasesEveryModuleContainer() throws {
+        weak var feed: Container?
+        weak var interfaces: Container?
+        weak var network: Container?
+        do {
+            let parent = try ModuleAssembler([NetworkModule()])
+            let assembler = try ModuleAssembler([AppModule(), InMemoryStorageModule(), CheckoutScreenModule(),
+                                                 PaymentsContributorModule()], parent: parent)
+            _ = try assembler.resolver.require(AppCoordinator.self)
+            _ = try assembler.resolver.require(PaymentsAPI.self)
+            feed = try assembler.resolver(for: FeedModule.self) as? Container
+            interfaces = try assembler.resolver(for: InterfacesModule.self) as? Container
+            network = try assembler.resolver(for: NetworkModule.self) as? Container
+            #expect(feed != nil && interfaces != nil && network != nil)
+        }
+        #expect(feed == nil)
+        #expect(interfaces == nil)
+        #expect(network == nil)
+    }
+
+    @Test func aModulesResolverKeepsItsDependenciesAlive() throws {
+        var feed: Resolver?
+        do {
+            let assembler = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])
+            feed = try assembler.resolver(for: FeedModule.self)
+        }
+        #expect(try feed?.require(FeedService.self).store.kind == "memory")
+    }
+
     @Test func manyThreadsShareOneContainerScopedInstanceWhileModulesReset() throws {
         let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
         let resolver = assembler.resolver
