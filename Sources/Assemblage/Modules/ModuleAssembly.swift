@@ -29,8 +29,8 @@
 /// A module's factories therefore see only what the module and its dependencies (transitively) register:
 /// a dependency that is used but not declared fails at once, rather than working by accident.
 ///
-/// Declare ``dependencies`` and ``replaces`` as computed properties (`{ [...] }`); the module type must be
-/// usable from any thread, so static stored arrays of metatypes are not allowed in Swift 6.
+/// Declare ``dependencies`` and ``replaces`` as computed properties (`{ [...] }`): Swift 6 rejects a
+/// `static let` array of metatypes, because metatypes are not `Sendable`.
 public protocol ModuleAssembly: Assembly {
     /// The modules whose registrations this module uses, in the order its container searches them.
     ///

@@ -9,7 +9,7 @@
 ///     let assembler = try ModuleAssembler([AppModule()])
 /// } catch {
 ///     print(error)
-///     // The module graph of AppModule cannot be assembled (2 problems):
+///     // The module graph cannot be assembled (2 problems):
 ///     //   1. NetworkModule is needed but was not passed in, and it cannot create itself.
 ///     //      Dependency path: AppModule → FeedModule → NetworkModule
 ///     //      Fix: pass a NetworkModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.

@@ -155,6 +155,17 @@ struct LoadedProbeModule: ModuleAssembly, AutoInitModuleAssembly {
         #expect(log.events("loaded") == ["CheckoutModule"])
     }
 
+    @Test func moduleOfTheParentPassedInAgainIsNotAssembledAgain() throws {
+        let parent = try ModuleAssembler([NetworkModule()])
+        let log = try ModuleEventLog.recording {
+            let child = try ModuleAssembler([NetworkModule(), AnalyticsModule()], parent: parent)
+            #expect(moduleNames(child) == ["AnalyticsModule"])
+            #expect(try child.resolver.require(AnalyticsTracker.self).transport
+                === (try parent.resolver.require(HTTPTransport.self)))
+        }
+        #expect(log.events("assemble") == ["AnalyticsModule"])
+    }
+
     @Test func childModulesFallBackToTheParentsModules() throws {
         let parent = try ModuleAssembler([NetworkModule(), AnalyticsModule()])
         let child = try ModuleAssembler([CheckoutModule()], parent: parent)

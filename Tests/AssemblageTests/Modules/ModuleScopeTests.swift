@@ -235,6 +235,23 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         #expect(try feed?.require(FeedService.self).store.kind == "memory")
     }
 
+    @Test func registrationsFromManyThreadsAreExportedToDependents() throws {
+        let assembler = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])
+        let network = try #require(try assembler.resolver(for: NetworkModule.self) as? Container)
+        let feed = try assembler.resolver(for: FeedModule.self)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<50 {
+                network.register(Int.self, name: "\(thread)-\(index)") { _ in thread * 1_000 + index }
+                _ = feed.resolve(Int.self, name: "\(thread)-\(index / 2)")
+            }
+        }
+        for thread in 0..<8 {
+            for index in 0..<50 {
+                #expect(feed.resolve(Int.self, name: "\(thread)-\(index)") == thread * 1_000 + index)
+            }
+        }
+    }
+
     @Test func manyThreadsShareOneContainerScopedInstanceWhileModulesReset() throws {
         let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
         let resolver = assembler.resolver
