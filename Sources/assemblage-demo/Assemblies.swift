@@ -32,6 +32,7 @@ struct LoggerAssembly: Assembly {
         container.register(AppLogger.self) { r in AppLogger(handlers: try r.resolveAll(LogHandler.self)) }
             .inObjectScope(.singleton)
         container.registerIntoCollection(LogHandler.self, name: "console", priority: 10) { _ in ConsoleLogHandler() }
+            .inObjectScope(.container)
         container.registerIntoCollection(LogHandler.self, name: "memory") { _ in MemoryLogHandler() }
             .inObjectScope(.container)
         // Every handler gets a timestamp prefix, whoever registered it.

@@ -11,8 +11,11 @@ import Foundation
 func runScenesDemo(interactive: Bool) {
     print("\n== Scenes" + (interactive ? " (type a number to follow a link, b to go back, q to quit)"
                                       : " (a scripted walk; --interactive to navigate them yourself)"))
+    // The app's services read their settings from properties (which survive `.reset`'s removeAll).
+    let container = Container(label: "scenes")
+    try? container.applyPropertyLoader(JSONPropertyLoader(bundle: .module, name: "settings"))
     let assembler = SceneAssembler(startingScene: ScenesDemo.Home.moduleName,
-                                   assemblies: [ServiceAssembly(), ScenesDemo.SceneAssembly()])
+                                   assemblies: [ServiceAssembly(), ScenesDemo.SceneAssembly()], container: container)
     let host = TerminalNavigationHost(showsKeyHints: interactive, indent: "  ")
     do {
         try assembler.configure(host: host)

@@ -13,8 +13,16 @@ let usage = """
       2. the resolved managers, a view model made with a runtime argument, and singleton identity;
       3. the errors Assemblage gives for a missing registration and for a constructor cycle;
       4. eight threads resolving the same graph at once, with the singleton built exactly once;
-      5. a debug overlay: a mock container in front of Container.main for one section, then back;
-      6. scenes navigated by name in a terminal host (--interactive: navigate them yourself).
+      5. a shop assembled as a module tree (--mock replaces its database module with an in-memory one);
+      6. a debug overlay: a mock container in front of Container.main for one section, then back;
+      7. scenes navigated by name in a terminal host (--interactive: navigate them yourself).
+
+    Flags:
+      --help, -h      this text
+      --mock          section 5 assembles the shop with a fake database module (through `replaces`)
+      --interactive   section 7 lets you navigate the scenes from the keyboard (numbers, b, q)
+      --graph         print the app's dependency graph (Mermaid), recorded by validation, and exit
+      --validate      print the validation report of the app's graph and exit
     """
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
@@ -23,6 +31,21 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
 }
 
 func section(_ title: String) { print("\n== \(title)") }
+
+// Diagnostics flags: validate the app's whole graph in a sandbox, print the report or the recorded graph, exit.
+// (Assembled without running `loaded` hooks, so that nothing but the report or the graph is printed.)
+if CommandLine.arguments.contains("--graph") || CommandLine.arguments.contains("--validate") {
+    let container = Container(label: "app")
+    try? container.applyPropertyLoader(JSONPropertyLoader(bundle: .module, name: "settings"))
+    for assembly: Assembly in [ServiceAssembly(), ManagerAssembly(), LoggerAssembly()] {
+        assembly.assemble(container: container)
+    }
+    var options = ValidationOptions()
+    options.sample { r in _ = try r.require(ProfileViewModel.self, argument: 1) }
+    let report = container.validate(options)
+    print(CommandLine.arguments.contains("--graph") ? report.graph.mermaid : report.description)
+    exit(report.isValid ? 0 : 1)
+}
 
 print("assemblage-demo \(assemblageVersion): an example app wired with Assemblage (--help for what it shows)")
 
@@ -36,6 +59,7 @@ do {
     exit(1)
 }
 let resolver = assembler.resolver
+
 section("Settings (settings.json, a resource of the demo)")
 let server = try? resolver.decodeProperties(ServerSettings.self, forKey: "server")
 print("  api.baseURL = \(resolver.property("api.baseURL", as: String.self) ?? "?")",
@@ -99,8 +123,11 @@ DispatchQueue.concurrentPerform(iterations: 8) { _ in
 }
 print("  resolved OrderManager \(resolved.count) times; its Clock singleton was built \(built.count) time(s)")
 
-// 5. Debug overlay.
+// 5. Modules.
+runModulesDemo(mock: CommandLine.arguments.contains("--mock"))
+
+// 6. Debug overlay.
 runOverlayDemo()
 
-// 6. Scenes.
+// 7. Scenes.
 runScenesDemo(interactive: CommandLine.arguments.contains("--interactive"))

@@ -303,12 +303,26 @@ final class _Sandbox {
     }
 
     /// Copies the forwarders, now that every entry they may forward to has a copy.
+    ///
+    /// A module's exports forward through a `_ScopedEntry` into the module's own container, which lookup does
+    /// not reach by fallbacks: that container is mirrored too, and the copy keeps resolving in the mirror.
     func finish() {
-        for (original, container) in forwarders {
-            guard let target = original.forwardTarget, let targetCopy = entryCopies[ObjectIdentifier(target)] else {
-                continue  // forwards to an entry outside the mirrored containers: left out of the sandbox
+        while !forwarders.isEmpty {
+            let pending = forwarders
+            forwarders = []
+            for (original, container) in pending {
+                guard let target = original.forwardTarget else { continue }
+                let copiedTarget: (any _AnyEntry)?
+                if let scoped = target as? _ScopedEntry {
+                    let scope = mirror(scoped.scope)
+                    copiedTarget = entryCopies[ObjectIdentifier(scoped.target)].map { _ScopedEntry(target: $0, scope: scope) }
+                } else {
+                    copiedTarget = entryCopies[ObjectIdentifier(target)]
+                }
+                // A target outside every mirrored container is left out of the sandbox.
+                guard let copiedTarget else { continue }
+                _ = container.add(original._sandboxCopy(forwardingTo: copiedTarget))
             }
-            _ = container.add(original._sandboxCopy(forwardingTo: targetCopy))
         }
     }
 
@@ -339,9 +353,12 @@ final class _Sandbox {
     /// A lookup that found a forwarder counts as a dependency on what it forwards to.
     private func forwardedID(_ address: UInt, _ ids: [UInt: String]) -> String? {
         guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
-        let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
-        guard let entry = object as? any _AnyEntry, let target = entry.forwardTarget else { return nil }
-        return ids[UInt(bitPattern: Unmanaged.passUnretained(target as AnyObject).toOpaque())]
+        var entry = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any _AnyEntry
+        while let target = entry?.forwardTarget {
+            if let id = ids[UInt(bitPattern: Unmanaged.passUnretained(target as AnyObject).toOpaque())] { return id }
+            entry = target
+        }
+        return nil
     }
 }
 

@@ -1,0 +1,153 @@
+extension Container {
+    /// Registers how to inject dependencies into objects of a type that the container never constructs:
+    /// view controllers made by a storyboard, objects made per request by a framework.
+    ///
+    /// The steps run when someone calls ``Resolver/inject(into:name:)`` with such an object, with the
+    /// scope of the registering container as their resolver (in a module graph: the registering module's
+    /// scope, wherever `inject` was called from):
+    ///
+    /// ```swift
+    /// container.registerInjection(for: ProfileViewController.self) { r, controller in
+    ///     controller.viewModel = try r.require(ProfileViewModel.self)
+    /// }
+    /// .initCompleted { r, controller in controller.logger = r.resolve(Logger.self) }
+    ///
+    /// // Later, where the object is made:
+    /// let controller = storyboard.instantiateInitialViewController() as! ProfileViewController
+    /// try resolver.inject(into: controller)
+    /// ```
+    ///
+    /// Injections are looked up by the object's static type as passed to `inject`, and by name; they are
+    /// separate from ordinary registrations of the same type. Registering again under the same type and
+    /// name replaces the earlier injection. Every call to `inject` is a resolution of its own: `.graph`
+    /// services resolved by one call's steps are shared among those steps only.
+    ///
+    /// - Parameters:
+    ///   - objectType: The type of the objects to inject into.
+    ///   - name: A name that tells this injection from others for the same type.
+    ///   - file: The registering file (recorded for diagnostics).
+    ///   - line: The registering line (recorded for diagnostics).
+    ///   - injection: The first step: receives the resolver and the object, and may throw.
+    /// - Returns: The injection, to add more steps with ``InjectionEntry/initCompleted(_:)``.
+    @discardableResult
+    public func registerInjection<Object: AnyObject>(
+        for objectType: Object.Type,
+        name: String? = nil,
+        file: String = #fileID,
+        line: Int = #line,
+        _ injection: @escaping @Sendable (Resolver, Object) throws -> Void
+    ) -> InjectionEntry<Object> {
+        let entry = register(Object.self, name: name, file: file, line: line) {
+            (_: Resolver, target: _InjectionTarget<Object>) in target.object
+        }
+        entry.inObjectScope(.transient)
+        entry.initCompleted(injection)
+        return InjectionEntry(entry: entry)
+    }
+}
+
+extension Resolver {
+    /// Runs the injection steps registered for `Object` (see ``Container/registerInjection(for:name:file:line:_:)``)
+    /// on an object made elsewhere.
+    ///
+    /// ```swift
+    /// let controller = ProfileViewController(coder: coder)!
+    /// try resolver.inject(into: controller)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The object; its static type selects the injection.
+    ///   - name: The injection's name; `nil` for the unnamed one.
+    /// - Returns: `object`, for chaining.
+    /// - Throws: ``InjectionError`` with ``InjectionError/Code/notRegistered`` when no injection is
+    ///   registered for `Object` and `name`, or ``InjectionError/Code/stepFailed`` (with the
+    ///   ``ResolutionError``) when a step throws or cannot resolve what it needs. Steps before the failing
+    ///   one have run.
+    @discardableResult
+    public func inject<Object: AnyObject>(into object: Object, name: String? = nil) throws(InjectionError) -> Object {
+        let key = ServiceKey(Object.self, name: name, argumentTypes: _InjectionTarget<Object>.self)
+        do {
+            return try _container._resolve(Object.self, name: name, _InjectionTarget(object: object))
+        } catch {
+            let failure = _asResolutionError(error)
+            let code: InjectionError.Code = failure.code == .notRegistered && failure.key == key
+                ? .notRegistered : .stepFailed
+            throw InjectionError(code: code, key: ServiceKey(Object.self, name: name),
+                                 resolutionError: code == .notRegistered ? nil : failure)
+        }
+    }
+}
+
+/// An injection registered with ``Container/registerInjection(for:name:file:line:_:)``; add more steps to it.
+///
+/// ```swift
+/// container.registerInjection(for: SettingsViewController.self) { r, vc in vc.store = r.resolve(Store.self) }
+///     .initCompleted { r, vc in vc.clock = r.resolve(Clock.self) }
+/// ```
+public struct InjectionEntry<Object: AnyObject>: Sendable {
+    let entry: ServiceEntry<Object>
+
+    /// Adds a step that runs after the earlier ones.
+    ///
+    /// ```swift
+    /// injection.initCompleted { r, controller in controller.analytics = r.resolve(Analytics.self) }
+    /// ```
+    ///
+    /// - Parameter step: Receives the resolver and the object; may throw.
+    /// - Returns: The injection, for chaining.
+    @discardableResult
+    public func initCompleted(_ step: @escaping @Sendable (Resolver, Object) throws -> Void) -> Self {
+        entry.initCompleted(step)
+        return self
+    }
+
+    /// The key of the object type and name this injection is for.
+    public var key: ServiceKey { ServiceKey(Object.self, name: entry.key.name) }
+}
+
+/// Why ``Resolver/inject(into:name:)`` failed.
+///
+/// ```swift
+/// do {
+///     try resolver.inject(into: controller)
+/// } catch {
+///     print(error)   // No injection is registered for ProfileViewController. …
+/// }
+/// ```
+public struct InjectionError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong. New codes may be added; switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let raw: String
+        /// No injection is registered for the object's type and name.
+        public static let notRegistered = Code(raw: "notRegistered")
+        /// A step threw, or could not resolve what it needs.
+        public static let stepFailed = Code(raw: "stepFailed")
+        /// The short name of the code.
+        public var description: String { raw }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The object's type and the injection name.
+    public let key: ServiceKey
+    /// For ``Code/stepFailed``: the failure, with its resolution path.
+    public let resolutionError: ResolutionError?
+
+    /// A sentence naming the problem and the fix.
+    public var description: String {
+        let type = _typeName(key.serviceType, qualified: false)
+        switch code {
+        case .notRegistered:
+            let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+            return "No injection is registered for \(key).\n"
+                + "Fix: container.registerInjection(for: \(type).self\(name)) { r, object in … }"
+        default:
+            return "Injecting into \(key) failed:\n" + (resolutionError?.description ?? "unknown error")
+        }
+    }
+}
+
+/// The runtime argument that carries the object into its injection registration.
+struct _InjectionTarget<Object: AnyObject> {
+    let object: Object
+}

@@ -1,0 +1,202 @@
+/// Builds a graph of ``ModuleAssembly`` modules from a few roots, gives each module a scope of its own,
+/// and assembles them, dependencies first.
+///
+/// Pass the modules the app starts from; the assembler finds the rest through their
+/// ``ModuleAssembly/dependencies``:
+///
+/// ```swift
+/// let assembler = try ModuleAssembler([AppModule()])
+/// let feed = try assembler.resolver.require(FeedViewModel.self)
+/// print(assembler.modules)   // [NetworkModule, StorageModule, FeedModule, AppModule]
+/// ```
+///
+/// ## Building the graph
+/// Before anything is registered, the assembler walks the graph from the modules passed in. For every
+/// module type it meets, it uses, in this order of preference:
+/// 1. a module that replaces it (declared in ``ModuleAssembly/replaces`` by a module passed in or reached
+///    by the walk), followed through chains of replacements;
+/// 2. the module already assembled by the `parent` assembler;
+/// 3. the instance passed in;
+/// 4. with ``OverrideBehavior/useDefaultOverrides``, its ``DefaultModuleAssemblyOverride/OverrideType``;
+/// 5. a new instance, when it conforms to ``AutoInitModuleAssembly``.
+///
+/// A replacement's dependencies on the modules it replaces are ignored (it may wrap them). Every problem
+/// (a module that cannot be provided, two replacements of one module, an invalid default override, a
+/// cycle of modules) is collected, and the initializer throws them all at once in a
+/// ``ModuleAssemblyError``; nothing is registered then.
+///
+/// ## Assembly order
+/// Every module is assembled after all of its dependencies, also when several modules share one. Among
+/// modules that do not depend on each other, the order is the one the walk reached them in: the modules
+/// passed in, in order, each followed depth-first by its dependencies in declaration order. The order is
+/// the same on every run. The assembler calls ``Assembly/assemble(container:)`` on every module in that
+/// order, then creates the eager singletons (see ``ServiceEntry/eager()``), then calls
+/// ``Assembly/loaded(resolver:)`` on every module in the same order, each with the module's own scope.
+///
+/// ## Scopes
+/// Each module registers into a ``Container`` of its own (labelled with the module's type name), which
+/// falls back to the registrations of its dependencies, transitively, in declared order. A factory always
+/// runs in the scope of the module that registered it: it sees what that module and its dependencies
+/// register, and nothing else, wherever the resolution started. ``resolver`` sees every module (modules
+/// are searched in assembly order, then the parent's resolver); ``resolver(for:)`` is one module's view.
+/// `.container`-scoped instances live in the module that registered them and are shared by all its
+/// dependents; ``reset(_:)`` and ``resetAll(_:)`` drop them. `.singleton` instances are never reset.
+///
+/// ## Parents
+/// A child assembler does not assemble again what its parent assembled: its modules fall back to the
+/// parent's modules instead, and its ``resolver`` falls back to the parent's. The parent is never changed.
+///
+/// A module assembler is `Sendable`; keep it (or its ``resolver``) alive as long as you resolve from it.
+public final class ModuleAssembler: Sendable {
+    /// Falls back to every module's exports, in assembly order, then to the parent's root.
+    let root: Container
+    /// The modules this assembler assembled, in assembly order.
+    let records: [_ModuleRecord]
+    /// Every module type asked for in this graph (passed in, declared or replaced) → the module standing for it.
+    let index: [ObjectIdentifier: _ModuleRecord]
+    let graph: _ModuleGraphContext
+    let planWarnings: [ModuleAssemblyError.Problem]
+
+    /// The assembler whose modules this one reuses.
+    public let parent: ModuleAssembler?
+    /// Whether default overrides were used.
+    public let overrideBehavior: OverrideBehavior
+
+    /// Walks the module graph from `modules`, checks it, and assembles it.
+    ///
+    /// ```swift
+    /// let app = try ModuleAssembler([AppModule(config: config)])
+    /// let test = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])   // explicit replacement
+    /// let fakes = try ModuleAssembler([AppModule(config: .test)], overrideBehavior: .useDefaultOverrides)
+    /// let screen = try ModuleAssembler([SettingsModule()], parent: app)        // reuses app's modules
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - modules: The modules to start from, and instances of modules that cannot create themselves.
+    ///     Each module type at most once.
+    ///   - overrideBehavior: Whether ``DefaultModuleAssemblyOverride`` modules are replaced by their
+    ///     override. Defaults to ``OverrideBehavior/disableDefaultOverrides``; tests opt in.
+    ///   - parent: An assembler whose modules are reused rather than assembled again.
+    /// - Throws: ``ModuleAssemblyError`` listing every problem of the graph, each with its dependency path
+    ///   (nothing is registered then), or every eager singleton that could not be created (the `loaded`
+    ///   hooks have not run then).
+    public init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .disableDefaultOverrides,
+                parent: ModuleAssembler? = nil) throws(ModuleAssemblyError) {
+        let plan = _ModulePlan.make(modules, usesDefaultOverrides: overrideBehavior.usesDefaultOverrides,
+                                    parent: parent)
+        guard plan.problems.isEmpty else { throw ModuleAssemblyError(plan.problems) }
+
+        let graph = _ModuleGraphContext()
+        var byNode: [Int: _ModuleRecord] = [:]
+        for (position, node) in plan.nodes.enumerated() {
+            if case .parent(let record) = node.source { byNode[position] = record }
+        }
+        var records: [_ModuleRecord] = []
+        var instances: [any ModuleAssembly] = []
+        for position in plan.order {
+            let node = plan.nodes[position]
+            guard case .instance(let instance) = node.source else { continue }
+            let exports = Container(label: "\(node.type.name) (exports)")
+            let scope = _ModuleScope(module: node.type.name, exports: exports, graph: graph)
+            let container = Container(behaviors: [scope], label: node.type.name)
+            let dependencies = node.dependencies.compactMap { byNode[$0] }
+            var closure: [Container] = []
+            var seen = Set<ObjectIdentifier>()
+            for dependency in dependencies {
+                for fallback in [dependency.exports] + dependency.closure
+                where seen.insert(ObjectIdentifier(fallback)).inserted {
+                    closure.append(fallback)
+                }
+            }
+            for fallback in closure { container.appendFallback(fallback) }
+            let record = _ModuleRecord(type: node.type, container: container, exports: exports, closure: closure,
+                                       dependencies: dependencies, scope: scope)
+            byNode[position] = record
+            records.append(record)
+            instances.append(instance)
+        }
+
+        var index: [ObjectIdentifier: _ModuleRecord] = [:]
+        for (id, position) in plan.requested {
+            if case .instance = plan.nodes[position].source { index[id] = byNode[position] }
+        }
+        for base in plan.replacements.keys where index[base] == nil {
+            // A module replaced here but needed by no one here: a child's modules may still need it.
+            var target = base
+            var steps = 0
+            while let next = plan.replacements[target]?.id, next != target, steps <= plan.replacements.count {
+                target = next
+                steps += 1
+            }
+            index[base] = index[target]
+        }
+        graph.install(dynamicTargets: index.mapValues(\.container))
+
+        let root = Container(label: "ModuleAssembler")
+        for record in records { root.appendFallback(record.exports) }
+        if let parent { root.appendFallback(parent.root) }
+
+        for (module, record) in zip(instances, records) { module.assemble(container: record.container) }
+
+        var failures: [ModuleAssemblyError.Problem] = []
+        for record in records {
+            for failure in record.scope.createEagerServices(in: record.container) {
+                failures.append(.init(.eagerSingletonFailed, module: record.type.name, path: [record.type.name],
+                                      key: failure.key, resolutionError: failure.error))
+            }
+        }
+        guard failures.isEmpty else { throw ModuleAssemblyError(failures) }
+
+        for (module, record) in zip(instances, records) { module.loaded(resolver: record.container) }
+
+        self.root = root
+        self.records = records
+        self.index = index
+        self.graph = graph
+        self.planWarnings = plan.warnings
+        self.parent = parent
+        self.overrideBehavior = overrideBehavior
+    }
+
+    /// Resolves from every module of the graph (and then from the parent's modules).
+    ///
+    /// Modules are searched in assembly order; each registration still runs in the scope of the module
+    /// that registered it.
+    ///
+    /// ```swift
+    /// let feed = try assembler.resolver.require(FeedViewModel.self)
+    /// ```
+    public var resolver: Resolver { root }
+
+    /// The modules this assembler assembled, in assembly order (modules reused from the parent excluded).
+    ///
+    /// ```swift
+    /// print(assembler.modules.map { "\($0)" })   // ["NetworkModule", "StorageModule", "FeedModule", "AppModule"]
+    /// ```
+    public var modules: [any ModuleAssembly.Type] { records.map(\.type.type) }
+
+    /// Findings that are not errors: modules passed in that replace modules nothing needs, and
+    /// contributions into dynamic modules outside this graph (see ``Container/contribute(into:_:)``).
+    ///
+    /// ```swift
+    /// for warning in assembler.warnings { print("warning:", warning) }
+    /// ```
+    public var warnings: [ModuleAssemblyError.Problem] { planWarnings + graph.warnings }
+
+    /// Whether `module` (or a module that replaces it) is in this graph or the parent's.
+    ///
+    /// ```swift
+    /// if assembler.contains(AnalyticsModule.self) { … }
+    /// ```
+    ///
+    /// - Parameter module: A module type.
+    /// - Returns: `true` when resolving from ``resolver(for:)`` with `module` would succeed.
+    public func contains(_ module: any ModuleAssembly.Type) -> Bool {
+        record(for: ObjectIdentifier(module)) != nil
+    }
+
+    /// The module standing for `id` here or in a parent.
+    func record(for id: ObjectIdentifier) -> _ModuleRecord? {
+        index[id] ?? parent?.record(for: id)
+    }
+}

@@ -1,0 +1,168 @@
+/// An ``Assembly`` that declares which other modules it needs, so that a ``ModuleAssembler`` can build the
+/// whole module graph from a few roots.
+///
+/// A module registers the services of one part of an app (a feature, the network layer, storage) and names
+/// the modules whose services it uses. ``ModuleAssembler`` walks those declarations from the modules you
+/// pass it, creates the missing ones (see ``AutoInitModuleAssembly``), substitutes replacements (see
+/// ``replaces``), and assembles every module after its dependencies:
+///
+/// ```swift
+/// struct NetworkModule: AutoInitModuleAssembly {
+///     static var dependencies: [any ModuleAssembly.Type] { [] }
+///     func assemble(container: Container) {
+///         container.register(HTTPClient.self) { _ in URLSessionHTTPClient() }.inObjectScope(.container)
+///     }
+/// }
+///
+/// struct FeedModule: AutoInitModuleAssembly {
+///     static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self] }
+///     func assemble(container: Container) {
+///         container.register(FeedService.self) { r in FeedService(http: try r.require(HTTPClient.self)) }
+///     }
+/// }
+///
+/// let assembler = try ModuleAssembler([FeedModule()])   // NetworkModule is created and assembled first
+/// ```
+///
+/// ## Scope
+/// Each module registers into a container of its own, which falls back to its dependencies' containers.
+/// A module's factories therefore see only what the module and its dependencies (transitively) register:
+/// a dependency that is used but not declared fails at once, rather than working by accident.
+///
+/// Declare ``dependencies`` and ``replaces`` as computed properties (`{ [...] }`): Swift 6 rejects a
+/// `static let` array of metatypes, because metatypes are not `Sendable`.
+public protocol ModuleAssembly: Assembly {
+    /// The modules whose registrations this module uses, in the order its container searches them.
+    ///
+    /// ```swift
+    /// static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self, StorageModule.self] }
+    /// ```
+    static var dependencies: [any ModuleAssembly.Type] { get }
+
+    /// The modules this module stands in for, wherever they are needed (default: none).
+    ///
+    /// A replacement must register what the modules it replaces register; the replaced modules are
+    /// not assembled. Typical use is a fake for tests, kept in a test-support target:
+    ///
+    /// ```swift
+    /// struct InMemoryStorageModule: AutoInitModuleAssembly {
+    ///     static var dependencies: [any ModuleAssembly.Type] { [] }
+    ///     static var replaces: [any ModuleAssembly.Type] { [StorageModule.self] }
+    ///     func assemble(container: Container) {
+    ///         container.register(Storage.self) { _ in InMemoryStorage() }.inObjectScope(.container)
+    ///     }
+    /// }
+    /// ```
+    static var replaces: [any ModuleAssembly.Type] { get }
+}
+
+extension ModuleAssembly {
+    /// No replacements.
+    public static var replaces: [any ModuleAssembly.Type] { [] }
+}
+
+/// A module that ``ModuleAssembler`` can create by itself when it is needed but was not passed in.
+///
+/// Conform by default. Opt out only when the module needs a value from the app (a configuration, a key)
+/// to exist; the app then passes an instance to ``ModuleAssembler/init(_:overrideBehavior:parent:)``.
+/// Test fakes should always conform, so that tests need not build them by hand.
+///
+/// ```swift
+/// struct AnalyticsModule: AutoInitModuleAssembly {
+///     static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self] }
+///     func assemble(container: Container) { … }
+/// }
+/// ```
+public protocol AutoInitModuleAssembly: ModuleAssembly {
+    /// Creates the module with no arguments.
+    init()
+}
+
+/// A module with a standard replacement (usually a fake) that is used when default overrides are enabled.
+///
+/// When a ``ModuleAssembler`` is created with ``OverrideBehavior/useDefaultOverrides`` (tests opt in to
+/// it; apps leave it off), a module that conforms to this protocol is replaced by its ``OverrideType``
+/// wherever it is needed, unless a replacement for it, or the module itself, was passed in explicitly.
+/// ``OverrideType`` must list the module in its ``ModuleAssembly/replaces``; otherwise assembling fails
+/// with ``ModuleAssemblyError/Code/invalidDefaultOverride``.
+///
+/// ```swift
+/// extension StorageModule: DefaultModuleAssemblyOverride {
+///     typealias OverrideType = InMemoryStorageModule    // which declares `replaces: [StorageModule.self]`
+/// }
+///
+/// let app = try ModuleAssembler([AppModule()])                                          // real storage
+/// let test = try ModuleAssembler([AppModule()], overrideBehavior: .useDefaultOverrides) // in-memory storage
+/// ```
+public protocol DefaultModuleAssemblyOverride: ModuleAssembly {
+    /// The module used in place of this one when default overrides are enabled.
+    associatedtype OverrideType: AutoInitModuleAssembly
+}
+
+/// A module that other modules can add registrations to: a hub of interfaces whose implementations live
+/// elsewhere.
+///
+/// A dynamic module is assembled like any other module. In addition, any module of the same
+/// ``ModuleAssembler`` can contribute registrations to it with
+/// ``Container/contribute(into:_:)`` from its ``Assembly/assemble(container:)``. A contributed factory
+/// runs in the contributor's scope, so it resolves its own dependencies from the contributor's container.
+/// Modules that depend on the dynamic module resolve the contributions through it.
+///
+/// Contributions come only from modules in the graph: leave a contributor out and its contributions
+/// simply do not exist, so resolve what may be contributed with the optional API (`resolve`):
+///
+/// ```swift
+/// struct InterfacesModule: DynamicModuleAssembly, AutoInitModuleAssembly {
+///     static var dependencies: [any ModuleAssembly.Type] { [] }
+///     func assemble(container: Container) {}
+/// }
+///
+/// struct PaymentsModule: AutoInitModuleAssembly {
+///     static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self] }
+///     func assemble(container: Container) {
+///         container.contribute(into: InterfacesModule.self) { interfaces in
+///             interfaces.register(PaymentsAPI.self) { r in Payments(http: try r.require(HTTPClient.self)) }
+///         }
+///     }
+/// }
+///
+/// // In a module that depends on InterfacesModule:
+/// let payments = resolver.resolve(PaymentsAPI.self)   // nil when PaymentsModule is not in the graph
+/// ```
+public protocol DynamicModuleAssembly: ModuleAssembly {}
+
+/// Whether a ``ModuleAssembler`` substitutes the standard overrides declared with
+/// ``DefaultModuleAssemblyOverride``.
+///
+/// The default is ``disableDefaultOverrides``: an app gets its real modules unless it asks otherwise.
+/// Tests opt in explicitly; Assemblage never guesses from the process (a test runner's presence, an
+/// environment variable) which behaviour you want.
+///
+/// ```swift
+/// let assembler = try ModuleAssembler([AppModule()], overrideBehavior: .useDefaultOverrides)
+/// ```
+public struct OverrideBehavior: Sendable, Hashable, CustomStringConvertible {
+    /// Whether modules with a default override are replaced by it.
+    public let usesDefaultOverrides: Bool
+
+    /// Creates a behaviour.
+    ///
+    /// ```swift
+    /// let behavior = OverrideBehavior(usesDefaultOverrides: isRunningUITests)
+    /// ```
+    ///
+    /// - Parameter usesDefaultOverrides: Whether modules with a default override are replaced by it.
+    public init(usesDefaultOverrides: Bool) {
+        self.usesDefaultOverrides = usesDefaultOverrides
+    }
+
+    /// Replace every ``DefaultModuleAssemblyOverride`` module by its ``DefaultModuleAssemblyOverride/OverrideType``,
+    /// unless a replacement for it, or the module itself, was passed in.
+    public static let useDefaultOverrides = OverrideBehavior(usesDefaultOverrides: true)
+
+    /// Use modules as declared; default overrides are ignored. The default of ``ModuleAssembler``.
+    public static let disableDefaultOverrides = OverrideBehavior(usesDefaultOverrides: false)
+
+    /// `useDefaultOverrides` or `disableDefaultOverrides`.
+    public var description: String { usesDefaultOverrides ? "useDefaultOverrides" : "disableDefaultOverrides" }
+}

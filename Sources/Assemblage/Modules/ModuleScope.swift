@@ -1,0 +1,114 @@
+// How a module's registrations stay in the module's scope.
+//
+// Each module has two containers:
+// - its *scope* (`Container(label: "FeedModule")`): the module registers into it, and it falls back to the
+//   exports of every module it depends on (transitively, depth-first in declared order, each once);
+// - its *exports* (`"FeedModule (exports)"`): one forwarding entry per registration of the scope, with no
+//   fallbacks of its own. A forwarding entry resolves its registration *with the module's scope as the
+//   resolver*, wherever the lookup started.
+//
+// A plain fallback would run a dependency's factory with the resolver where the lookup started (Swinject's
+// overlay semantics), so a module's factories would see whatever the dependent or the app root registers.
+// Going through exports keeps every factory in its own module's scope, and keeps lookup linear: exports
+// have no fallbacks, so a miss costs one probe per module in the closure, never a walk of a diamond twice.
+//
+// The exports are filled by a `Behavior` on the scope (`_ModuleScope`), so registrations made after
+// assembly (in `loaded`, or by contributions) are exported too.
+
+/// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its
+/// exports, its module graph, and its eager registrations. Stored as a `Behavior` of the container.
+final class _ModuleScope: Behavior, @unchecked Sendable {
+    // @unchecked Sendable: `module` is immutable; `exports` and `graph` are weak references written only
+    // in `init`; `eager` is a locked box.
+
+    /// The module's type name, or nil for a container that is not a module's scope.
+    let module: String?
+    /// Where this scope's registrations are exported (weak: the exports' entries keep the scope alive).
+    private(set) weak var exports: Container?
+    /// The module graph this scope belongs to (weak: the graph keeps the containers alive).
+    private(set) weak var graph: _ModuleGraphContext?
+    /// Registrations marked with ``ServiceEntry/eager()``, in the order they were marked.
+    let eager = _Locked<[_EagerService]>([])
+
+    init(module: String?, exports: Container?, graph: _ModuleGraphContext?) {
+        self.module = module
+        self.exports = exports
+        self.graph = graph
+    }
+
+    /// Exports a new registration: a forwarding entry that resolves it in this module's scope.
+    func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
+                                  toService entry: ServiceEntry<Service>, withName name: String?) {
+        guard let exports else { return }
+        let key = ServiceKey(serviceType: Type.self, argumentsType: entry.key.argumentsType, name: name,
+                             argumentCount: entry.key.argumentCount)
+        let proxy = ServiceEntry<Type>(key: key, forwardingTo: _ScopedEntry(target: entry, scope: container),
+                                       site: entry.site)
+        proxy.container = exports
+        _ = exports.add(proxy)
+    }
+
+    /// Creates every eager registration in `container`; returns the failures, in order.
+    func createEagerServices(in container: Container) -> [(key: ServiceKey, error: ResolutionError)] {
+        var failures: [(key: ServiceKey, error: ResolutionError)] = []
+        for service in eager.withLock({ $0 }) {
+            do {
+                try service.create(container)
+            } catch {
+                failures.append((service.key, _asResolutionError(error)))
+            }
+        }
+        return failures
+    }
+}
+
+/// A registration resolved in a fixed container (its module's scope), whichever container found it.
+final class _ScopedEntry: _AnyEntry {
+    let target: any _AnyEntry
+    let scope: Container
+
+    init(target: any _AnyEntry, scope: Container) {
+        self.target = target
+        self.scope = scope
+    }
+
+    var key: ServiceKey { target.key }
+    var objectScope: ObjectScope { target.objectScope }
+    var site: RegistrationSite { target.site }
+    var hasInitCompleted: Bool { target.hasInitCompleted }
+    var isForwarding: Bool { true }
+    var hasSharedInstance: Bool { target.hasSharedInstance }
+    func _setScope(_ scope: ObjectScope) { target._setScope(scope) }
+    /// Instances belong to the target; resets reach it through its own container.
+    func _reset(matching scope: ObjectScope?, includingSingletons: Bool) {}
+
+    func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any {
+        try target._resolveAny(scope, repeat each arguments)
+    }
+
+    var forwardTarget: (any _AnyEntry)? { target }
+
+    /// Never in a table itself; validation re-creates it around the copies (see `_Sandbox`).
+    func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
+        _ScopedEntry(target: target ?? self.target, scope: scope)
+    }
+}
+
+/// A registration to create when its module assembler finishes (see ``ServiceEntry/eager()``).
+struct _EagerService: Sendable {
+    let key: ServiceKey
+    let create: @Sendable (Container) throws -> Void
+}
+
+extension Container {
+    /// This container's ``_ModuleScope``; with `creating`, one is attached when there is none.
+    func _moduleScope(creating: Bool) -> _ModuleScope? {
+        writer.withLock {
+            if let scope = behaviors.lazy.compactMap({ $0 as? _ModuleScope }).first { return scope }
+            guard creating else { return nil }
+            let scope = _ModuleScope(module: nil, exports: nil, graph: nil)
+            behaviors.append(scope)
+            return scope
+        }
+    }
+}
