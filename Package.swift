@@ -6,14 +6,19 @@ let package = Package(
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "Assemblage", targets: ["Assemblage"]),
+        .library(name: "AssemblageTesting", targets: ["AssemblageTesting"]),
         .executable(name: "assemblage-demo", targets: ["assemblage-demo"]),
     ],
     targets: [
         // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
         .target(name: "_AssemblageShims"),
         .target(name: "Assemblage", dependencies: ["_AssemblageShims"]),
+        // Helpers for tests of apps: a Swift Testing trait and an XCTest-friendly helper (uses the toolchain's
+        // Testing module).
+        .target(name: "AssemblageTesting", dependencies: ["Assemblage"]),
         .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage"], resources: [.copy("settings.json")]),
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
     ],
     swiftLanguageModes: [.v6]
 )
