@@ -5,7 +5,7 @@ import Foundation
 let usage = """
     assemblage-demo — an example app wired with Assemblage.
 
-    Usage: swift run assemblage-demo [--help]
+    Usage: swift run assemblage-demo [--concurrency] [--help]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
       0. the settings loaded from settings.json (a resource of the demo) through a property loader;
@@ -13,6 +13,7 @@ let usage = """
       2. the resolved managers, a view model made with a runtime argument, and singleton identity;
       3. the errors Assemblage gives for a missing registration and for a constructor cycle;
       4. eight threads resolving the same graph at once, with the singleton built exactly once.
+    --concurrency also shows an actor built by an async factory, a @MainActor view model, and their typed errors.
     """
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
@@ -96,3 +97,5 @@ DispatchQueue.concurrentPerform(iterations: 8) { _ in
     for _ in 0..<1_000 where counted.resolve(OrderManager.self) != nil { resolved.add() }
 }
 print("  resolved OrderManager \(resolved.count) times; its Clock singleton was built \(built.count) time(s)")
+
+if CommandLine.arguments.contains("--concurrency") { await runConcurrencyDemo() }
