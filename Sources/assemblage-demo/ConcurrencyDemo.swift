@@ -22,8 +22,16 @@ actor SessionStore {
 final class OpenCount: @unchecked Sendable {  // @unchecked: `value` is only touched under `lock`.
     private let lock = NSLock()
     private var value = 0
-    func add() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
+    func add() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 /// A view model isolated to the main actor, as UI code is.

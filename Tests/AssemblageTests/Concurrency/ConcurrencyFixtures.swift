@@ -71,7 +71,40 @@ final class Slot<T>: @unchecked Sendable {  // @unchecked: `value` is only touch
     private let lock = NSLock()
     private var stored: T?
     var value: T? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { lock.locked { stored } }
+        set { lock.locked { stored = newValue } }
+    }
+}
+
+extension NSLock {
+    /// Runs `body` holding the lock (`NSLocking.withLock` needs newer Apple systems than the package supports).
+    func locked<R>(_ body: () throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// Runs `operation` in its own task and returns its result, or `nil` if it has not finished within
+/// `seconds` (the operation is then left running): a test of "does not hang" that cannot hang itself.
+func finishing<T: Sendable>(within seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {
+    let claimed = Slot<Bool>()
+    let lock = NSLock()
+    func claim() -> Bool {
+        lock.locked {
+            if claimed.value == true { return false }
+            claimed.value = true
+            return true
+        }
+    }
+    return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+        Task {
+            let value = await operation()
+            if claim() { continuation.resume(returning: value) }
+        }
+        Task {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            if claim() { continuation.resume(returning: nil) }
+        }
     }
 }

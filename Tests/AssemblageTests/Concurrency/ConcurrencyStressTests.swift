@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ConcurrencyStressTests {
+@Suite struct ConcurrencyStressTests {
     @Test func tasksAndThreadsResolveRegisterAndResetAtOnce() async throws {
         let container = Container()
         let constructions = Counter()
