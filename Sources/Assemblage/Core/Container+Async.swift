@@ -34,6 +34,11 @@ extension Resolver {
     /// an async factory that awaits itself — directly, through others, or through another task waiting on
     /// the same creation — fails with ``ResolutionError/Code/cycle`` instead of hanging.
     ///
+    /// A task that awaits a creation another task is running waits until that creation ends, even when it
+    /// is cancelled itself (as `Task.value` does); cancelling the creating task reaches the factory, which
+    /// may throw. Tasks escaping a factory (`Task { }` inside it) keep its graph; `Task.detached` starts a
+    /// new top-level resolution.
+    ///
     /// - Parameters:
     ///   - serviceType: The service type; inferred from the context when omitted.
     ///   - name: The registration name; `nil` for the unnamed registration.
