@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Assemblage", targets: ["Assemblage"]),
         .library(name: "AssemblageScenes", targets: ["AssemblageScenes"]),
+        .library(name: "AssemblageTesting", targets: ["AssemblageTesting"]),
         .executable(name: "assemblage-demo", targets: ["assemblage-demo"]),
     ],
     targets: [
@@ -15,10 +16,14 @@ let package = Package(
         .target(name: "Assemblage", dependencies: ["_AssemblageShims"]),
         // Scene modules and navigation: a separate target so that a server never links it.
         .target(name: "AssemblageScenes", dependencies: ["Assemblage"]),
+        // Helpers for tests of apps: a Swift Testing trait and an XCTest-friendly helper (uses the toolchain's
+        // Testing module).
+        .target(name: "AssemblageTesting", dependencies: ["Assemblage"]),
         .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage", "AssemblageScenes"],
                           resources: [.copy("settings.json")]),
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
+        .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,7 @@ import Foundation
 let usage = """
     assemblage-demo — an example app wired with Assemblage.
 
-    Usage: swift run assemblage-demo [--help] [--interactive]
+    Usage: swift run assemblage-demo [--help] [--mock] [--interactive] [--graph] [--validate]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
       0. the settings loaded from settings.json (a resource of the demo) through a property loader;
@@ -15,7 +15,9 @@ let usage = """
       4. eight threads resolving the same graph at once, with the singleton built exactly once;
       5. a shop assembled as a module tree (--mock replaces its database module with an in-memory one);
       6. a debug overlay: a mock container in front of Container.main for one section, then back;
-      7. scenes navigated by name in a terminal host (--interactive: navigate them yourself).
+      7. scenes navigated by name in a terminal host (--interactive: navigate them yourself);
+      8. concurrency: an actor built once by an async factory for 100 tasks, a @MainActor view model, and the
+         typed errors for resolving them synchronously from the wrong place.
 
     Flags:
       --help, -h      this text
@@ -131,3 +133,6 @@ runOverlayDemo()
 
 // 7. Scenes.
 runScenesDemo(interactive: CommandLine.arguments.contains("--interactive"))
+
+// 8. Concurrency.
+await runConcurrencyDemo()

@@ -134,7 +134,7 @@ extension Container {
         return register(key, _Factory3(factory), kind: 3, site: RegistrationSite(file: file, line: line))
     }
 
-    private func register<Service>(_ key: ServiceKey, _ box: AnyObject, kind: Int8,
+    func register<Service>(_ key: ServiceKey, _ box: AnyObject, kind: Int8,
                                    site: RegistrationSite) -> ServiceEntry<Service> {
         let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind)
         entry.container = self

@@ -26,7 +26,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
         public static let factoryFailed = Code(raw: "factoryFailed")
         /// Resolution went deeper than the container's depth limit.
         public static let depthLimitExceeded = Code(raw: "depthLimitExceeded")
-        /// The registration is `async` and was resolved synchronously; use `try await resolve…`.
+        /// The registration is `async` and was resolved synchronously; use `try await resolveAsync(…)`.
         public static let requiresAsync = Code(raw: "requiresAsync")
         /// The registration is isolated to the main actor and was resolved synchronously off it.
         public static let requiresMainActor = Code(raw: "requiresMainActor")
@@ -81,9 +81,10 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
         case .depthLimitExceeded:
             lines.append("Resolving \(key) went deeper than \(path.count - 1) nested resolutions.")
         case .requiresAsync:
-            lines.append("\(key) has an async factory; resolve it with `try await resolver.resolve…`.")
+            lines.append("\(key) has an async factory; resolve it with `try await resolver.resolveAsync(…)`.")
         case .requiresMainActor:
-            lines.append("\(key) is isolated to the main actor; resolve it on the main actor or with `await`.")
+            lines.append("\(key) is isolated to the main actor; resolve it on the main actor "
+                + "or with `try await resolver.resolveAsync(…)`.")
         case .typeMismatch:
             lines.append("The factory for \(key) produced a value of another type.")
         case .argumentsNotHashable:

@@ -252,6 +252,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @usableFromInline
     func _resolvePack<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
+        if factoryKind < Self.forwardingKind { return try _resolveIsolated(container, repeat each arguments) }
         if let shared = _sharedInstanceIfShared() { return shared }
         let box = unsafeDowncast(_packBox(), to: _FactoryBox<Service, repeat each Arg>.self)
         return try _resolve(container, {
@@ -457,6 +458,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     private func storedInstance(_ kind: ObjectScope.Kind, _ graphID: GraphIdentifier) -> Service? {
         if kind == .weak { return weakInstance as? Service }
         return customStorage().instance(inGraph: graphID) as? Service
+    }
+
+    /// The instance a weak or custom scope keeps, if any (the async creation path checks it before awaiting).
+    func _storedInstance(_ kind: ObjectScope.Kind) -> Service? {
+        _Coordinator.shared.withLock { storedInstance(kind, GraphIdentifier()) }
     }
 
     /// Must be called under the coordinator's lock.

@@ -74,9 +74,20 @@ extension Container {
         }
         let visible = visibleRegistrations()
         var checked = 0
+        var isolatedNotRun: [ValidationIssue] = []
         for registration in visible.winners where !registration.key.hasArguments {
             guard let found = root._lookup(registration.key) else { continue }
             let entry = Unmanaged<AnyObject>.fromOpaque(found).takeUnretainedValue() as! any _AnyEntry
+            let isolation = _isolation(of: entry)
+            guard isolation == .nonisolated else {
+                // Resolved with resolveAsync by design: validate() is synchronous, so it checks the paths that
+                // reach such a registration, not the factory itself.
+                isolatedNotRun.append(ValidationIssue(
+                    severity: .note, kind: .notChecked, key: registration.key, path: [registration.key],
+                    message: "\(registration.key) has a \(isolation) factory, which validate() does not run; "
+                        + "resolve it with `try await resolver.resolveAsync(…)` in a test to check its dependencies."))
+                continue
+            }
             checked += 1
             do {
                 _ = try entry._resolveAny(root)
@@ -109,6 +120,8 @@ extension Container {
         }
         checked += checkedKeys.count
         let graph = sandbox.graph()
+        issues += isolationPaths(in: graph, sandbox: sandbox, failures: failures)
+        issues += isolatedNotRun
         issues += captiveDependencies(in: graph, sandbox: sandbox)
         issues += replacementIssues()
         if options.reportsShadowedRegistrations { issues += visible.shadowed }
@@ -130,7 +143,7 @@ extension Container {
     static func issues(from failures: [ResolutionError]) -> [ValidationIssue] {
         var seen = Set<String>()
         var issues: [ValidationIssue] = []
-        for failure in failures {
+        for failure in failures where failure.code != .requiresAsync && failure.code != .requiresMainActor {
             let identity: String
             let kind: ValidationIssue.Kind
             switch failure.code {
@@ -150,6 +163,36 @@ extension Container {
             guard seen.insert(identity).inserted else { continue }
             issues.append(ValidationIssue(severity: .error, kind: kind, key: failure.key, path: failure.path,
                                           message: failure.description.replacingOccurrences(of: "\n  ", with: " ")))
+        }
+        return issues
+    }
+
+    /// Synchronous paths from a nonisolated factory into a main-actor or async one.
+    func isolationPaths(in graph: DependencyGraph, sandbox: _Sandbox,
+                        failures: [ResolutionError]) -> [ValidationIssue] {
+        let byID = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.id, $0) })
+        var issues: [ValidationIssue] = []
+        for edge in graph.edges {
+            guard let from = byID[edge.from], let to = byID[edge.to],
+                  sandbox.isolation[edge.from] == .nonisolated,
+                  let target = sandbox.isolation[edge.to], target != .nonisolated else { continue }
+            let path = failures.first { $0.key == to.key && ($0.code == .requiresAsync || $0.code == .requiresMainActor) }?
+                .path ?? [from.key, to.key]
+            let text = path.map(\.description).joined(separator: " → ")
+            if target == .async {
+                issues.append(ValidationIssue(
+                    severity: .error, kind: .isolation, key: to.key, path: path,
+                    message: "\(from.key) resolves \(to.key) synchronously (\(text)), but \(to.key) has an async factory: "
+                        + "that resolve always fails with requiresAsync. Make \(from.key)'s factory async and use "
+                        + "`try await r.resolveAsync(…)`."))
+            } else {
+                issues.append(ValidationIssue(
+                    severity: .warning, kind: .isolation, key: to.key, path: path,
+                    message: "\(from.key) resolves \(to.key) synchronously (\(text)), but \(to.key)'s factory is "
+                        + "isolated to the main actor: it works only when the resolution runs on the main actor and "
+                        + "fails with requiresMainActor anywhere else. Register \(from.key) with a mainActorFactory, "
+                        + "or resolve \(to.key) with `try await r.resolveAsync(…)`."))
+            }
         }
         return issues
     }
@@ -234,6 +277,16 @@ extension Container {
     }
 }
 
+/// The isolation of an entry's factory, following forwarders.
+func _isolation(of entry: any _AnyEntry) -> ServiceIsolation {
+    var current: any _AnyEntry = entry
+    while true {
+        if let isolated = current as? any _IsolatedEntry, !current.isForwarding { return isolated.isolation }
+        guard let next = current.forwardTarget else { return .nonisolated }
+        current = next
+    }
+}
+
 /// A registration as lookup sees it.
 struct VisibleRegistration {
     let key: ServiceKey
@@ -265,6 +318,8 @@ final class _Sandbox {
     private var nodes: [(entry: any _AnyEntry, container: String, isElement: Bool)] = []
     /// node id → lifetime rank of its scope.
     private(set) var lifetimeRank: [String: Int] = [:]
+    /// node id → isolation of its factory.
+    private(set) var isolation: [String: ServiceIsolation] = [:]
 
     func mirror(_ original: Container) -> Container {
         if let copy = copies[ObjectIdentifier(original)] { return copy }
@@ -334,6 +389,7 @@ final class _Sandbox {
             let id = "n\(index)"
             ids[UInt(bitPattern: Unmanaged.passUnretained(node.entry as AnyObject).toOpaque())] = id
             lifetimeRank[id] = node.entry.objectScope.lifetimeRank
+            isolation[id] = _isolation(of: node.entry)
             graphNodes.append(DependencyGraph.Node(id: id, key: node.entry.key, container: node.container,
                                                    scope: node.entry.objectScope.description, site: node.entry.site,
                                                    isCollectionElement: node.isElement))

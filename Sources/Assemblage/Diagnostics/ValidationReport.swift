@@ -119,3 +119,21 @@ public struct ValidationIssue: Sendable, CustomStringConvertible, Equatable {
     /// `error: missing registration: …`.
     public var description: String { "\(severity.rawValue): \(kind): \(message)" }
 }
+
+/// Something whose whole object graph can be validated: a ``Container``, an ``Assembler`` or a
+/// ``ModuleAssembler``.
+///
+/// ```swift
+/// func check(_ graph: some GraphValidatable) { print(graph.validate(ValidationOptions())) }
+/// ```
+public protocol GraphValidatable {
+    /// Resolves everything in a sandbox and reports every problem at once.
+    ///
+    /// - Parameter options: Sample arguments and reporting choices.
+    /// - Returns: The report.
+    func validate(_ options: ValidationOptions) -> ValidationReport
+}
+
+extension Container: GraphValidatable {}
+extension Assembler: GraphValidatable {}
+extension ModuleAssembler: GraphValidatable {}

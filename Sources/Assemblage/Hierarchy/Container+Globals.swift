@@ -67,7 +67,7 @@ extension Container {
     /// no `withRoot` is active first runs the ``bootstrap(_:)`` hook if one is armed. Reading and assigning are
     /// safe from any thread.
     public static var root: Container {
-        get { _RootOverride.container ?? _GlobalContainers.shared.ready().root }
+        get { _Ambient.container ?? _GlobalContainers.shared.ready().root }
         set { _GlobalContainers.shared.setRoot(newValue) }
     }
 
@@ -97,7 +97,7 @@ extension Container {
     /// - Throws: What `operation` throws.
     @discardableResult
     public static func withRoot<Result>(_ container: Container, _ operation: () throws -> Result) rethrows -> Result {
-        try _RootOverride.$container.withValue(container, operation: operation)
+        try _Ambient.$container.withValue(container, operation: operation)
     }
 
     /// Runs asynchronous `operation` with `root` switched to `container`, for the current task only, also
@@ -128,7 +128,7 @@ extension Container {
     @discardableResult
     public static func withRoot<Result>(_ container: Container, isolation: isolated (any Actor)? = #isolation,
                                         _ operation: () async throws -> Result) async rethrows -> Result {
-        try await _RootOverride.$container.withValue(container, operation: operation, isolation: isolation)
+        try await _Ambient.$container.withValue(container, operation: operation, isolation: isolation)
     }
 
     /// Sets the hook that registers the app's services into ``main``, lazily: it runs once, on the first read

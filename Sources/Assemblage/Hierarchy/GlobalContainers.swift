@@ -80,10 +80,6 @@ final class _GlobalContainers: @unchecked Sendable {
     }
 }
 
-/// The task-scoped root set by `Container.withRoot`.
-enum _RootOverride {
-    @TaskLocal static var container: Container?
-}
 
 /// The identity of a thread, to tell the thread running a one-time step from the threads waiting for it.
 struct _ThreadID: Equatable, @unchecked Sendable {

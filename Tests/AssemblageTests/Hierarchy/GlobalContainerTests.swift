@@ -36,6 +36,17 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
 @Suite(.serialized) struct GlobalContainerTests {
     // MARK: main and root
 
+    @Test func ambientOutsideEverySectionIsTheAssignedRoot() {
+        withFreshGlobals {
+            #expect(Container.ambient === Container.main)
+            let other = Container(label: "other")
+            Container.root = other
+            #expect(Container.ambient === other)
+            Container.root = Container.main
+            #expect(Container.ambient === Container.main)
+        }
+    }
+
     @Test func rootIsMainUntilAssignedAndFollowsANewMain() {
         withFreshGlobals {
             let main = Container.main
