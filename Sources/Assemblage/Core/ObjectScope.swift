@@ -98,7 +98,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// One instance per distinct value of the registration's runtime arguments, kept until a reset.
     ///
     /// ```swift
-    /// container.register(Connection.self) { _, host: String in Connection(host: host) }.inObjectScope(.multiton)
+    /// container.register(Connection.self) { (_, host: String) in Connection(host: host) }.inObjectScope(.multiton)
     /// container.resolve(Connection.self, argument: "a") === container.resolve(Connection.self, argument: "a")  // true
     /// container.resolve(Connection.self, argument: "a") === container.resolve(Connection.self, argument: "b")  // false
     /// ```
