@@ -124,6 +124,6 @@ for name, (file, line, _) in sorted(regions.items()):
 for problem in problems:
     print("error: " + problem)
 print(f"{checked} snippets in {len(articles)} articles checked against {len(regions)} test regions"
-      f" in {len(test_files)} files: " + ("OK" if not problems else f"{len(problems)} problems"))
+      f" in {len(test_files)} files: " + ("OK" if not problems else f"{len(problems)} problem" + ("" if len(problems) == 1 else "s")))
 sys.exit(1 if problems else 0)
 PY
