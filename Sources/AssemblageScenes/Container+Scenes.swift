@@ -61,7 +61,7 @@ extension Resolver {
     /// ```
     ///
     /// - Returns: The coordinator.
-    /// - Throws: ``Assemblage/ResolutionError`` when none is registered (no ``SceneAssembler`` set this
+    /// - Throws: `ResolutionError` when none is registered (no ``SceneAssembler`` set this
     ///   container up) or its ``SceneAssembler`` is gone.
     public func transitionCoordinator() throws(ResolutionError) -> TransitionCoordinator {
         try require(TransitionCoordinator.self, name: TransitionCoordinator.moduleName)

@@ -12,7 +12,7 @@ import Foundation
 /// has to cope with two transitions at once.
 ///
 /// Assemblage provides ``HeadlessNavigationHost`` (records transitions, for tests),
-/// ``TerminalNavigationHost`` (text screens) and, on Apple platforms with UIKit, ``UIKitNavigationHost``.
+/// ``TerminalNavigationHost`` (text screens) and, on Apple platforms with UIKit, `UIKitNavigationHost`.
 /// A host of your own looks like this:
 ///
 /// ```swift

@@ -65,7 +65,7 @@ public final class SceneAssembler {
         register()
     }
 
-    /// Creates an assembler that applies `assemblies` (as one ``Assemblage/Assembler`` batch: every
+    /// Creates an assembler that applies `assemblies` (as one `Assembler` batch: every
     /// `assemble`, then every `loaded`) now and on each reconfigure.
     ///
     /// ```swift

@@ -4,7 +4,7 @@ import Assemblage
 ///
 /// A scene module is registered in the container under its ``moduleName``, and the
 /// ``TransitionCoordinator`` builds it when a navigation names it. The view is whatever the
-/// ``NavigationHost`` shows: a `UIViewController` for ``UIKitNavigationHost``, a ``TerminalScreen`` for
+/// ``NavigationHost`` shows: a `UIViewController` for `UIKitNavigationHost`, a ``TerminalScreen`` for
 /// ``TerminalNavigationHost``, any type you like for ``HeadlessNavigationHost``.
 ///
 /// ```swift

@@ -8,7 +8,7 @@ extension Container {
     /// ```swift
     /// container.register(Animal.self) { _ in Cat(name: "Mimi") }
     /// container.register(Animal.self, name: "dog") { _ in Dog() }
-    /// container.register(Animal.self) { _, name: String, age: Int in Cat(name: name, age: age) }
+    /// container.register(Animal.self) { (_, name: String, age: Int) in Cat(name: name, age: age) }
     ///
     /// container.resolve(Animal.self)                              // Cat Mimi
     /// container.resolve(Animal.self, name: "dog")                 // Dog

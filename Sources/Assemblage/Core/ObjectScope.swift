@@ -13,13 +13,13 @@ public protocol ObjectScopeProtocol: AnyObject, Sendable {
 /// |---|---|
 /// | ``transient`` | a new one on every resolve |
 /// | ``graph`` (default) | shared within one top-level resolution, so a graph of objects that needs the same dependency twice gets one |
-/// | ``container`` | one per registration, shared with child containers; cleared by ``Container/resetObjectScope(_:)`` |
+/// | ``container`` | one per registration, shared with child containers; cleared by ``Container/resetObjectScope(_:)-(ObjectScope)`` |
 /// | ``weak`` | shared while someone else holds it strongly |
 /// | ``singleton`` | one per registration for the life of the program; never cleared by a reset |
 /// | ``multiton`` | one per distinct value of the runtime arguments (which must be `Hashable`); cleared by a reset |
 ///
 /// Custom scopes keep instances in storage you provide, and are cleared with
-/// ``Container/resetObjectScope(_:)``:
+/// ``Container/resetObjectScope(_:)-(ObjectScope)``:
 ///
 /// ```swift
 /// extension ObjectScope {
@@ -83,7 +83,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// which is what makes property-injection cycles (see ``ServiceEntry/initCompleted(_:)``) close.
     public static let graph = ObjectScope(kind: .graph, description: "graph", storageFactory: GraphStorage.init)
 
-    /// One instance per registration, shared with child containers, until ``Container/resetObjectScope(_:)``.
+    /// One instance per registration, shared with child containers, until ``Container/resetObjectScope(_:)-(ObjectScope)``.
     public static let container = ObjectScope(kind: .container, description: "container",
                                               storageFactory: PermanentStorage.init)
 
@@ -91,14 +91,14 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     public static let weak = ObjectScope(kind: .weak, description: "weak", storageFactory: WeakStorage.init)
 
     /// One instance per registration for the life of the program, created once and never cleared by
-    /// ``Container/resetObjectScope(_:)`` or a module reset.
+    /// ``Container/resetObjectScope(_:)-(ObjectScope)`` or a module reset.
     public static let singleton = ObjectScope(kind: .singleton, description: "singleton",
                                               storageFactory: PermanentStorage.init)
 
     /// One instance per distinct value of the registration's runtime arguments, kept until a reset.
     ///
     /// ```swift
-    /// container.register(Connection.self) { _, host: String in Connection(host: host) }.inObjectScope(.multiton)
+    /// container.register(Connection.self) { (_, host: String) in Connection(host: host) }.inObjectScope(.multiton)
     /// container.resolve(Connection.self, argument: "a") === container.resolve(Connection.self, argument: "a")  // true
     /// container.resolve(Connection.self, argument: "a") === container.resolve(Connection.self, argument: "b")  // false
     /// ```

@@ -70,12 +70,31 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
         }
     }
 
+    /// Whether two keys name the same registration: the same service type, argument types, argument count and
+    /// name.
+    ///
+    /// ```swift
+    /// ServiceKey(Cat.self, name: "mimi") == ServiceKey(Cat.self, name: "mimi")   // true
+    /// ServiceKey(Cat.self) == ServiceKey(Cat.self, argumentTypes: String.self)   // false
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - lhs: A key.
+    ///   - rhs: Another key.
+    /// - Returns: `true` when every part of the keys is equal.
     public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
         lhs.hash == rhs.hash && lhs.serviceType == rhs.serviceType
             && lhs.argumentsType == rhs.argumentsType && lhs.argumentCount == rhs.argumentCount
             && lhs.name == rhs.name
     }
 
+    /// Feeds the key's precomputed hash (of its types, argument count and name) to `hasher`.
+    ///
+    /// ```swift
+    /// var seen: Set<ServiceKey> = [ServiceKey(Cat.self)]
+    /// ```
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
     /// `Cat`, `Cat (name: "mimi")`, `Cat (arguments: String, Int)`.

@@ -1,0 +1,250 @@
+import Assemblage
+import Testing
+
+// The code of the "Module Trees and Overrides" article, compiled and run (see GettingStartedDocTests.swift).
+
+enum ModulesDoc {
+    protocol HTTPClient: AnyObject, Sendable {}
+    final class LiveHTTPClient: HTTPClient {}
+
+    protocol Storage: AnyObject, Sendable {}
+    final class SQLiteStorage: Storage {
+        let path: String
+        init(path: String) { self.path = path }
+    }
+    final class InMemoryStorage: Storage {}
+
+    final class FeedService: Sendable {
+        let http: HTTPClient
+        let storage: Storage
+        init(http: HTTPClient, storage: Storage) {
+            self.http = http
+            self.storage = storage
+        }
+    }
+
+    final class SearchAPI: Sendable {
+        let http: HTTPClient
+        init(http: HTTPClient) { self.http = http }
+    }
+
+    final class ProfileViewController {
+        var feed: FeedService?
+    }
+
+    // snippet: modules-define
+    struct NetworkModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [] }
+
+        func assemble(container: Container) {
+            container.register(HTTPClient.self) { _ in LiveHTTPClient() }.inObjectScope(.container)
+        }
+    }
+
+    /// Needs a value from the app, so it cannot create itself: the app passes an instance.
+    struct StorageModule: ModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [] }
+        let path: String
+
+        func assemble(container: Container) {
+            let path = self.path
+            container.register(Storage.self) { _ in SQLiteStorage(path: path) }.inObjectScope(.container)
+        }
+    }
+
+    struct FeedModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self, StorageModule.self] }
+
+        func assemble(container: Container) {
+            container.register(FeedService.self) { r in
+                FeedService(http: try r.require(HTTPClient.self), storage: try r.require(Storage.self))
+            }
+        }
+    }
+
+    struct AppModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [FeedModule.self] }
+        func assemble(container: Container) {}
+    }
+    // end-snippet
+
+    // snippet: modules-replacement
+    struct InMemoryStorageModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [] }
+        static var replaces: [any ModuleAssembly.Type] { [StorageModule.self] }
+
+        func assemble(container: Container) {
+            container.register(Storage.self) { _ in InMemoryStorage() }.inObjectScope(.container)
+        }
+    }
+    // end-snippet
+
+    // snippet: modules-default-override
+    /// The storage module of a tree whose tests use an in-memory database by default.
+    struct CacheModule: ModuleAssembly, DefaultModuleAssemblyOverride {
+        typealias OverrideType = InMemoryCacheModule
+        static var dependencies: [any ModuleAssembly.Type] { [] }
+        let path: String
+
+        func assemble(container: Container) {
+            let path = self.path
+            container.register(Storage.self) { _ in SQLiteStorage(path: path) }.inObjectScope(.container)
+        }
+    }
+
+    struct InMemoryCacheModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [] }
+        static var replaces: [any ModuleAssembly.Type] { [CacheModule.self] }
+
+        func assemble(container: Container) {
+            container.register(Storage.self) { _ in InMemoryStorage() }.inObjectScope(.container)
+        }
+    }
+    // end-snippet
+
+    struct CachedFeedModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self, CacheModule.self] }
+        func assemble(container: Container) {
+            container.register(FeedService.self) { r in
+                FeedService(http: try r.require(HTTPClient.self), storage: try r.require(Storage.self))
+            }
+        }
+    }
+
+    // snippet: modules-dynamic
+    /// Interfaces whose implementations other modules contribute.
+    struct PluginsModule: DynamicModuleAssembly, AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [] }
+        func assemble(container: Container) {}
+    }
+
+    struct SearchModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self] }
+
+        func assemble(container: Container) {
+            container.contribute(into: PluginsModule.self) { plugins in
+                plugins.register(SearchAPI.self) { r in
+                    SearchAPI(http: try r.require(HTTPClient.self))   // from NetworkModule, SearchModule's dependency
+                }
+            }
+        }
+    }
+
+    struct ShellModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [PluginsModule.self] }
+        func assemble(container: Container) {}
+    }
+    // end-snippet
+
+    // snippet: modules-injection
+    struct ProfileModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [FeedModule.self] }
+
+        func assemble(container: Container) {
+            container.registerInjection(for: ProfileViewController.self) { r, controller in
+                controller.feed = try r.require(FeedService.self)
+            }
+        }
+    }
+    // end-snippet
+
+    @Suite("Docs: Module Trees and Overrides") struct Samples {
+        @Test func assembleTheTree() throws {
+            // snippet: modules-assemble
+            let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "feed.sqlite")])
+            let feed = try assembler.resolver.require(FeedService.self)
+            print(assembler.modules)   // [NetworkModule, StorageModule, FeedModule, AppModule]
+            // end-snippet
+            #expect(assembler.modules.map { "\($0)" } == ["NetworkModule", "StorageModule", "FeedModule", "AppModule"])
+            #expect((feed.storage as? SQLiteStorage)?.path == "feed.sqlite")
+
+            // snippet: modules-scope
+            let network = try assembler.resolver(for: NetworkModule.self)
+            let invisible = network.resolve(FeedService.self)    // nil: NetworkModule does not depend on FeedModule
+            // end-snippet
+            #expect(invisible == nil)
+        }
+
+        @Test func missingModuleIsReported() {
+            var message = ""
+            // snippet: modules-missing
+            do {
+                _ = try ModuleAssembler([AppModule()])
+            } catch {
+                print(error)
+            }
+            // end-snippet
+            do {
+                _ = try ModuleAssembler([AppModule()])
+            } catch {
+                message = error.description
+                #expect(error.codes == [.moduleNotProvided])
+            }
+            #expect(message == """
+                StorageModule is needed but was not passed in, and it cannot create itself.
+                Dependency path: AppModule → FeedModule → StorageModule
+                Fix: pass a StorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
+                """)
+        }
+
+        @Test func replacements() throws {
+            // snippet: modules-replace
+            let test = try ModuleAssembler([AppModule(), InMemoryStorageModule()])
+            let feed = try test.resolver.require(FeedService.self)   // feed.storage is an InMemoryStorage
+            // end-snippet
+            #expect(feed.storage is InMemoryStorage)
+            #expect(!test.modules.contains { $0 == StorageModule.self })
+
+            // snippet: modules-use-default-overrides
+            let app = try ModuleAssembler([CachedFeedModule(), CacheModule(path: "cache.sqlite")])
+            let tests = try ModuleAssembler([CachedFeedModule()], overrideBehavior: .useDefaultOverrides)
+            // app: SQLiteStorage; tests: InMemoryStorage, and no CacheModule instance was needed
+            // end-snippet
+            #expect(try app.resolver.require(FeedService.self).storage is SQLiteStorage)
+            #expect(try tests.resolver.require(FeedService.self).storage is InMemoryStorage)
+        }
+
+        @Test func resets() throws {
+            let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "feed.sqlite")])
+            let before = try assembler.resolver.require(FeedService.self)
+            // snippet: modules-reset
+            try assembler.reset(NetworkModule.self)       // NetworkModule's kept instances only
+            try assembler.resetAll(FeedModule.self)       // FeedModule and everything it depends on
+            // end-snippet
+            let after = try assembler.resolver.require(FeedService.self)
+            #expect(after.http !== before.http)
+            #expect(after.storage !== before.storage)
+        }
+
+        @Test func dynamicModules() throws {
+            // snippet: modules-contributions
+            let full = try ModuleAssembler([ShellModule(), SearchModule()])
+            let search = try full.resolver(for: ShellModule.self).resolve(SearchAPI.self)    // contributed
+
+            let bare = try ModuleAssembler([ShellModule()])
+            let none = try bare.resolver(for: ShellModule.self).resolve(SearchAPI.self)      // nil: no contributor
+            // end-snippet
+            #expect(search != nil)
+            #expect(none == nil)
+        }
+
+        @Test func injection() throws {
+            let assembler = try ModuleAssembler([ProfileModule(), StorageModule(path: "feed.sqlite")])
+            // snippet: modules-inject
+            let controller = ProfileViewController()      // made by a storyboard or a framework, not the container
+            try assembler.resolver.inject(into: controller)
+            // controller.feed is set
+            // end-snippet
+            #expect(controller.feed != nil)
+        }
+
+        @Test func childAssembler() throws {
+            // snippet: modules-parent
+            let app = try ModuleAssembler([AppModule(), StorageModule(path: "feed.sqlite")])
+            let profile = try ModuleAssembler([ProfileModule()], parent: app)   // reuses app's FeedModule and the rest
+            // end-snippet
+            #expect(profile.modules.map { "\($0)" } == ["ProfileModule"])
+            #expect(try profile.resolver.require(FeedService.self).storage is SQLiteStorage)
+        }
+    }
+}

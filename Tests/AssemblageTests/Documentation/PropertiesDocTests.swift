@@ -1,0 +1,143 @@
+import Assemblage
+import Foundation
+import Testing
+
+// The code of the "Properties" article, compiled and run (see GettingStartedDocTests.swift).
+
+enum PropertiesDoc {
+    // snippet: properties-json
+    static let settings = """
+        {
+            // Comments are allowed, outside strings.
+            "api": { "baseURL": "https://api.example.com", "retries": 3 },
+            "timeout": 2.5,
+            "features": ["search", "sync"]
+        }
+        """
+    // end-snippet
+
+    // snippet: properties-client
+    final class APIClient {
+        let baseURL: String
+        let retries: Int
+        let timeout: Double
+        init(baseURL: String, retries: Int, timeout: Double) {
+            self.baseURL = baseURL
+            self.retries = retries
+            self.timeout = timeout
+        }
+    }
+
+    struct APISettings: Decodable {
+        let baseURL: String
+        let retries: Int
+    }
+    // end-snippet
+
+    /// Reads the app's settings from its bundle; compiled here, not run (the test bundle has no such file).
+    static func loadFromTheAppBundle(_ container: Container) throws {
+        // snippet: properties-bundle
+        try container.applyPropertyLoaders([
+            JSONPropertyLoader(bundle: .main, name: "settings"),        // settings.json in the app's bundle
+            EnvironmentPropertyLoader(prefix: "MYAPP_"),               // MYAPP_timeout=5 wins over the file
+        ])
+        // end-snippet
+    }
+
+    @Suite("Docs: Properties") struct Samples {
+        @Test func loadAndRead() throws {
+            // snippet: properties-apply
+            let container = Container()
+            try container.applyPropertyLoader(
+                JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
+
+            container.register(APIClient.self) { r in
+                let api = try r.decodeProperties(APISettings.self, forKey: "api")
+                return APIClient(baseURL: api.baseURL, retries: api.retries,
+                                 timeout: r.property("timeout") ?? 10)
+            }
+            let client = try container.require(APIClient.self)   // https://api.example.com, 3, 2.5
+            // end-snippet
+            #expect(client.baseURL == "https://api.example.com")
+            #expect(client.retries == 3)
+            #expect(client.timeout == 2.5)
+
+            // snippet: properties-read
+            let timeout = container.property("timeout", as: Double.self)        // 2.5
+            let features: [String]? = container.property("features")          // ["search", "sync"]
+            let wrongType = container.property("timeout", as: Bool.self)        // nil: a number is not a Bool
+            do {
+                _ = try container.requireProperty("port", as: Int.self)
+            } catch {
+                print(error)   // Missing key in properties from settings.json (key "port"): …
+            }
+            // end-snippet
+            #expect(timeout == 2.5)
+            #expect(features == ["search", "sync"])
+            #expect(wrongType == nil)
+            do {
+                _ = try container.requireProperty("port", as: Int.self)
+                Issue.record("expected an error")
+            } catch let error as PropertyError {
+                #expect(error.code == .missingKey)
+                #expect(error.description.hasPrefix("Missing key in properties from settings.json (key \"port\")"))
+            }
+        }
+
+        @Test func reading() throws {
+            let container = Container()
+            try container.applyPropertyLoader(JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
+            #expect(container.property("timeout", as: Double.self) == 2.5)
+            #expect(container.property("features", as: [String].self) == ["search", "sync"])
+            #expect(container.property("timeout", as: Bool.self) == nil)
+            #expect(throws: PropertyError.self) { try container.requireProperty("port", as: Int.self) }
+            do {
+                _ = try container.requireProperty("port", as: Int.self)
+            } catch let error as PropertyError {
+                #expect(error.code == .missingKey)
+            }
+        }
+
+        @Test func mergeAndFailures() throws {
+            let container = Container()
+            // snippet: properties-merge
+            try container.applyPropertyLoader(JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
+            try container.applyPropertyLoader(DictionaryPropertyLoader(["timeout": 5], description: "overrides"))
+            // timeout is now 5; "api" and "features" are still the file's
+
+            let broken = JSONPropertyLoader(data: Data(#"{"timeout": 1,}"#.utf8), description: "broken.json")
+            do {
+                try container.applyPropertyLoader(broken)                   // fails: nothing is merged
+            } catch {
+                print(error)   // Malformed JSON in broken.json at line 1, column 15: …
+            }
+            // end-snippet
+            #expect(container.property("timeout", as: Int.self) == 5)
+            #expect(container.property("api", as: [String: PropertyValue].self) != nil)
+            do {
+                try container.applyPropertyLoader(broken)
+                Issue.record("expected an error")
+            } catch let error as PropertyError {
+                #expect(error.code == .malformedFile)
+                #expect(error.description.hasPrefix("Malformed JSON in broken.json at line 1, column 15"))
+            }
+        }
+
+        @Test func childSeesParent() throws {
+            let app = Container()
+            try app.applyPropertyLoader(JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
+            // snippet: properties-child
+            let screen = Container(parent: app)
+            try screen.applyPropertyLoader(DictionaryPropertyLoader(["timeout": 30]))
+            // screen sees timeout 30 and the app's "api"; app still sees timeout 2.5
+            // end-snippet
+            #expect(screen.property("timeout", as: Int.self) == 30)
+            #expect(screen.property("api", as: [String: PropertyValue].self) != nil)
+            #expect(app.property("timeout", as: Double.self) == 2.5)
+        }
+
+        @Test func bundleLoaderIsTypedWhenTheFileIsMissing() {
+            #expect(throws: PropertyError.self) { try PropertiesDoc.loadFromTheAppBundle(Container()) }
+        }
+    }
+}
