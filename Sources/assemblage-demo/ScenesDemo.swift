@@ -28,17 +28,24 @@ func runScenesDemo(interactive: Bool) {
         return
     }
     host.show()
-    let walk: [(keys: [String], note: String)] = [
-        (["1"], "Orders need an account, so sign-in is presented first"),
-        (["1"], "signed in: the modal closes and Orders is pushed"),
-        (["2"], "typed parameters: OrderDetail.Parameters(number: \"#702\")"),
-        (["b", "b", "b"], "back to Home, then once too often"),
-        (["5"], "sign out: .reset registers everything again and shows Home"),
+    // Each step names the scene that must be on top afterwards: a navigation that fails silently would
+    // otherwise print a story that did not happen, so the walk checks itself (CI runs the demo).
+    let walk: [(keys: [String], note: String, expectedTop: String)] = [
+        (["1"], "Orders need an account, so sign-in is presented first", "signIn"),
+        (["1"], "signed in: the modal closes and Orders is pushed", "orders"),
+        (["2"], "typed parameters: OrderDetail.Parameters(number: \"#702\")", "order"),
+        (["b", "b", "b"], "back to Home, then once too often", "home"),
+        (["5"], "sign out: .reset registers everything again and shows Home", "home"),
     ]
     for step in walk {
         print("  > \(step.keys.joined(separator: " "))   (\(step.note))")
         for (index, key) in step.keys.enumerated() {
             host.handle(key, showingScreen: index == step.keys.count - 1 && key != "b")
+        }
+        let top = assembler.coordinator.state.top?.sceneName ?? "nothing"
+        guard top == step.expectedTop else {
+            print("  ! the walk went wrong: expected \(step.expectedTop) on top, found \(top)")
+            exit(1)
         }
     }
     print("  state: \(assembler.coordinator.state)")
