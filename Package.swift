@@ -19,6 +19,10 @@ let package = Package(
                           resources: [.copy("settings.json")]),
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
+        // Stress, cycles, bad input, memory and fuzzing: bounded tests that each print a figure.
+        .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage"]),
+        // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
+        .executableTarget(name: "assemblage-leak-probe", dependencies: ["Assemblage"]),
     ],
     swiftLanguageModes: [.v6]
 )
