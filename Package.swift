@@ -24,6 +24,10 @@ let package = Package(
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
         .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
+        // Stress, cycles, bad input, memory and fuzzing: bounded tests that each print a figure.
+        .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage"]),
+        // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
+        .executableTarget(name: "assemblage-leak-probe", dependencies: ["Assemblage"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,12 @@
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE  // pthread_getattr_np
+#endif
 #include "AssemblageShims.h"
 #include <pthread.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 static _Thread_local void *asm_state = 0;
 static _Thread_local void *asm_hazard = 0;
@@ -27,4 +34,87 @@ void _asm_set_thread_state(void *value, void *hazard, void (*destructor)(void *)
     asm_state = value;
     asm_hazard = hazard;
     pthread_setspecific(asm_key, value);
+}
+
+// MARK: Stack room
+
+/// The address below which the stack is "low"; 0 until computed, 1 when the bounds are unknown.
+static _Thread_local uintptr_t asm_stack_limit = 0;
+
+static uintptr_t asm_compute_stack_limit(void) {
+    uintptr_t low = 0;
+    size_t size = 0;
+#if defined(__APPLE__)
+    pthread_t self = pthread_self();
+    size = pthread_get_stacksize_np(self);
+    low = (uintptr_t)pthread_get_stackaddr_np(self) - size;
+#elif defined(__linux__)
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void *address = 0;
+        if (pthread_attr_getstack(&attr, &address, &size) == 0) low = (uintptr_t)address;
+        pthread_attr_destroy(&attr);
+    }
+#endif
+    if (low == 0 || size == 0) return 1;
+    size_t margin = size / 4;
+    if (margin > 128 * 1024) margin = 128 * 1024;
+    return low + margin;
+}
+
+bool _asm_stack_is_low(void) {
+    char probe = 0;
+    if (asm_stack_limit == 0) asm_stack_limit = asm_compute_stack_limit();
+    return (uintptr_t)&probe < asm_stack_limit;
+}
+
+bool _asm_is_main_thread(void) {
+#if defined(__APPLE__)
+    return pthread_main_np() != 0;
+#elif defined(__linux__)
+    return getpid() == (pid_t)syscall(SYS_gettid);
+#else
+    return false;
+#endif
+}
+
+// MARK: Continuing on a new thread
+
+static _Thread_local const void *asm_logical = 0;
+static _Thread_local char asm_identity;
+
+const void *_asm_logical_thread(void) { return asm_logical ? asm_logical : (const void *)&asm_identity; }
+
+struct asm_continuation {
+    void (*body)(void *);
+    void *context;
+    void *state;
+    void *hazard;
+    const void *logical;
+};
+
+static void *asm_continue(void *raw) {
+    struct asm_continuation *continuation = raw;
+    // Adopted, not owned: no pthread key is set, so nothing is destroyed when this thread exits.
+    asm_state = continuation->state;
+    asm_hazard = continuation->hazard;
+    asm_logical = continuation->logical;
+    continuation->body(continuation->context);
+    asm_state = 0;
+    asm_hazard = 0;
+    asm_logical = 0;
+    return 0;
+}
+
+int _asm_continue_on_new_thread(size_t stack_size, void (*body)(void *), void *context) {
+    struct asm_continuation continuation = { body, context, asm_state, asm_hazard, _asm_logical_thread() };
+    pthread_attr_t attr;
+    int status = pthread_attr_init(&attr);
+    if (status != 0) return status;
+    status = pthread_attr_setstacksize(&attr, stack_size);
+    pthread_t thread;
+    if (status == 0) status = pthread_create(&thread, &attr, asm_continue, &continuation);
+    pthread_attr_destroy(&attr);
+    if (status != 0) return status;
+    return pthread_join(thread, 0);
 }

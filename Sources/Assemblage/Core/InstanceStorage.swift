@@ -36,7 +36,7 @@ extension InstanceStorage {
 
 /// Keeps an instance for the duration of one graph.
 public final class GraphStorage: InstanceStorage {
-    private var instances: [GraphIdentifier: Any] = [:]
+    var instances: [GraphIdentifier: Any] = [:]
     /// The instance of the most recent graph.
     public var instance: Any?
 
@@ -90,7 +90,7 @@ public final class WeakStorage: InstanceStorage {
 
 /// Combines storages: reads the first that has an instance, writes to all.
 public final class CompositeStorage: InstanceStorage {
-    private let components: [InstanceStorage]
+    let components: [InstanceStorage]
 
     /// The first component's instance that is present.
     public var instance: Any? {

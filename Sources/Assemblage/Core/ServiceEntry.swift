@@ -320,7 +320,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                     _ make: (Resolver) throws -> Service) throws -> Service {
         try state.enter(pointer)
         defer { state.leave() }
-        let instance = try _invoke(state, container, make)
+        let instance = _asm_stack_is_low()
+            ? try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
+            : try _invoke(state, container, make)
         if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
             return superseding as! Service  // made by a re-entrant run reached through initCompleted
         }
@@ -404,7 +406,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             } else {
                 let storage = customStorage()
                 storage.setInstance(instance, inGraph: graphID)
-                state.touchedStorages.append(storage)
+                // At top level the graph has already ended (in `_construct`): finish it for this storage now
+                // rather than leave the storage (and its instance) on this thread until its next resolution.
+                if state.isTopLevel { storage._finishGraph(graphID) } else { state.touchedStorages.append(storage) }
             }
         }
         return instance

@@ -1,3 +1,5 @@
+import _AssemblageShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -82,11 +84,11 @@ final class _GlobalContainers: @unchecked Sendable {
 
 
 /// The identity of a thread, to tell the thread running a one-time step from the threads waiting for it.
+///
+/// A thread that continues a deep resolution for another (see `_StackGuard`) has the other's identity.
 struct _ThreadID: Equatable, @unchecked Sendable {
-    // @unchecked Sendable: `pthread_t` is an opaque handle; it is only compared, never dereferenced.
-    private let raw: pthread_t
+    // @unchecked Sendable: an address that is only compared, never dereferenced.
+    private let raw: UnsafeRawPointer
 
-    static var current: _ThreadID { _ThreadID(raw: pthread_self()) }
-
-    static func == (lhs: _ThreadID, rhs: _ThreadID) -> Bool { pthread_equal(lhs.raw, rhs.raw) != 0 }
+    static var current: _ThreadID { _ThreadID(raw: _asm_logical_thread()) }
 }

@@ -15,13 +15,13 @@ final class _ResolutionState {
     /// The factories currently running on this thread, outermost first: entry addresses, with the low bit
     /// set while that entry's `initCompleted` steps run. A raw buffer: pushing a frame is two stores.
     @exclusivity(unchecked) private var frames: UnsafeMutablePointer<UInt>
-    @exclusivity(unchecked) private var frameCapacity = 32
+    @exclusivity(unchecked) private(set) var frameCapacity = 32
     @exclusivity(unchecked) @usableFromInline var depth = 0
     /// Graph-scoped instances of the current top-level resolution: entry addresses in one raw buffer (scanned
     /// without touching a reference count), the instances at the same index in another.
     @exclusivity(unchecked) private var graphEntries: UnsafeMutablePointer<UnsafeRawPointer>
     @exclusivity(unchecked) private var graphInstances: UnsafeMutablePointer<Any>
-    @exclusivity(unchecked) private var graphCapacity = 16
+    @exclusivity(unchecked) private(set) var graphCapacity = 16
     @exclusivity(unchecked) private(set) var graphCount = 0
     /// Custom storages touched in this top-level resolution; told when it completes.
     @exclusivity(unchecked) @usableFromInline var touchedStorages: [InstanceStorage] = []
@@ -104,11 +104,14 @@ final class _ResolutionState {
             let key = Self.key(of: UInt(bitPattern: entry))
             throw ResolutionError(code: .depthLimitExceeded, key: key, path: path + [key])
         }
-        let larger = UnsafeMutablePointer<UInt>.allocate(capacity: frameCapacity * 2)
+        // Capped at the limit, so that the check above runs exactly when the limit is reached (doubling alone
+        // would skip from 1,024 to 2,048 and let resolution run 548 levels past it).
+        let capacity = min(frameCapacity * 2, Self.maxDepth)
+        let larger = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
         larger.moveInitialize(from: frames, count: depth)
         frames.deallocate()
         frames = larger
-        frameCapacity *= 2
+        frameCapacity = capacity
     }
 
     /// Throws a cycle error when `entry` is already being constructed on this thread, unless property
@@ -267,7 +270,8 @@ final class _ResolutionState {
         if !touchedStorages.isEmpty {
             let storages = touchedStorages
             touchedStorages.removeAll(keepingCapacity: true)
-            _Coordinator.shared.withLock { for storage in storages { storage.graphResolutionCompleted() } }
+            let graph = graphID
+            _Coordinator.shared.withLock { for storage in storages { storage._finishGraph(graph) } }
         }
         graphID = nil
     }

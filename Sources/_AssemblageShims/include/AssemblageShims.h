@@ -6,6 +6,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /// Loads a pointer-sized word with acquire ordering. `word` must be 8-byte aligned.
@@ -59,5 +60,22 @@ void *_Nullable _asm_thread_hazard(void);
 /// Sets the calling thread's resolution state and hazard word.
 /// `destructor` runs with the state when the thread exits.
 void _asm_set_thread_state(void *_Nullable value, void *_Nullable hazard, void (*_Nonnull destructor)(void *_Nonnull));
+
+/// Whether the calling thread has less than its safety margin of stack left: a quarter of its stack, at most
+/// 128 KiB. The bounds are read once per thread; where they cannot be read, never.
+bool _asm_stack_is_low(void);
+
+/// Whether the calling thread is the process's main thread.
+bool _asm_is_main_thread(void);
+
+/// The identity of the thread the calling code runs for: its own, or, on a thread started by
+/// `_asm_continue_on_new_thread`, that of the thread it continues for. Compare, never dereference.
+const void *_Nonnull _asm_logical_thread(void);
+
+/// Runs `body(context)` on a new thread with a stack of `stack_size` bytes, while the calling thread waits.
+/// The new thread continues for the caller: it uses the caller's resolution state, hazard word and logical
+/// identity. Returns 0 when the body ran, an error number when the thread could not be started.
+int _asm_continue_on_new_thread(size_t stack_size, void (*_Nonnull body)(void *_Nullable),
+                                void *_Nullable context);
 
 #endif
