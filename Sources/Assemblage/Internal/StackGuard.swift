@@ -22,11 +22,11 @@ enum _StackGuard {
     @usableFromInline @inline(never)
     static func runWithRoom<T>(_ state: _ResolutionState, _ key: ServiceKey, _ body: () throws -> T) throws -> T {
         guard !_asm_is_main_thread() else { throw exhausted(state, key) }
-        let root = _RootOverride.container
+        let root = _Ambient.container
         var outcome: Result<T, any Error>?
         withoutActuallyEscaping(body) { body in
             let continuation = Unmanaged.passRetained(_Continuation {
-                outcome = Result { try _RootOverride.$container.withValue(root) { try body() } }
+                outcome = Result { try _Ambient.$container.withValue(root) { try body() } }
             })
             let status = _asm_continue_on_new_thread(continuationStackSize, { raw in
                 Unmanaged<_Continuation>.fromOpaque(raw!).takeRetainedValue().run()
