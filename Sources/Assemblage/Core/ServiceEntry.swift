@@ -318,14 +318,22 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @inlinable
     func _construct(_ state: _ResolutionState, _ container: Container, graph: Bool,
                     _ make: (Resolver) throws -> Service) throws -> Service {
-        try state.enter(pointer)
+        // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so
+        // that the common path keeps its shape.
+        if try state.enter(pointer) { return try _constructWithRoom(state, container, graph: graph, make) }
         defer { state.leave() }
-        let instance = _asm_stack_is_low()
-            ? try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
-            : try _invoke(state, container, make)
+        let instance = try _invoke(state, container, make)
         if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
             return superseding as! Service  // made by a re-entrant run reached through initCompleted
         }
+        return try _finishConstruction(instance, state, container, graph: graph)
+    }
+
+    /// Stores a new instance in the graph when it may be asked for again, runs its `initCompleted` steps and
+    /// applies decorators.
+    @inlinable @inline(__always)
+    func _finishConstruction(_ instance: Service, _ state: _ResolutionState, _ container: Container,
+                             graph: Bool) throws -> Service {
         let completions = words.loadAcquire(2)
         let stored = graph && (completions != nil || state.graphIsObserved)
         if stored { state.storeGraphInstance(instance, for: pointer) }
@@ -348,6 +356,19 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         } catch {
             throw state.factoryFailure(error, key)
         }
+    }
+
+    /// `_construct` (already entered) with the factory run on a thread with stack to spare: the cold path of a
+    /// deep chain, out of line so that the common path stays as it is.
+    @usableFromInline @inline(never)
+    func _constructWithRoom(_ state: _ResolutionState, _ container: Container, graph: Bool,
+                            _ make: (Resolver) throws -> Service) throws -> Service {
+        defer { state.leave() }
+        let instance = try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
+        if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
+            return superseding as! Service
+        }
+        return try _finishConstruction(instance, state, container, graph: graph)
     }
 
     @usableFromInline

@@ -91,11 +91,16 @@ final class _ResolutionState {
     /// - Throws: `ResolutionError.cycle` when the same registration is already being constructed on this
     ///   thread (and no property injection sits in between), `.depthLimitExceeded` past ``maxDepth``.
     @usableFromInline
-    func enter(_ entry: UnsafeRawPointer) throws(ResolutionError) {
+    ///
+    /// - Returns: `true` when the thread's stack is nearly used up, so the factory must run on a thread with
+    ///   room (checked only from ``_StackGuard/checkDepth``: the stack runs low only deep in a chain).
+    @discardableResult
+    func enter(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
         if depth > 0 { try checkReentry(entry) }
         if depth == frameCapacity { try grow(for: entry) }
         frames[depth] = UInt(bitPattern: entry)
         depth &+= 1
+        return depth > _StackGuard.checkDepth && _asm_stack_is_low()
     }
 
     @inline(never)
