@@ -32,8 +32,8 @@ extension Container {
     /// }
     /// ```
     ///
-    /// The spelling is Swinject's (`register(_:name:mainActorFactory:)`); a trailing closure marked
-    /// `{ @MainActor r in … }` selects this form too.
+    /// The label `mainActorFactory:` is the one proposed for Swinject (not part of Swinject 2.10.0); a trailing
+    /// closure marked `{ @MainActor r in … }` selects this form too.
     ///
     /// - Parameters:
     ///   - serviceType: The service type; inferred from the factory when omitted.

@@ -84,7 +84,7 @@ extension Container {
                 // reach such a registration, not the factory itself.
                 isolatedNotRun.append(ValidationIssue(
                     severity: .note, kind: .notChecked, key: registration.key, path: [registration.key],
-                    message: "\(registration.key) has a \(isolation) factory, which validate() does not run; "
+                    message: "\(registration.key)'s factory is \(isolation), so validate() does not run it; "
                         + "resolve it with `try await resolver.resolveAsync(…)` in a test to check its dependencies."))
                 continue
             }

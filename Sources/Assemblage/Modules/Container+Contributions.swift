@@ -74,7 +74,7 @@ public struct ModuleContribution: Sendable {
 
     /// Registers a service in the dynamic module whose factory runs in the contributing module's scope.
     ///
-    /// Same form as ``Container/register(_:name:file:line:factory:)-(_,_,_,_,(Resolver,Arg)->Service)``; any number of runtime arguments.
+    /// Same form as ``Container/register(_:name:file:line:factory:)-7bw5r``; any number of runtime arguments.
     ///
     /// ```swift
     /// interfaces.register(PaymentsAPI.self) { r in Payments(http: try r.require(HTTPClient.self)) }

@@ -42,6 +42,17 @@ enum DiagnosticsDoc {
         init(userID: Int) { self.userID = userID }
     }
 
+    // snippet: diagnostics-isolation-types
+    actor SessionStore {
+        init() async {}
+    }
+
+    final class SessionReporter: Sendable {
+        let store: SessionStore
+        init(store: SessionStore) { self.store = store }
+    }
+    // end-snippet
+
     protocol Storage: Sendable {}
     final class SQLStorage: Storage {}
     final class ReportService: Sendable {
@@ -203,6 +214,31 @@ enum DiagnosticsDoc {
             let report = assembler.validate()
             #expect(report.isValid, "\(report)")
             // end-snippet
+        }
+
+        @Test func isolation() throws {
+            // snippet: diagnostics-isolation
+            let container = Container(label: "app")
+            container.register(SessionStore.self) { _ in await SessionStore() }   // an async factory
+            container.register(SessionReporter.self) { r in
+                SessionReporter(store: try r.require(SessionStore.self))       // a synchronous path into it
+            }
+
+            let report = container.validate()
+            print(report)
+            // end-snippet
+            let issue = try #require(report.issues(of: .isolation).first)
+            #expect(issue.severity == .error)
+            #expect(issue.path == [ServiceKey(SessionReporter.self), ServiceKey(SessionStore.self)])
+            #expect(!report.isValid)
+            #expect(report.description == """
+                1 error, 0 warnings, 1 note (1 registration checked)
+                error: isolation: SessionReporter resolves SessionStore synchronously (SessionReporter → \
+                SessionStore), but SessionStore has an async factory: that resolve always fails with requiresAsync. \
+                Make SessionReporter's factory async and use `try await r.resolveAsync(…)`.
+                note: not checked: SessionStore's factory is async, so validate() does not run it; resolve it \
+                with `try await resolver.resolveAsync(…)` in a test to check its dependencies.
+                """)
         }
     }
 }

@@ -55,6 +55,22 @@ enum SwinjectMigrationDoc {
         init(host: String) { self.host = host }
     }
 
+    final class Owner: Sendable {
+        let name: String
+        init(name: String) { self.name = name }
+    }
+
+    @MainActor
+    final class PetViewModel {
+        let owner: Owner
+        init(owner: Owner) { self.owner = owner }   // isolated to the main actor
+    }
+
+    actor PetStore {
+        let owner: Owner
+        init(owner: Owner) async { self.owner = owner }
+    }
+
     @Suite("Docs: Migrating from Swinject") struct Samples {
         @Test func unchanged() throws {
             // snippet: swinject-unchanged
@@ -151,6 +167,26 @@ enum SwinjectMigrationDoc {
                                           propertyLoaders: [JSONPropertyLoader(data: json, description: "pets.json")])
             // end-snippet
             #expect(assembler.resolver.resolve(Pet.self)?.name == "Mimi")
+        }
+
+        @MainActor @Test func isolatedRegistrations() async throws {
+            let container = Container()
+            container.register(Owner.self) { _ in Owner(name: "Ada") }
+            // snippet: swinject-main-actor-after
+            container.register(PetViewModel.self, mainActorFactory: { r in
+                PetViewModel(owner: try r.require(Owner.self))
+            })
+            container.register(PetStore.self) { r in
+                await PetStore(owner: try r.require(Owner.self))
+            }
+
+            let model = try container.require(PetViewModel.self)        // on the main actor
+            let store = try await container.resolveAsync(PetStore.self)  // anywhere
+            // end-snippet
+            #expect(model.owner.name == "Ada")
+            #expect(store.owner.name == "Ada")
+            #expect(container.isolation(of: PetViewModel.self) == .mainActor)
+            #expect(container.isolation(of: PetStore.self) == .async)
         }
     }
 }
