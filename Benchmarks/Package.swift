@@ -14,6 +14,18 @@ let package = Package(
         .executableTarget(
             name: "assemblage-benchmarks",
             dependencies: [
+                "BenchmarkSupport",
+                "ScaleFixtures",
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "Swinject", package: "Swinject"),
+            ]
+        ),
+        // Heap statistics from the C library (mallinfo2 on glibc), for the memory figures.
+        .target(name: "BenchmarkSupport"),
+        // Generated types, modules and assemblies of the scale workloads (scripts/generate-scale-fixtures.py).
+        .target(
+            name: "ScaleFixtures",
+            dependencies: [
                 .product(name: "Assemblage", package: "Assemblage"),
                 .product(name: "Swinject", package: "Swinject"),
             ]

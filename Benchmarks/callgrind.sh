@@ -5,14 +5,17 @@
 # Each (workload, contestant) runs twice, `assemblage-benchmarks --single W --contestant C
 # --iterations N` with N = N1 and N = N2, and the figure is
 #     (count(N2) - count(N1)) / (N2 - N1)
-# so process start-up, setup, registration and first-resolve costs cancel out.
+# so process start-up, setup, registration and first-resolve costs cancel out. Setup workloads
+# (register.10000, assemble.*, validate.*: one operation builds a whole container) run N = 1 and
+# N = 3 times instead; throughput workloads are skipped (valgrind runs one thread at a time).
 #
 # Usage: Benchmarks/callgrind.sh [--filter S]... [--contestant hand|assemblage|swinject]...
-#                                [--n1 N] [--n2 N] [--allocs] [--markdown] [--keep DIR]
-#                                [--no-build] [--jobs J]
+#                                [--n1 N] [--n2 N] [--setup-n1 N] [--setup-n2 N] [--allocs]
+#                                [--markdown] [--keep DIR] [--no-build] [--jobs J]
 #   --filter S      only workloads whose name contains S (repeatable)
 #   --contestant C  only these contestants (repeatable; default all three)
-#   --n1, --n2      the two iteration counts (default 1000 and 11000)
+#   --n1, --n2      the two iteration counts of resolve workloads (default 1000 and 11000)
+#   --setup-n1, --setup-n2  the two iteration counts of setup workloads (default 1 and 3)
 #   --allocs        also count mallocs and bytes per op with valgrind --tool=dhat
 #   --markdown      print the tables as Markdown
 #   --keep DIR      keep the callgrind.out files and logs in DIR (for callgrind_annotate)
@@ -24,6 +27,8 @@ cd "$(dirname "$0")"
 
 N1=1000
 N2=11000
+SN1=1
+SN2=3
 ALLOCS=0
 MARKDOWN=0
 BUILD=1
@@ -44,18 +49,22 @@ while [ $# -gt 0 ]; do
             shift 2 ;;
         --n1) need_value "$@"; N1=$2; shift 2 ;;
         --n2) need_value "$@"; N2=$2; shift 2 ;;
+        --setup-n1) need_value "$@"; SN1=$2; shift 2 ;;
+        --setup-n2) need_value "$@"; SN2=$2; shift 2 ;;
         --allocs) ALLOCS=1; shift ;;
         --markdown) MARKDOWN=1; shift ;;
         --keep) need_value "$@"; KEEP=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         --jobs) need_value "$@"; JOBS=$2; shift 2 ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument '$1' (try --help)" ;;
     esac
 done
 [ ${#CONTESTANTS[@]} -gt 0 ] || CONTESTANTS=(hand assemblage swinject)
 [[ "$N1" =~ ^[0-9]+$ && "$N2" =~ ^[0-9]+$ ]] || die "--n1 and --n2 take whole numbers"
 [ "$N2" -gt "$N1" ] || die "--n2 ($N2) must be larger than --n1 ($N1)"
+[[ "$SN1" =~ ^[0-9]+$ && "$SN2" =~ ^[0-9]+$ ]] || die "--setup-n1 and --setup-n2 take whole numbers"
+[ "$SN2" -gt "$SN1" ] || die "--setup-n2 ($SN2) must be larger than --setup-n1 ($SN1)"
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || die "--jobs takes a positive number"
 command -v valgrind >/dev/null || die "valgrind is not installed (Debian: apt-get install valgrind)"
 
@@ -94,18 +103,31 @@ fi
 # counts, repeatable from run to run.
 export SWIFT_DETERMINISTIC_HASHING=1
 
+# name → kind (resolve, setup, throughput), from the benchmark itself.
 WORKLOADS=()
-while read -r name _; do
+SKIPPED=()
+declare -A KIND
+while read -r name kind; do
     [ -n "$name" ] || continue
+    matched=0
     if [ ${#FILTERS[@]} -eq 0 ]; then
-        WORKLOADS+=("$name")
+        matched=1
     else
         for f in "${FILTERS[@]}"; do
-            if [[ "$name" == *"$f"* ]]; then WORKLOADS+=("$name"); break; fi
+            if [[ "$name" == *"$f"* ]]; then matched=1; break; fi
         done
     fi
-done < <("$BIN" --list)
-[ ${#WORKLOADS[@]} -gt 0 ] || die "no workload matches: ${FILTERS[*]}"
+    [ "$matched" = 1 ] || continue
+    if [ "$kind" = throughput ]; then SKIPPED+=("$name"); continue; fi
+    WORKLOADS+=("$name")
+    KIND[$name]=$kind
+done < <("$BIN" --list-kinds)
+[ ${#WORKLOADS[@]} -gt 0 ] || die "no countable workload matches: ${FILTERS[*]}"
+
+# The two iteration counts of a workload.
+counts() {
+    if [ "${KIND[$1]}" = setup ]; then echo "$SN1 $SN2"; else echo "$N1 $N2"; fi
+}
 
 # The instruction total of a callgrind output file. Reads the `events:` line to find the Ir
 # column; takes `summary:` when present, else adds up the `totals:` lines (one per dump part).
@@ -149,7 +171,8 @@ run_one() {
 TASKS=()
 for w in "${WORKLOADS[@]}"; do
     for c in "${CONTESTANTS[@]}"; do
-        for n in "$N1" "$N2"; do
+        # shellcheck disable=SC2046
+        for n in $(counts "$w"); do
             TASKS+=("callgrind $w $c $n")
             if [ "$ALLOCS" = 1 ]; then TASKS+=("dhat $w $c $n"); fi
         done
@@ -172,27 +195,28 @@ wait || true
 # (with the log printed to stderr) when valgrind or the benchmark failed.
 per_op() {
     local tool=$1 w=$2 c=$3 field=$4
-    local a b rc1 rc2
-    rc1=$(cat "$WORK/$tool.$w.$c.$N1.rc")
-    rc2=$(cat "$WORK/$tool.$w.$c.$N2.rc")
+    local a b rc1 rc2 n1 n2
+    read -r n1 n2 < <(counts "$w")
+    rc1=$(cat "$WORK/$tool.$w.$c.$n1.rc")
+    rc2=$(cat "$WORK/$tool.$w.$c.$n2.rc")
     if [ "$rc1" = 3 ] || [ "$rc2" = 3 ]; then echo "—"; return; fi
     if [ "$rc1" != 0 ] || [ "$rc2" != 0 ]; then
         echo "callgrind.sh: $tool $w $c failed (exit $rc1 / $rc2):" >&2
-        tail -n 20 "$WORK/$tool.$w.$c.$N2.log" >&2
+        tail -n 20 "$WORK/$tool.$w.$c.$n2.log" >&2
         echo "ERR"; return
     fi
     if [ "$tool" = callgrind ]; then
-        a=$(callgrind_total "$WORK/$tool.$w.$c.$N1.out")
-        b=$(callgrind_total "$WORK/$tool.$w.$c.$N2.out")
+        a=$(callgrind_total "$WORK/$tool.$w.$c.$n1.out")
+        b=$(callgrind_total "$WORK/$tool.$w.$c.$n2.out")
     else
-        a=$(dhat_total "$WORK/$tool.$w.$c.$N1.log" | awk -v f="$field" '{print $f}')
-        b=$(dhat_total "$WORK/$tool.$w.$c.$N2.log" | awk -v f="$field" '{print $f}')
+        a=$(dhat_total "$WORK/$tool.$w.$c.$n1.log" | awk -v f="$field" '{print $f}')
+        b=$(dhat_total "$WORK/$tool.$w.$c.$n2.log" | awk -v f="$field" '{print $f}')
     fi
     if ! [[ "$a" =~ ^[0-9]+$ && "$b" =~ ^[0-9]+$ ]]; then
         echo "callgrind.sh: could not read the $tool count for $w $c ('$a', '$b')" >&2
         echo "ERR"; return
     fi
-    awk -v a="$a" -v b="$b" -v n1="$N1" -v n2="$N2" 'BEGIN { printf "%.2f", (b - a) / (n2 - n1) }'
+    awk -v a="$a" -v b="$b" -v n1="$n1" -v n2="$n2" 'BEGIN { printf "%.2f", (b - a) / (n2 - n1) }'
 }
 
 ratio() {
@@ -236,6 +260,7 @@ print_table() {
     echo
     echo "$title"
     if [ "$MARKDOWN" = 1 ]; then
+        echo
         awk -F'|' '
             NR == 1 { line = "|"; sep = "|"
                       for (i = 1; i <= NF; i++) { line = line " " $i " |"; sep = sep (i == 1 ? "---|" : "---:|") }
@@ -262,23 +287,41 @@ print_table() {
 echo "Assemblage benchmarks, instruction counts — $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 echo "machine: $(uname -m), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores"
 echo "swift: $(swift --version 2>&1 | head -n 1)"
-echo "$(valgrind --version); per op = (count at N=$N2 − count at N=$N1) / $((N2 - N1)); user-space instructions only (system calls are not counted)"
+echo "$(valgrind --version); per op = (count at N2 − count at N1) / (N2 − N1), N = $N1 → $N2 for resolves, $SN1 → $SN2 for setup workloads; user-space instructions only (system calls are not counted)"
+if [ ${#SKIPPED[@]} -gt 0 ]; then
+    echo "not counted (multi-threaded; valgrind runs one thread at a time): ${SKIPPED[*]}"
+fi
 
-{
-    echo "workload|hand-written|Assemblage|Swinject|Assemblage/hand|Swinject/Assemblage"
-    for w in "${WORKLOADS[@]}"; do
-        h="—"; a="—"; s="—"
-        if selected hand; then h=$(per_op callgrind "$w" hand 1); fi
-        if selected assemblage; then a=$(per_op callgrind "$w" assemblage 1); fi
-        if selected swinject; then s=$(per_op callgrind "$w" swinject 1); fi
-        echo "$w|$(fmt "$h")|$(fmt "$a")|$(fmt "$s")|$(ratio "$a" "$h")|$(ratio "$s" "$a")"
-    done
-} | print_table "Instructions per op (callgrind Ir)"
+# workloads_of KIND → the selected workloads of that kind, one a line.
+workloads_of() {
+    local w
+    for w in "${WORKLOADS[@]}"; do [ "${KIND[$w]}" = "$1" ] && echo "$w"; done
+    return 0
+}
 
-if [ "$ALLOCS" = 1 ]; then
+instruction_table() { # KIND TITLE
+    local rows
+    rows=$(workloads_of "$1")
+    [ -n "$rows" ] || return 0
+    {
+        echo "workload|hand-written|Assemblage|Swinject|Assemblage/hand|Swinject/Assemblage"
+        while read -r w; do
+            h="—"; a="—"; s="—"
+            if selected hand; then h=$(per_op callgrind "$w" hand 1); fi
+            if selected assemblage; then a=$(per_op callgrind "$w" assemblage 1); fi
+            if selected swinject; then s=$(per_op callgrind "$w" swinject 1); fi
+            echo "$w|$(fmt "$h")|$(fmt "$a")|$(fmt "$s")|$(ratio "$a" "$h")|$(ratio "$s" "$a")"
+        done <<<"$rows"
+    } | print_table "$2"
+}
+
+allocation_table() { # KIND TITLE
+    local rows
+    rows=$(workloads_of "$1")
+    [ -n "$rows" ] || return 0
     {
         echo "workload|hand-written|Assemblage|Swinject"
-        for w in "${WORKLOADS[@]}"; do
+        while read -r w; do
             line="$w"
             for c in hand assemblage swinject; do
                 v="—"
@@ -286,11 +329,18 @@ if [ "$ALLOCS" = 1 ]; then
                     blocks=$(per_op dhat "$w" "$c" 1)
                     bytes=$(per_op dhat "$w" "$c" 2)
                     if [ "$blocks" = "—" ] || [ "$blocks" = "ERR" ]; then v=$blocks
-                    else v="$(fmt_small "$blocks") / $(fmt_bytes "$bytes") B"; fi
+                    else v="$(fmt_bytes "$blocks") / $(fmt_bytes "$bytes") B"; fi
                 fi
                 line="$line|$v"
             done
             echo "$line"
-        done
-    } | print_table "Heap allocations per op (dhat: blocks / bytes)"
+        done <<<"$rows"
+    } | print_table "$2"
+}
+
+instruction_table resolve "Instructions per resolve (callgrind Ir)"
+instruction_table setup "Instructions per operation, setup workloads (callgrind Ir)"
+if [ "$ALLOCS" = 1 ]; then
+    allocation_table resolve "Heap allocations per resolve (dhat: blocks / bytes)"
+    allocation_table setup "Heap allocations per operation, setup workloads (dhat: blocks / bytes; freed ones included)"
 fi

@@ -4,7 +4,7 @@ import Assemblage
 
 enum AssemblageWorkloads {
     static var setups: [String: Setup] {
-        [
+        combine([
             "resolve.transient": { transient(scope: .transient) },
             "resolve.transient.default": { transient(scope: nil) },
             "resolve.singleton": singleton,
@@ -15,7 +15,7 @@ enum AssemblageWorkloads {
             "resolve.argument1": argument1,
             "resolve.arguments3": arguments3,
             "resolve.parent3": parent3,
-        ]
+        ], scaleSetups)
     }
 
     /// `scope == nil` keeps the default scope (`.graph`).

@@ -18,3 +18,29 @@ func drainBlackHole() -> Bool {
     defer { blackHoleSink = nil }
     return blackHoleSink != nil
 }
+
+/// The same for code running on several threads at once: every worker stores into its own slot
+/// (a local variable), because two threads storing into `blackHoleSink` would race on the release
+/// of the previous value.
+@inline(never)
+public func blackHole(_ value: AnyObject?, into slot: inout AnyObject?) {
+    slot = value
+}
+
+/// What the setup workloads built (containers, assemblers), kept until the harness releases them
+/// after the timed batch: tearing down 10,000 registrations is not part of making them.
+nonisolated(unsafe) var keptResults: [AnyObject] = []
+
+/// Keeps a setup workload's result alive until `settle()`, outside the timed region.
+@inline(never)
+func keepAlive(_ value: AnyObject) {
+    keptResults.append(value)
+}
+
+/// Called by the harness after every timed call, with the clock stopped: releases what setup
+/// workloads kept and the black hole's last result, so that no contestant's batch pays for
+/// releasing another contestant's objects.
+func settle() {
+    keptResults.removeAll(keepingCapacity: true)
+    blackHoleSink = nil
+}

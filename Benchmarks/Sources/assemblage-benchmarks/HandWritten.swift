@@ -4,7 +4,7 @@
 
 enum HandWritten {
     static var setups: [String: Setup] {
-        [
+        combine([
             "resolve.transient": transient,
             "resolve.transient.default": transient,
             "resolve.singleton": singleton,
@@ -15,7 +15,7 @@ enum HandWritten {
             "resolve.argument1": argument1,
             "resolve.arguments3": arguments3,
             "resolve.parent3": transient,
-        ]
+        ], scaleSetups)
     }
 
     static func transient() -> Run {

@@ -60,17 +60,48 @@ enum Platform {
 
     /// First line of `swift --version` from the PATH, if there is one.
     static func swiftVersionLine() -> String? {
-        guard let pipe = popen("swift --version 2>&1", "r") else { return nil }
-        var buffer = [CChar](repeating: 0, count: 512)
-        let line = fgets(&buffer, Int32(buffer.count), pipe) != nil
-            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : nil
-        // Drain the rest so the child does not block on a full pipe.
-        while fgets(&buffer, Int32(buffer.count), pipe) != nil {}
-        pclose(pipe)
-        guard let line else { return nil }
+        guard let output = run("swift --version 2>&1") else { return nil }
+        let line = output.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let trimmed = line.trimmingSuffix { $0 == "\n" || $0 == "\r" }
         return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Runs `command` with `/bin/sh` and returns its standard output, or `nil` when it could not be
+    /// started or exited with a status other than 0.
+    static func run(_ command: String) -> String? {
+        guard let pipe = popen(command, "r") else { return nil }
+        var output: [UInt8] = []
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+            output += buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        }
+        let status = pclose(pipe)
+        return status == 0 ? String(decoding: output, as: UTF8.self) : nil
+    }
+
+    /// This executable's path (Linux: /proc/self/exe; elsewhere the first argument).
+    static func executablePath() -> String? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            return String(decoding: buffer[0 ..< count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        #endif
+        let first = CommandLine.arguments.first ?? ""
+        return first.contains("/") ? first : nil
+    }
+
+    /// The three load averages from /proc/loadavg (Linux), for the header: a busy machine makes
+    /// timings (above all the 2-thread ones) move.
+    static func loadAverage() -> String? {
+        guard let file = fopen("/proc/loadavg", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 128)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let fields = line.split(separator: " ").prefix(3)
+        return fields.count == 3 ? fields.joined(separator: " ") : nil
     }
 
     static var isDebugBuild: Bool {
@@ -125,6 +156,13 @@ enum Format {
             out.append(d)
         }
         return out
+    }
+
+    /// ms per operation, from ns: three significant digits (0.123, 1.23, 12.3, 123).
+    static func milliseconds(_ nanoseconds: Double?) -> String {
+        guard let nanoseconds else { return "—" }
+        let ms = nanoseconds / 1_000_000
+        return ms < 1 ? fixed(ms, 3) : ms < 10 ? fixed(ms, 2) : ms < 100 ? fixed(ms, 1) : fixed(ms, 0)
     }
 
     /// ns per operation: one decimal below 100 ns, whole numbers above.

@@ -4,7 +4,7 @@ import Swinject
 
 enum SwinjectWorkloads {
     static var setups: [String: Setup] {
-        [
+        combine([
             "resolve.transient": { transient(scope: .transient) },
             "resolve.transient.default": { transient(scope: nil) },
             "resolve.singleton": singleton,
@@ -15,7 +15,7 @@ enum SwinjectWorkloads {
             "resolve.argument1": argument1,
             "resolve.arguments3": arguments3,
             "resolve.parent3": parent3,
-        ]
+        ], scaleSetups)
     }
 
     /// `scope == nil` keeps Swinject's default (`.graph`).

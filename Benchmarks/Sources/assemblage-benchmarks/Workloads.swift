@@ -1,8 +1,8 @@
 // The list of workloads. This file imports neither library.
 //
 // To add a workload: add a `Workload` line here, then one entry under the same name in
-// `HandWritten.setups`, `AssemblageWorkloads.setups` and `SwinjectWorkloads.setups`.
-// A contestant without an entry shows "—" in the table. The names are checked at start-up.
+// `HandWritten.setups`, `AssemblageWorkloads.setups` and `SwinjectWorkloads.setups`, except for the
+// contestants listed in the workload's `without` (they show "—"). The tables are checked at start-up.
 
 /// Runs the workload's operation `iterations` times. Everything it needs was built by its `Setup`.
 typealias Run = (_ iterations: Int) -> Void
@@ -34,15 +34,38 @@ enum Contestant: String, CaseIterable, Sendable {
     }
 }
 
+/// How a workload is measured and reported.
+enum WorkloadKind: Sendable, CaseIterable {
+    /// One resolve from a container prepared at setup, repeated: nanoseconds per resolve.
+    case resolve
+    /// A whole set-up per operation (a new container or assembler, its registrations, …):
+    /// milliseconds per operation. `callgrind.sh` runs it a few times, not thousands.
+    case setup
+    /// Resolves spread over threads or tasks: nanoseconds of wall time per resolve, all workers
+    /// together. `callgrind.sh` skips it (valgrind runs one thread at a time).
+    case throughput
+}
+
 struct Workload: Sendable {
     /// `area.case`, for example `resolve.graph10`. `--filter` matches substrings of it.
     let name: String
     /// One line for `--list` and the README.
     let summary: String
+    let kind: WorkloadKind
+    /// Contestants that have no meaningful implementation (the table shows `—`). Checked at start-up:
+    /// every other contestant must have a setup.
+    let without: Set<Contestant>
+    /// Whether the full run also times this workload's first operation in fresh processes (`--cold`).
+    /// Only for setup workloads whose setup is one operation plus a check that costs little beside it.
+    let cold: Bool
 
-    init(_ name: String, _ summary: String) {
+    init(_ name: String, _ summary: String, kind: WorkloadKind = .resolve, without: Set<Contestant> = [],
+         cold: Bool = false) {
         self.name = name
         self.summary = summary
+        self.kind = kind
+        self.without = without
+        self.cold = cold
     }
 
     func setup(for contestant: Contestant) -> Setup? {
@@ -71,18 +94,58 @@ let workloads: [Workload] = [
              "a .transient service with three runtime arguments (Int, String, Double)"),
     Workload("resolve.parent3",
              "a .transient service registered 3 parent levels above the container asked"),
+    Workload("resolve.moduleTree200",
+             "the root service of a 200-module tree (ModuleAssembler): a chain of 6 .transient objects in 6 modules;"
+                 + " Swinject: the same 200 assemblies in one container"),
+    Workload("resolve.moduleTree200.flat",
+             "the same service and 200 registrations in one flat container (Assembler): the tree's baseline"),
+
+    Workload("register.10000",
+             "a new container, 10,000 registrations of distinct types (default scope), each resolved once",
+             kind: .setup, without: [.hand], cold: true),
+    Workload("assemble.assembler100",
+             "a new Assembler with 100 assemblies of 10 registrations each",
+             kind: .setup, without: [.hand]),
+    Workload("assemble.moduleTree1000",
+             "a new ModuleAssembler with a 1,000-module tree (999 auto-initialised);"
+                 + " Swinject: Assembler with the same 1,000 assemblies",
+             kind: .setup, without: [.hand], cold: true),
+    Workload("validate.1000",
+             "Container.validate() of 1,000 registrations (the 1,000-module tree's services, in one container)",
+             kind: .setup, without: [.hand, .swinject]),
+
+    Workload("throughput.graph10.threads1",
+             "resolve.graph10 on 1 thread (Swinject: synchronize()d resolver)", kind: .throughput),
+    Workload("throughput.graph10.threads2",
+             "resolve.graph10 on 2 threads at once, sharing one container", kind: .throughput),
+    Workload("throughput.graph10.tasks8",
+             "resolve.graph10 in 8 concurrent tasks (task group), sharing one container", kind: .throughput),
 ]
 
-/// Start-up check that every contestant's table names only known workloads and that the
-/// hand-written baseline covers all of them.
+/// `base` and `more` in one table; a name in both stops the run.
+func combine(_ base: [String: Setup], _ more: [String: Setup]) -> [String: Setup] {
+    base.merging(more) { _, _ in Check.fail("a contestant has two setups for one workload") }
+}
+
+/// Start-up check that every contestant's table names only known workloads, and that each workload
+/// has a setup for exactly the contestants it does not list in `without`.
 func checkWorkloadTables() {
     let known = Set(workloads.map(\.name))
+    if known.count != workloads.count { Check.fail("two workloads share a name") }
     for contestant in Contestant.allCases {
         for name in contestant.setups.keys where !known.contains(name) {
             Check.fail("\(contestant.title) has a setup for unknown workload '\(name)'")
         }
     }
-    for name in known where HandWritten.setups[name] == nil {
-        Check.fail("workload '\(name)' has no hand-written baseline")
+    for workload in workloads {
+        for contestant in Contestant.allCases {
+            let has = workload.setup(for: contestant) != nil
+            if has && workload.without.contains(contestant) {
+                Check.fail("workload '\(workload.name)' lists \(contestant.title) in `without` but has a setup for it")
+            }
+            if !has && !workload.without.contains(contestant) {
+                Check.fail("workload '\(workload.name)' has no \(contestant.title) setup")
+            }
+        }
     }
 }

@@ -10,9 +10,11 @@ import Darwin
 
 let usage = """
 usage: assemblage-benchmarks [--filter SUBSTRING] [--quick] [--markdown] [--verbose]
-                             [--batches N] [--batch-ms MS]
-       assemblage-benchmarks --list
+                             [--batches N] [--batch-ms MS] [--no-memory] [--no-cold]
+       assemblage-benchmarks --list | --list-kinds
        assemblage-benchmarks --single WORKLOAD --contestant hand|assemblage|swinject --iterations N
+       assemblage-benchmarks --memory-probe assemblage|swinject
+       assemblage-benchmarks --cold WORKLOAD --contestant hand|assemblage|swinject
 
   --filter S      only workloads whose name contains S (may be repeated)
   --quick         5 short batches, 10 ms warm-up: a smoke test, not a measurement
@@ -20,9 +22,17 @@ usage: assemblage-benchmarks [--filter SUBSTRING] [--quick] [--markdown] [--verb
   --verbose       also print min / median / max per contestant (stderr)
   --batches N     timed batches per contestant (default 21)
   --batch-ms MS   target length of one batch (default 10)
+  --no-memory     skip the memory figures (measured when register.10000 is selected)
+  --no-cold       skip timing the first operation of register.10000 and assemble.moduleTree1000
+                  in fresh processes
   --list          print workload names and what they measure
+  --list-kinds    print each workload's name and kind (resolve, setup, throughput), for scripts
   --single ...    build one contestant of one workload and run it N times, untimed, then exit
                   (for callgrind.sh; exit status 3 when that contestant has no such workload)
+  --memory-probe  run register.10000 for one library and print its memory figures (used by the
+                  full run, which starts this executable once per library)
+  --cold W        time the setup of one contestant of W (its first operation and a check) in this
+                  fresh process, print it and exit (used by the full run)
 """
 
 struct Options {
@@ -31,6 +41,11 @@ struct Options {
     var markdown = false
     var verbose = false
     var list = false
+    var listKinds = false
+    var memory = true
+    var cold = true
+    var coldWorkload: String?
+    var memoryProbe: Contestant?
     var batches: Int?
     var batchMilliseconds: Double?
     var single: String?
@@ -57,6 +72,14 @@ func parse(_ arguments: [String]) -> Options {
         case "--markdown": options.markdown = true
         case "--verbose": options.verbose = true
         case "--list": options.list = true
+        case "--list-kinds": options.listKinds = true
+        case "--no-memory": options.memory = false
+        case "--no-cold": options.cold = false
+        case "--cold": options.coldWorkload = value(arg)
+        case "--memory-probe":
+            let v = value(arg)
+            guard let c = Contestant(rawValue: v) else { fail("unknown contestant '\(v)'") }
+            options.memoryProbe = c
         case "--batches":
             guard let n = Int(value(arg)), n > 0 else { fail("--batches needs a positive integer") }
             options.batches = n
@@ -93,6 +116,25 @@ if options.list {
     exit(0)
 }
 
+if options.listKinds {
+    for w in workloads { print("\(w.name) \(w.kind)") }
+    exit(0)
+}
+
+if let contestant = options.memoryProbe {
+    Memory.runProbe(contestant)
+}
+
+if let name = options.coldWorkload {
+    guard let workload = workloads.first(where: { $0.name == name }) else { fail("unknown workload '\(name)'") }
+    guard let contestant = options.contestant else { fail("--cold needs --contestant") }
+    guard let setup = workload.setup(for: contestant) else {
+        Platform.printError("\(contestant.title) has no '\(name)' yet")
+        exit(3)
+    }
+    Cold.runProbe(setup)
+}
+
 if let name = options.single {
     guard let workload = workloads.first(where: { $0.name == name }) else { fail("unknown workload '\(name)'") }
     guard let contestant = options.contestant else { fail("--single needs --contestant") }
@@ -108,7 +150,7 @@ if let name = options.single {
 }
 
 if options.contestant != nil || options.iterations != nil {
-    fail("--contestant and --iterations go with --single")
+    fail("--contestant and --iterations go with --single (and --contestant with --cold)")
 }
 
 var settings = options.quick ? Settings.quick : Settings()
@@ -136,5 +178,20 @@ for workload in selected {
     rows.append(row)
 }
 
-print(options.markdown ? Report.markdownTable(rows) : Report.plainTable(rows))
+var memory: [Contestant: Memory.Result]?
+if options.memory, selected.contains(where: { $0.name == "register.10000" }) {
+    Platform.printError("measuring memory of register.10000 …")
+    memory = Memory.measure(Contestant.allCases)
+}
+
+var cold: [String: [Contestant: Double]] = [:]
+if options.cold {
+    for workload in selected where workload.cold {
+        Platform.printError("timing the first \(workload.name) in fresh processes …")
+        cold[workload.name] = Cold.measure(workload, runs: Cold.runs)
+    }
+}
+
+print(Report.render(rows, cold: cold, memory: memory, markdown: options.markdown))
+if let load = Platform.loadAverage() { print("\nload average at end: \(load)") }
 if drainBlackHole() { /* the last result was consumed */ }
