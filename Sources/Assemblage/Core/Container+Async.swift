@@ -278,9 +278,7 @@ extension ServiceEntry: _AsyncEntry {
             if let resolution = error as? ResolutionError { throw resolution.prefixingPath(path) }
             throw ResolutionError(code: .factoryFailed, key: key, path: path, underlying: error)
         }
-        var list: [Any] = []
-        for argument in repeat each arguments.value { list.append(argument) }
-        let values = list
+        let values = _argumentList(repeat each arguments.value)
         return _UncheckedSendable(try _syncStep(context) { try self._resolve(container, { values }) { _ in made } })
     }
 }

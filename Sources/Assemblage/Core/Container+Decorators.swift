@@ -84,19 +84,6 @@ extension Container {
         return perContainer.reversed().flatMap { $0 }
     }
 
-    /// This container and every container lookup reaches from it, in lookup order (depth-first, each once).
-    func lookupChain() -> [Container] {
-        var result: [Container] = []
-        var visited = Set<ObjectIdentifier>()
-        func visit(_ container: Container) {
-            guard visited.insert(ObjectIdentifier(container)).inserted else { return }
-            result.append(container)
-            for fallback in container.fallbacks { visit(fallback) }
-        }
-        visit(self)
-        return result
-    }
-
     /// Decorators registered here that match no registration or collection element visible from this container.
     ///
     /// ```swift

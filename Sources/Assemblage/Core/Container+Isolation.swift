@@ -221,18 +221,13 @@ extension Container {
     public var isolatedRegistrations: [IsolatedRegistration] {
         var seen = Set<ServiceKey>()
         var result: [IsolatedRegistration] = []
-        var visited = Set<ObjectIdentifier>()
-        var stack: [Container] = [self]
-        while !stack.isEmpty {
-            let container = stack.removeFirst()
-            guard visited.insert(ObjectIdentifier(container)).inserted else { continue }
+        for container in lookupChain() {
             for entry in container.currentEntries where seen.insert(entry.key).inserted {
                 let isolation = (entry as! any _IsolatedEntry).isolation
                 guard isolation != .nonisolated else { continue }
                 result.append(IsolatedRegistration(key: entry.key, isolation: isolation, site: entry.site,
                                                    containerLabel: container.label))
             }
-            stack.insert(contentsOf: container.fallbacks, at: 0)
         }
         return result
     }

@@ -248,19 +248,12 @@ extension Container {
 
     func resetObjectScope(_ scope: ObjectScope, where matches: (ServiceKey) -> Bool) {
         guard scope.kind != .singleton else { return }
-        var visited = Set<ObjectIdentifier>()
-        resetObjectScope(scope, where: matches, visited: &visited)
-    }
-
-    private func resetObjectScope(_ scope: ObjectScope, where matches: (ServiceKey) -> Bool,
-                                  visited: inout Set<ObjectIdentifier>) {
-        guard visited.insert(ObjectIdentifier(self)).inserted else { return }
-        let (live, fallbacks) = writer.withLock {
-            (currentTable.refs.compactMap { $0 } + collectionElements.values.flatMap { $0.map(\.entry) },
-             fallbackLists.last?.containers ?? [])
+        for container in lookupChain() {
+            let live = container.writer.withLock {
+                container.currentTable.refs.compactMap { $0 } + container.collectionElements.values.flatMap { $0.map(\.entry) }
+            }
+            for entry in live where matches(entry.key) { entry._reset(matching: scope, includingSingletons: false) }
         }
-        for entry in live where matches(entry.key) { entry._reset(matching: scope, includingSingletons: false) }
-        for fallback in fallbacks { fallback.resetObjectScope(scope, where: matches, visited: &visited) }
     }
 
     /// Whether a registration of `serviceType` with `name` exists here or in a fallback container,
@@ -271,23 +264,15 @@ extension Container {
     ///   - name: The registration name (`nil` for the unnamed registration).
     /// - Returns: `true` when such a registration exists.
     public func hasAnyRegistration<Service>(of serviceType: Service.Type = Service.self, name: String? = nil) -> Bool {
-        var visited = Set<ObjectIdentifier>()
-        return hasAnyRegistration(ObjectIdentifier(serviceType), name: name, visited: &visited)
-    }
-
-    private func hasAnyRegistration(_ type: ObjectIdentifier, name: String?, visited: inout Set<ObjectIdentifier>) -> Bool {
-        guard visited.insert(ObjectIdentifier(self)).inserted else { return false }
-        let (found, fallbacks) = writer.withLock {
-            (keysByType[type]?.contains { $0.name == name } == true, fallbackLists.last?.containers ?? [])
+        let type = ObjectIdentifier(serviceType)
+        return lookupChain().contains { container in
+            container.writer.withLock { container.keysByType[type]?.contains { $0.name == name } == true }
         }
-        if found { return true }
-        return fallbacks.contains { $0.hasAnyRegistration(type, name: name, visited: &visited) }
     }
 
     /// Whether any registration exists here or in a fallback container.
     public var hasAnyRegistration: Bool {
-        if writer.withLock({ currentTable.count > 0 }) { return true }
-        return fallbacks.contains { $0.hasAnyRegistration }
+        lookupChain().contains { container in container.writer.withLock { container.currentTable.count > 0 } }
     }
 
     /// Adds an object to be told about every later registration.
@@ -350,14 +335,7 @@ extension Container {
 
     /// Whether lookup from this container can reach `target`.
     func reaches(_ target: Container) -> Bool {
-        var visited = Set<ObjectIdentifier>()
-        var stack = [self]
-        while let next = stack.popLast() {
-            if next === target { return true }
-            guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
-            stack.append(contentsOf: next.fallbacks)
-        }
-        return false
+        lookupChain().contains { $0 === target }
     }
 }
 

@@ -82,17 +82,9 @@ extension Container {
     /// Registrations of the same service type under other names or argument lists, here and in fallbacks.
     func nearMisses(for key: ServiceKey) -> [ServiceKey] {
         var result: [ServiceKey] = []
-        var visited = Set<ObjectIdentifier>()
-        var stack: [Container] = [self]
-        while !stack.isEmpty {
-            let container = stack.removeFirst()
-            guard visited.insert(ObjectIdentifier(container)).inserted else { continue }
-            let (keys, fallbacks) = container.writer.withLock {
-                (container.keysByType[ObjectIdentifier(key.serviceType)] ?? [],
-                 container.fallbackLists.last?.containers ?? [])
-            }
+        for container in lookupChain() {
+            let keys = container.writer.withLock { container.keysByType[ObjectIdentifier(key.serviceType)] ?? [] }
             for candidate in keys where candidate != key && !result.contains(candidate) { result.append(candidate) }
-            stack.insert(contentsOf: fallbacks, at: 0)
         }
         return result
     }

@@ -123,10 +123,27 @@ public final class Container: @unchecked Sendable {
 
     /// The entries that are registered now, in registration order.
     var currentEntries: [any _AnyEntry] {
-        writer.withLock {
-            let live = Set(currentTable.refs.compactMap { $0.map { ObjectIdentifier($0) } })
-            return entries.filter { live.contains(ObjectIdentifier($0)) }
+        writer.withLock { liveEntriesLocked() }
+    }
+
+    /// The entries registered now, in registration order (call under the writer lock).
+    func liveEntriesLocked() -> [any _AnyEntry] {
+        let live = Set(currentTable.refs.compactMap { $0.map { ObjectIdentifier($0) } })
+        return entries.filter { live.contains(ObjectIdentifier($0)) }
+    }
+
+    /// This container and every container lookup reaches from it, in lookup order (depth-first, in the order
+    /// fallbacks were added, each container once). Every walk of the fallback graph goes through it.
+    func lookupChain() -> [Container] {
+        var result: [Container] = []
+        var visited = Set<ObjectIdentifier>()
+        func visit(_ container: Container) {
+            guard visited.insert(ObjectIdentifier(container)).inserted else { return }
+            result.append(container)
+            for fallback in container.fallbacks { visit(fallback) }
         }
+        visit(self)
+        return result
     }
 }
 

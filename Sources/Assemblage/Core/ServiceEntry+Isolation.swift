@@ -45,11 +45,7 @@ extension ServiceEntry {
         guard _MainActorCheck.isOnMainActor else { throw isolationError(.requiresMainActor) }
         let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _MainActorFactoryBox<Service, repeat each Arg>.self)
         let passed = _UncheckedSendable((repeat each arguments))
-        return try _resolve(container, {
-            var list: [Any] = []
-            for argument in repeat each arguments { list.append(argument) }
-            return list
-        }) { resolver in
+        return try _resolve(container, { _argumentList(repeat each arguments) }) { resolver in
             try MainActor.assumeIsolated {
                 _UncheckedSendable(try box.call(resolver, repeat each passed.value))
             }.value

@@ -255,11 +255,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if factoryKind < Self.forwardingKind { return try _resolveIsolated(container, repeat each arguments) }
         if let shared = _sharedInstanceIfShared() { return shared }
         let box = unsafeDowncast(_packBox(), to: _FactoryBox<Service, repeat each Arg>.self)
-        return try _resolve(container, {
-            var list: [Any] = []
-            for argument in repeat each arguments { list.append(argument) }
-            return list
-        }) { try box.call($0, repeat each arguments) }
+        return try _resolve(container, { _argumentList(repeat each arguments) }) {
+            try box.call($0, repeat each arguments)
+        }
     }
 
     /// The factory as a pack box (converting a fixed-arity box once, under the coordinator's lock).
@@ -641,6 +639,13 @@ final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable aft
 final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutable.
     @usableFromInline let steps: [@Sendable (Resolver, Service) throws -> Void]
     init(_ steps: [@Sendable (Resolver, Service) throws -> Void]) { self.steps = steps }
+}
+
+/// Runtime arguments as a list, for the multiton scope's key.
+func _argumentList<each Arg>(_ arguments: repeat each Arg) -> [Any] {
+    var list: [Any] = []
+    for argument in repeat each arguments { list.append(argument) }
+    return list
 }
 
 /// Describes an argument that cannot key a multiton.

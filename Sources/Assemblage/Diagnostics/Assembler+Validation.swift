@@ -61,7 +61,6 @@ extension ModuleAssembler {
                 kind: warning.code == .unusedReplacement ? .unusedOverride : .resolutionFailed,
                 key: warning.key, message: warning.description))
         }
-        let ordered = issues.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
-        return ValidationReport(issues: ordered.map(\.element), checkedCount: report.checkedCount, graph: report.graph)
+        return ValidationReport(issues: issues, checkedCount: report.checkedCount, graph: report.graph)
     }
 }

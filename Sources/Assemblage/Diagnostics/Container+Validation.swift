@@ -135,8 +135,7 @@ extension Container {
                             message: "\(failure.key) is resolved optionally along \(failure.pathDescription) and "
                                 + "is not registered; the optional API gets nil there.")
         }
-        let ordered = issues.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
-        return ValidationReport(issues: ordered.map(\.element), checkedCount: checked, graph: graph)
+        return ValidationReport(issues: issues, checkedCount: checked, graph: graph)
     }
 
     /// Failures as issues, one per distinct problem (a cycle found from each of its members counts once).
@@ -415,13 +414,5 @@ final class _Sandbox {
             entry = target
         }
         return nil
-    }
-}
-
-extension Container {
-    /// The entries registered now, in registration order (call under the writer lock).
-    func liveEntriesLocked() -> [any _AnyEntry] {
-        let live = Set(currentTable.refs.compactMap { $0.map { ObjectIdentifier($0) } })
-        return entries.filter { live.contains(ObjectIdentifier($0)) }
     }
 }

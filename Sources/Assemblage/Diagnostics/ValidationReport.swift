@@ -18,6 +18,15 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// The registration graph that validation recorded.
     public let graph: DependencyGraph
 
+    /// A report over `issues` in the order found; they are kept errors first, then warnings, then notes.
+    init(issues: [ValidationIssue], checkedCount: Int, graph: DependencyGraph) {
+        self.issues = issues.enumerated()
+            .sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
+            .map(\.element)
+        self.checkedCount = checkedCount
+        self.graph = graph
+    }
+
     /// `true` when there is no error (warnings and notes do not count).
     public var isValid: Bool { !issues.contains { $0.severity == .error } }
     /// The issues of severity ``ValidationIssue/Severity/error``.
