@@ -8,31 +8,28 @@
 #include <unistd.h>
 #endif
 
-static _Thread_local void *asm_state = 0;
-static _Thread_local void *asm_hazard = 0;
+_Thread_local void *_asm_tls_state = 0;
+_Thread_local void *_asm_tls_hazard = 0;
+_Atomic(uintptr_t) _asm_decorators_flag = 0;
 static pthread_key_t asm_key;
 static pthread_once_t asm_key_once = PTHREAD_ONCE_INIT;
 typedef void (*asm_destructor_fn)(void *);
 static _Atomic(asm_destructor_fn) asm_destructor = 0;
 
 static void asm_run_destructor(void *value) {
-    asm_state = 0;
-    asm_hazard = 0;
+    _asm_tls_state = 0;
+    _asm_tls_hazard = 0;
     asm_destructor_fn fn = atomic_load_explicit(&asm_destructor, memory_order_acquire);
     if (value && fn) fn(value);
 }
 
 static void asm_make_key(void) { pthread_key_create(&asm_key, asm_run_destructor); }
 
-void *_asm_thread_state(void) { return asm_state; }
-
-void *_asm_thread_hazard(void) { return asm_hazard; }
-
 void _asm_set_thread_state(void *value, void *hazard, void (*destructor)(void *)) {
     pthread_once(&asm_key_once, asm_make_key);
     atomic_store_explicit(&asm_destructor, destructor, memory_order_release);
-    asm_state = value;
-    asm_hazard = hazard;
+    _asm_tls_state = value;
+    _asm_tls_hazard = hazard;
     pthread_setspecific(asm_key, value);
 }
 
@@ -96,18 +93,18 @@ struct asm_continuation {
 static void *asm_continue(void *raw) {
     struct asm_continuation *continuation = raw;
     // Adopted, not owned: no pthread key is set, so nothing is destroyed when this thread exits.
-    asm_state = continuation->state;
-    asm_hazard = continuation->hazard;
+    _asm_tls_state = continuation->state;
+    _asm_tls_hazard = continuation->hazard;
     asm_logical = continuation->logical;
     continuation->body(continuation->context);
-    asm_state = 0;
-    asm_hazard = 0;
+    _asm_tls_state = 0;
+    _asm_tls_hazard = 0;
     asm_logical = 0;
     return 0;
 }
 
 int _asm_continue_on_new_thread(size_t stack_size, void (*body)(void *), void *context) {
-    struct asm_continuation continuation = { body, context, asm_state, asm_hazard, _asm_logical_thread() };
+    struct asm_continuation continuation = { body, context, _asm_tls_state, _asm_tls_hazard, _asm_logical_thread() };
     pthread_attr_t attr;
     int status = pthread_attr_init(&attr);
     if (status != 0) return status;

@@ -4,16 +4,10 @@ import _AssemblageShims
 /// before it looks for decorators, so that containers without decorators pay nothing for them.
 @usableFromInline
 enum _Decorators {
-    nonisolated(unsafe) private static let word: UnsafeMutableRawPointer = {
-        let p = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
-        p.storeBytes(of: UInt(0), as: UInt.self)
-        return p
-    }()
+    @inlinable @inline(__always)
+    static var anyRegistered: Bool { _asm_any_decorators() }
 
-    @usableFromInline
-    static var anyRegistered: Bool { _asm_load_relaxed(word) != nil }
-
-    static func markRegistered() { _asm_store_release(word, UnsafeMutableRawPointer(bitPattern: 1)) }
+    static func markRegistered() { _asm_mark_decorators() }
 }
 
 /// A decorator with its exact service type.

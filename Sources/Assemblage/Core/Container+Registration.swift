@@ -325,9 +325,14 @@ extension Container {
     /// Serialises cycle checks with the fallback additions they guard.
     private static let fallbackChanges = _Lock()
 
-    func appendFallback(_ fallback: Container) {
+    func appendFallback(_ fallback: Container) { appendFallbacks([fallback]) }
+
+    /// Appends several fallbacks in one publication (a module's closure, a module assembler's root), so that
+    /// wiring n fallbacks copies the list once instead of n times.
+    func appendFallbacks(_ added: [Container]) {
+        guard !added.isEmpty else { return }
         writer.withLock {
-            let list = _Fallbacks((fallbackLists.last?.containers ?? []) + [fallback])
+            let list = _Fallbacks((fallbackLists.last?.containers ?? []) + added)
             fallbackLists.append(list)
             words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
         }

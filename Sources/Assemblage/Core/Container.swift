@@ -104,6 +104,7 @@ public final class Container: @unchecked Sendable {
     }
 
     /// `_lookup` without recording: also what fallbacks are searched with.
+    @inline(__always)
     func _lookupLocal(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         let table = Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)
         if let entry = table._withUnsafeGuaranteedRef({ $0.find(key) }) { return entry }

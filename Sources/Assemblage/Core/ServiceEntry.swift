@@ -27,11 +27,17 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The factory: `_Factory0<Service>` … `_Factory3<Service, A, B, C>` for up to three arguments (specialised,
     /// pack-free resolve paths), `_FactoryBox<Service, repeat each Arg>` for more; the key guarantees the types.
     @usableFromInline let factory: AnyObject?
+    /// ``factory``'s address, unretained (the entry holds it): the hot path reaches the box with no
+    /// reference-count traffic.
+    @usableFromInline let factoryAddress: UnsafeMutableRawPointer?
     /// Which box ``factory`` is: 0…3 for the fixed-arity boxes, ``packKind`` for a pack box,
     /// ``forwardingKind`` when the entry forwards.
     @usableFromInline let factoryKind: Int8
     @usableFromInline static var packKind: Int8 { -1 }
     @usableFromInline static var forwardingKind: Int8 { -2 }
+    /// A forwarder into a module's scope whose target has this entry's service type (``factoryAddress`` is
+    /// the ``_ScopedEntry``). ``forwarded`` is set too, so every type-erased path treats it as a forwarder.
+    @usableFromInline static var scopedKind: Int8 { -5 }
     /// Set when this entry forwards to another registration (``implements(_:name:)``).
     @usableFromInline let forwarded: (any _AnyEntry)?
     /// 0: the scope (a retained `ObjectScope`); 1: the shared instance (a retained `_InstanceBox<Service>`);
@@ -55,6 +61,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     init(key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject, kind: Int8) {
         self.key = key
         self.factory = factory
+        self.factoryAddress = Unmanaged.passUnretained(factory).toOpaque()
         self.factoryKind = kind
         self.forwarded = nil
         self.site = site
@@ -62,10 +69,19 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         words.storeRelease(0, Unmanaged.passRetained(scope).toOpaque())
     }
 
+    /// A forwarding entry. When `target` is a ``_ScopedEntry`` around a `ServiceEntry<Service>` (a module's
+    /// export of its own registration), the entry forwards with its type known: ``scopedKind``, whose resolve
+    /// paths call the target's typed paths directly instead of the type-erased ones.
     init(key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite) {
         self.key = key
         self.factory = nil
-        self.factoryKind = Self.forwardingKind
+        if let scoped = target as? _ScopedEntry, scoped.target is ServiceEntry<Service> {
+            self.factoryAddress = Unmanaged.passUnretained(scoped).toOpaque()
+            self.factoryKind = Self.scopedKind
+        } else {
+            self.factoryAddress = nil
+            self.factoryKind = Self.forwardingKind
+        }
         self.forwarded = target
         self.site = site
         words = _AtomicWords(count: 4)
@@ -196,47 +212,90 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.kind }
     }
 
+    /// The factory box, unretained, as the type `factoryKind` says it is.
+    @inlinable @inline(__always)
+    func _box<Box: AnyObject>(_: Box.Type) -> Unmanaged<Box> {
+        Unmanaged<Box>.fromOpaque(UnsafeRawPointer(factoryAddress.unsafelyUnwrapped))
+    }
+
     /// Resolves with no runtime arguments.
     ///
-    /// A shared instance is returned before the factory is touched; the closures borrow the factory through
-    /// `self` rather than capturing it, so a resolve retains nothing but the instance it returns.
+    /// A shared instance is returned before the factory is touched. The factory is reached through a maker
+    /// that holds the box unretained, so a resolve retains nothing but the instance it returns.
     @inlinable @inline(__always)
     func _resolve0(_ container: Container) throws -> Service {
-        guard factoryKind == 0 else { return try _resolvePack(container) }
-        if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, { [] }) {
-            try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory0<Service>.self).call($0)
+        guard factoryKind == 0 else {
+            if factoryKind == Self.scopedKind { return try _resolveScoped0() }
+            return try _resolvePack(container)
         }
+        if let shared = _sharedInstanceIfShared() { return shared }
+        return try _resolve(container, _Make0(box: _box(_Factory0<Service>.self)))
     }
 
     /// Resolves with one runtime argument.
     @inlinable @inline(__always)
     func _resolve1<A>(_ container: Container, _ a: A) throws -> Service {
-        guard factoryKind == 1 else { return try _resolvePack(container, a) }
-        if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, { [a] }) {
-            try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory1<Service, A>.self).call($0, a)
+        guard factoryKind == 1 else {
+            if factoryKind == Self.scopedKind { return try _resolveScoped1(a) }
+            return try _resolvePack(container, a)
         }
+        if let shared = _sharedInstanceIfShared() { return shared }
+        return try _resolve(container, _Make1(box: _box(_Factory1<Service, A>.self), a: a))
     }
 
     /// Resolves with two runtime arguments.
     @inlinable @inline(__always)
     func _resolve2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
-        guard factoryKind == 2 else { return try _resolvePack(container, a, b) }
-        if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, { [a, b] }) {
-            try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory2<Service, A, B>.self).call($0, a, b)
+        guard factoryKind == 2 else {
+            if factoryKind == Self.scopedKind { return try _resolveScoped2(a, b) }
+            return try _resolvePack(container, a, b)
         }
+        if let shared = _sharedInstanceIfShared() { return shared }
+        return try _resolve(container, _Make2(box: _box(_Factory2<Service, A, B>.self), a: a, b: b))
     }
 
     /// Resolves with three runtime arguments.
     @inlinable @inline(__always)
     func _resolve3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
-        guard factoryKind == 3 else { return try _resolvePack(container, a, b, c) }
-        if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, { [a, b, c] }) {
-            try unsafeDowncast(self.factory.unsafelyUnwrapped, to: _Factory3<Service, A, B, C>.self).call($0, a, b, c)
+        guard factoryKind == 3 else {
+            if factoryKind == Self.scopedKind { return try _resolveScoped3(a, b, c) }
+            return try _resolvePack(container, a, b, c)
         }
+        if let shared = _sharedInstanceIfShared() { return shared }
+        return try _resolve(container, _Make3(box: _box(_Factory3<Service, A, B, C>.self), a: a, b: b, c: c))
+    }
+
+    /// Runs `body` with the target of a ``scopedKind`` forwarder and the module scope it resolves in.
+    @inlinable @inline(__always)
+    func _withScopedTarget<R>(_ body: (ServiceEntry<Service>, Container) throws -> R) rethrows -> R {
+        try Unmanaged<_ScopedEntry>.fromOpaque(UnsafeRawPointer(factoryAddress.unsafelyUnwrapped))
+            ._withUnsafeGuaranteedRef { scoped in
+                try Unmanaged<ServiceEntry<Service>>.fromOpaque(scoped.targetAddress)._withUnsafeGuaranteedRef { target in
+                    try scoped.unmanagedScope._withUnsafeGuaranteedRef { try body(target, $0) }
+                }
+            }
+    }
+
+    /// A module export resolved in its module's scope, with no runtime arguments (out of line: one call per
+    /// module boundary).
+    @inlinable @inline(never)
+    func _resolveScoped0() throws -> Service {
+        try _withScopedTarget { target, scope in try target._resolve0(scope) }
+    }
+
+    @inlinable @inline(never)
+    func _resolveScoped1<A>(_ a: A) throws -> Service {
+        try _withScopedTarget { target, scope in try target._resolve1(scope, a) }
+    }
+
+    @inlinable @inline(never)
+    func _resolveScoped2<A, B>(_ a: A, _ b: B) throws -> Service {
+        try _withScopedTarget { target, scope in try target._resolve2(scope, a, b) }
+    }
+
+    @inlinable @inline(never)
+    func _resolveScoped3<A, B, C>(_ a: A, _ b: B, _ c: C) throws -> Service {
+        try _withScopedTarget { target, scope in try target._resolve3(scope, a, b, c) }
     }
 
     /// The shared instance, when the scope keeps one and it exists.
@@ -254,10 +313,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
         if factoryKind < Self.forwardingKind { return try _resolveIsolated(container, repeat each arguments) }
         if let shared = _sharedInstanceIfShared() { return shared }
-        let box = unsafeDowncast(_packBox(), to: _FactoryBox<Service, repeat each Arg>.self)
-        return try _resolve(container, { _argumentList(repeat each arguments) }) {
-            try box.call($0, repeat each arguments)
-        }
+        let box = Unmanaged.passUnretained(unsafeDowncast(_packBox(), to: _FactoryBox<Service, repeat each Arg>.self))
+        return try _resolve(container, _MakePack(box: box, arguments: (repeat each arguments)))
     }
 
     /// The factory as a pack box (converting a fixed-arity box once, under the coordinator's lock).
@@ -273,29 +330,39 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
     }
 
-    /// Makes an instance in its scope with `make` (callers have already returned a shared instance if any).
+    /// Makes an instance in its scope with `maker` (callers have already returned a shared instance if any).
     ///
-    /// Generic over the service type only, so that it specialises fully in the caller's module.
-    @inlinable
-    ///
-    /// `arguments` lists the runtime arguments; only the `.multiton` scope calls it.
-    func _resolve(_ container: Container, _ arguments: () -> [Any],
-                  _ make: (Resolver) throws -> Service) throws -> Service {
+    /// Generic over the maker, so that it specialises fully in the caller's module.
+    @inlinable @inline(never)
+    func _resolve<M: _Maker>(_ container: Container, _ maker: M) throws -> Service where M.Service == Service {
         let kind = scopeKind
-        let state = _ResolutionState.current
-        return try Unmanaged<_ResolutionState>.fromOpaque(state)._withUnsafeGuaranteedRef { state in
+        // Borrowed, not retained: the state lives as long as its thread. (Out of line, so that `self` and the
+        // state stay borrowed here; inlined into a caller's loop, the optimiser retains them.)
+        return try Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current)._withUnsafeGuaranteedRef { state in
             switch kind {
             case .transient:
-                return try _construct(state, container, graph: false, make)
+                return try _construct(state, container, graph: false, maker)
             case .graph:
-                if let instance = state.graphInstance(pointer) { return instance as! Service }
-                return try _construct(state, container, graph: true, make)
+                if state.graphMayHold(pointer), let instance = state.graphInstance(pointer) {
+                    return instance as! Service
+                }
+                return try _construct(state, container, graph: true, maker)
             case .container, .singleton:
-                return try _createShared(state, container, make)
+                return try _createShared(state, container, maker)
             case .weak, .custom:
-                return try _createStored(state, container, kind, make)
+                return try _createStored(state, container, kind, maker)
             case .multiton:
-                return try _createMultiton(state, container, arguments(), make)
+                return try _createMultiton(state, container, maker.arguments(), maker)
+            }
+        }
+    }
+
+    /// Makes an instance in its scope with a closure (the isolated and async paths, which are not hot).
+    func _resolve(_ container: Container, _ arguments: () -> [Any],
+                  _ make: (Resolver) throws -> Service) throws -> Service {
+        try withoutActuallyEscaping(arguments) { arguments in
+            try withoutActuallyEscaping(make) { make in
+                try _resolve(container, _MakeClosure(arguments: arguments, make: make))
             }
         }
     }
@@ -314,13 +381,34 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
     @inlinable
-    func _construct(_ state: _ResolutionState, _ container: Container, graph: Bool,
-                    _ make: (Resolver) throws -> Service) throws -> Service {
+    func _construct<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
+                               _ make: M) throws -> Service where M.Service == Service {
         // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so
         // that the common path keeps its shape.
         if try state.enter(pointer) { return try _constructWithRoom(state, container, graph: graph, make) }
+        let instance: Service
+        do {
+            instance = try make.make(container)
+        } catch {
+            let failure = state.factoryFailure(error, key)  // with this frame still on the path
+            state.leave()
+            throw failure
+        }
+        // The common case: no re-entry in this graph, no initCompleted steps, no decorators in the process.
+        if state.reentries == 0, words.loadAcquire(2) == nil, !_Decorators.anyRegistered {
+            if graph, state.graphIsObserved { state.storeGraphInstance(instance, for: pointer) }
+            state.leave()
+            return instance
+        }
+        return try _finishEntered(instance, state, container, graph: graph)
+    }
+
+    /// The rest of `_construct` when steps, decorators or a re-entry are involved (still inside the frame,
+    /// which it leaves).
+    @usableFromInline @inline(never)
+    func _finishEntered(_ instance: Service, _ state: _ResolutionState, _ container: Container,
+                        graph: Bool) throws -> Service {
         defer { state.leave() }
-        let instance = try _invoke(state, container, make)
         if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
             return superseding as! Service  // made by a re-entrant run reached through initCompleted
         }
@@ -347,10 +435,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Calls the factory; a failure that is not already a `ResolutionError` is wrapped with this key and path.
     @inlinable @inline(__always)
-    func _invoke(_ state: _ResolutionState, _ container: Container,
-                 _ make: (Resolver) throws -> Service) throws -> Service {
+    func _invoke<M: _Maker>(_ state: _ResolutionState, _ container: Container,
+                            _ make: M) throws -> Service where M.Service == Service {
         do {
-            return try make(container)
+            return try make.make(container)
         } catch {
             throw state.factoryFailure(error, key)
         }
@@ -359,8 +447,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// `_construct` (already entered) with the factory run on a thread with stack to spare: the cold path of a
     /// deep chain, out of line so that the common path stays as it is.
     @usableFromInline @inline(never)
-    func _constructWithRoom(_ state: _ResolutionState, _ container: Container, graph: Bool,
-                            _ make: (Resolver) throws -> Service) throws -> Service {
+    func _constructWithRoom<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
+                                       _ make: M) throws -> Service where M.Service == Service {
         defer { state.leave() }
         let instance = try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
         if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
@@ -384,8 +472,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     // MARK: Resolution (creation paths: once per shared instance, not hot)
 
     @usableFromInline
-    func _createShared(_ state: _ResolutionState, _ container: Container,
-                       _ make: (Resolver) throws -> Service) throws -> Service {
+    func _createShared<M: _Maker>(_ state: _ResolutionState, _ container: Container,
+                                  _ make: M) throws -> Service where M.Service == Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let reentry = try state.checkReentry(pointer)
@@ -405,8 +493,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     @usableFromInline
-    func _createStored(_ state: _ResolutionState, _ container: Container, _ kind: ObjectScope.Kind,
-                       _ make: (Resolver) throws -> Service) throws -> Service {
+    func _createStored<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ kind: ObjectScope.Kind,
+                                  _ make: M) throws -> Service where M.Service == Service {
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let graphID = state.currentGraphID
         let reentry = try state.checkReentry(pointer)
@@ -434,8 +522,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     @usableFromInline
-    func _createMultiton(_ state: _ResolutionState, _ container: Container, _ arguments: [Any],
-                         _ make: (Resolver) throws -> Service) throws -> Service {
+    func _createMultiton<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ arguments: [Any],
+                                    _ make: M) throws -> Service where M.Service == Service {
         var values: [AnyHashable] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments {
@@ -639,6 +727,104 @@ final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable aft
 final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutable.
     @usableFromInline let steps: [@Sendable (Resolver, Service) throws -> Void]
     init(_ steps: [@Sendable (Resolver, Service) throws -> Void]) { self.steps = steps }
+}
+
+// MARK: - Makers
+
+/// How a resolve calls its factory: the box (unretained; the entry holds it) and the runtime arguments, as a
+/// value, so that the resolve path specialises for it and never allocates or retains a closure context.
+@usableFromInline
+protocol _Maker {
+    associatedtype Service
+    /// Runs the factory.
+    func make(_ resolver: Resolver) throws -> Service
+    /// The runtime arguments as a list (the `.multiton` scope's key).
+    func arguments() -> [Any]
+}
+
+@usableFromInline @frozen
+struct _Make0<Service>: _Maker {
+    @usableFromInline let box: Unmanaged<_Factory0<Service>>
+    @inlinable init(box: Unmanaged<_Factory0<Service>>) { self.box = box }
+    @inlinable @inline(__always)
+    func make(_ resolver: Resolver) throws -> Service { try box._withUnsafeGuaranteedRef { try $0.call(resolver) } }
+    @inlinable func arguments() -> [Any] { [] }
+}
+
+@usableFromInline @frozen
+struct _Make1<Service, A>: _Maker {
+    @usableFromInline let box: Unmanaged<_Factory1<Service, A>>
+    @usableFromInline let a: A
+    @inlinable init(box: Unmanaged<_Factory1<Service, A>>, a: A) {
+        self.box = box
+        self.a = a
+    }
+    @inlinable @inline(__always)
+    func make(_ resolver: Resolver) throws -> Service { try box._withUnsafeGuaranteedRef { try $0.call(resolver, a) } }
+    @inlinable func arguments() -> [Any] { [a] }
+}
+
+@usableFromInline @frozen
+struct _Make2<Service, A, B>: _Maker {
+    @usableFromInline let box: Unmanaged<_Factory2<Service, A, B>>
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @inlinable init(box: Unmanaged<_Factory2<Service, A, B>>, a: A, b: B) {
+        self.box = box
+        self.a = a
+        self.b = b
+    }
+    @inlinable @inline(__always)
+    func make(_ resolver: Resolver) throws -> Service {
+        try box._withUnsafeGuaranteedRef { try $0.call(resolver, a, b) }
+    }
+    @inlinable func arguments() -> [Any] { [a, b] }
+}
+
+@usableFromInline @frozen
+struct _Make3<Service, A, B, C>: _Maker {
+    @usableFromInline let box: Unmanaged<_Factory3<Service, A, B, C>>
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @usableFromInline let c: C
+    @inlinable init(box: Unmanaged<_Factory3<Service, A, B, C>>, a: A, b: B, c: C) {
+        self.box = box
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+    @inlinable @inline(__always)
+    func make(_ resolver: Resolver) throws -> Service {
+        try box._withUnsafeGuaranteedRef { try $0.call(resolver, a, b, c) }
+    }
+    @inlinable func arguments() -> [Any] { [a, b, c] }
+}
+
+@usableFromInline
+struct _MakePack<Service, each Arg>: _Maker {
+    @usableFromInline let box: Unmanaged<_FactoryBox<Service, repeat each Arg>>
+    @usableFromInline let values: (repeat each Arg)
+    @usableFromInline init(box: Unmanaged<_FactoryBox<Service, repeat each Arg>>, arguments: (repeat each Arg)) {
+        self.box = box
+        values = arguments
+    }
+    @usableFromInline
+    func make(_ resolver: Resolver) throws -> Service {
+        try box._withUnsafeGuaranteedRef { try $0.call(resolver, repeat each values) }
+    }
+    @usableFromInline func arguments() -> [Any] { _argumentList(repeat each values) }
+}
+
+/// A maker over closures (paths that are not hot: isolated and async registrations).
+struct _MakeClosure<Service>: _Maker {
+    let argumentList: () -> [Any]
+    let call: (Resolver) throws -> Service
+    init(arguments: @escaping () -> [Any], make: @escaping (Resolver) throws -> Service) {
+        argumentList = arguments
+        call = make
+    }
+    func make(_ resolver: Resolver) throws -> Service { try call(resolver) }
+    func arguments() -> [Any] { argumentList() }
 }
 
 /// Runtime arguments as a list, for the multiton scope's key.

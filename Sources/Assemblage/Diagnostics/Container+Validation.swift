@@ -352,7 +352,7 @@ final class _Sandbox {
             copy.decoratorRecords = decorators
             copy.ownProperties = properties
         }
-        for fallback in fallbacks { copy.appendFallback(mirror(fallback)) }
+        copy.appendFallbacks(fallbacks.map(mirror))
         return copy
     }
 

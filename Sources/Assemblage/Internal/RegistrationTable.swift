@@ -35,7 +35,7 @@ final class _RegistrationTable: @unchecked Sendable {
     }
 
     /// The entry registered under `key`, as an unretained pointer, or nil.
-    @usableFromInline
+    @inline(__always)
     func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         var index = key.hash & mask
         while true {

@@ -14,17 +14,32 @@ final class _ResolutionState {
 
     /// The factories currently running on this thread, outermost first: entry addresses, with the low bit
     /// set while that entry's `initCompleted` steps run. A raw buffer: pushing a frame is two stores.
-    @exclusivity(unchecked) private var frames: UnsafeMutablePointer<UInt>
-    @exclusivity(unchecked) private(set) var frameCapacity = 32
+    @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<UInt>
+    /// For each frame, ``activeMask`` as it was before the frame was pushed (restored when it is popped).
+    @exclusivity(unchecked) @usableFromInline var savedMasks: UnsafeMutablePointer<UInt>
+    @exclusivity(unchecked) @usableFromInline var frameCapacity = 32
     @exclusivity(unchecked) @usableFromInline var depth = 0
+    /// A 64-bit filter of the entries in ``frames`` (one bit per entry, see ``filterBit(_:)``): an entry whose
+    /// bit is clear is certainly not being constructed, so entering it needs no scan for a cycle.
+    @exclusivity(unchecked) @usableFromInline var activeMask: UInt = 0
     /// Graph-scoped instances of the current top-level resolution: entry addresses in one raw buffer (scanned
     /// without touching a reference count), the instances at the same index in another.
-    @exclusivity(unchecked) private var graphEntries: UnsafeMutablePointer<UnsafeRawPointer>
-    @exclusivity(unchecked) private var graphInstances: UnsafeMutablePointer<Any>
-    @exclusivity(unchecked) private(set) var graphCapacity = 16
-    @exclusivity(unchecked) private(set) var graphCount = 0
+    @exclusivity(unchecked) @usableFromInline var graphEntries: UnsafeMutablePointer<UnsafeRawPointer>
+    @exclusivity(unchecked) @usableFromInline var graphInstances: UnsafeMutablePointer<Any>
+    @exclusivity(unchecked) @usableFromInline var graphCapacity = 16
+    @exclusivity(unchecked) @usableFromInline var graphCount = 0
+    /// The same kind of filter over ``graphEntries``: a graph-scoped entry whose bit is clear has no instance
+    /// in this graph yet, so the common miss costs one test instead of a scan.
+    @exclusivity(unchecked) @usableFromInline var graphMask: UInt = 0
+    /// Whether a `Lazy` made in this graph holds a handle to it (see ``graphHandles``).
+    @exclusivity(unchecked) @usableFromInline var hasGraphHandles = false
+    /// Whether ending the current top-level resolution has more to do than find an empty graph: set when a
+    /// `Lazy` handle, a custom storage, a graph identifier or an allowed re-entry joins it.
+    @exclusivity(unchecked) @usableFromInline var graphHasExtras = false
     /// Custom storages touched in this top-level resolution; told when it completes.
-    @exclusivity(unchecked) @usableFromInline var touchedStorages: [InstanceStorage] = []
+    @exclusivity(unchecked) var touchedStorages: [InstanceStorage] = [] {
+        didSet { graphHasExtras = true }
+    }
     /// Minted on demand for custom storages and `Lazy` handles.
     @exclusivity(unchecked) var graphID: GraphIdentifier?
     /// Handles of `Lazy` values created in this resolution; they receive the graph when it ends.
@@ -41,6 +56,7 @@ final class _ResolutionState {
     init() {
         hazard = _AtomicWords(count: 1)
         frames = .allocate(capacity: frameCapacity)
+        savedMasks = .allocate(capacity: frameCapacity)
         graphEntries = .allocate(capacity: graphCapacity)
         graphInstances = .allocate(capacity: graphCapacity)
     }
@@ -50,18 +66,19 @@ final class _ResolutionState {
         graphEntries.deallocate()
         graphInstances.deallocate()
         frames.deallocate()
+        savedMasks.deallocate()
         hazard.deallocate()
     }
 
     /// The calling thread's state, created on first use.
-    @usableFromInline
+    @inlinable @inline(__always)
     static var current: UnsafeMutableRawPointer {
         if let state = _asm_thread_state() { return state }
         return makeCurrent()
     }
 
-    @inline(never)
-    private static func makeCurrent() -> UnsafeMutableRawPointer {
+    @usableFromInline @inline(never)
+    static func makeCurrent() -> UnsafeMutableRawPointer {
         let state = _ResolutionState()
         let pointer = Unmanaged.passRetained(state).toOpaque()
         _Reclaimer.register(hazard: state.hazard.base)
@@ -81,26 +98,43 @@ final class _ResolutionState {
 
     // MARK: Frames
 
-    private static let completingBit: UInt = 1
+    @usableFromInline static var completingBit: UInt { 1 }
+
+    /// The bit of `entry` in ``activeMask`` and ``graphMask``: entries are 16-byte aligned objects, so the
+    /// address bits above the fourth spread them over the 64 bits.
+    @inlinable @inline(__always)
+    static func filterBit(_ entry: UnsafeRawPointer) -> UInt {
+        1 &<< ((UInt(bitPattern: entry) &>> 4) & 63)
+    }
 
     @inline(__always)
     private func frameEntry(_ index: Int) -> UInt { frames[index] & ~Self.completingBit }
 
     /// Records that the factory of `entry` is about to run.
     ///
+    /// The common case is a test of the filter and three stores; a scan for a cycle runs only when the
+    /// entry's filter bit is already set (it may be being constructed), growth only when the buffer is full.
+    ///
     /// - Throws: `ResolutionError.cycle` when the same registration is already being constructed on this
     ///   thread (and no property injection sits in between), `.depthLimitExceeded` past ``maxDepth``.
-    @usableFromInline
-    ///
     /// - Returns: `true` when the thread's stack is nearly used up, so the factory must run on a thread with
     ///   room (checked only from ``_StackGuard/checkDepth``: the stack runs low only deep in a chain).
-    @discardableResult
+    @inlinable @inline(__always) @discardableResult
     func enter(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
-        if depth > 0 { try checkReentry(entry) }
-        if depth == frameCapacity { try grow(for: entry) }
+        let bit = Self.filterBit(entry)
+        if activeMask & bit != 0 || depth == frameCapacity { try enterChecked(entry) }
         frames[depth] = UInt(bitPattern: entry)
+        savedMasks[depth] = activeMask
+        activeMask |= bit
         depth &+= 1
         return depth > _StackGuard.checkDepth && _asm_stack_is_low()
+    }
+
+    /// The rare part of ``enter(_:)``: the scan for a cycle and the growth of the frame buffers.
+    @usableFromInline @inline(never)
+    func enterChecked(_ entry: UnsafeRawPointer) throws(ResolutionError) {
+        if depth > 0 { try scanForReentry(entry) }
+        if depth == frameCapacity { try grow(for: entry) }
     }
 
     @inline(never)
@@ -116,6 +150,10 @@ final class _ResolutionState {
         larger.moveInitialize(from: frames, count: depth)
         frames.deallocate()
         frames = larger
+        let masks = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+        masks.moveInitialize(from: savedMasks, count: depth)
+        savedMasks.deallocate()
+        savedMasks = masks
         frameCapacity = capacity
     }
 
@@ -125,8 +163,15 @@ final class _ResolutionState {
     /// second run is the one the whole graph uses).
     ///
     /// - Returns: `true` when this is such an allowed re-entry.
-    @usableFromInline @discardableResult
+    @inlinable @inline(__always) @discardableResult
     func checkReentry(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
+        if activeMask & Self.filterBit(entry) == 0 { return false }
+        return try scanForReentry(entry)
+    }
+
+    /// ``checkReentry(_:)`` after the filter: scans the frames.
+    @usableFromInline @discardableResult
+    func scanForReentry(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
         let target = UInt(bitPattern: entry)
         var index = 0
         while index < depth, frameEntry(index) != target { index &+= 1 }
@@ -139,6 +184,7 @@ final class _ResolutionState {
         }
         if completing, !again {
             reentries &+= 1
+            graphHasExtras = true
             return true
         }
         let key = Self.key(of: target)
@@ -147,14 +193,15 @@ final class _ResolutionState {
     }
 
     /// Marks the innermost frame as running its `initCompleted` steps.
-    @usableFromInline
-    func markCompleting() { frames[depth - 1] |= Self.completingBit }
+    @inlinable @inline(__always)
+    func markCompleting() { frames[depth &- 1] |= Self.completingBit }
 
     /// Records that the innermost factory finished (or failed); ends the graph when it was the outermost.
-    @usableFromInline
+    @inlinable @inline(__always)
     func leave() {
         depth &-= 1
-        if depth == 0 { endGraph() }
+        activeMask = savedMasks[depth]
+        if depth == 0, graphCount != 0 || graphHasExtras { endGraph() }
     }
 
     /// The keys being constructed, outermost first (rebuilt from the entries: only errors need it).
@@ -173,8 +220,8 @@ final class _ResolutionState {
 
     /// Whether a graph-scoped instance made now could be asked for again in this graph: by a sibling
     /// (we are nested) or by a `Lazy` made in this graph. At top level with neither, storing it is wasted.
-    @usableFromInline
-    var graphIsObserved: Bool { depth > 1 || !graphHandles.isEmpty }
+    @inlinable @inline(__always)
+    var graphIsObserved: Bool { depth > 1 || hasGraphHandles }
 
     /// The error for a factory (or step) that threw: a `ResolutionError` from deeper down passes through
     /// unchanged (it has the longer path); anything else is wrapped with this key and path.
@@ -186,8 +233,14 @@ final class _ResolutionState {
 
     // MARK: Graph
 
+    /// Whether the graph may hold an instance of `entry` (when `false`, it certainly does not).
+    @inlinable @inline(__always)
+    func graphMayHold(_ entry: UnsafeRawPointer) -> Bool { graphMask & Self.filterBit(entry) != 0 }
+
+    /// The instance of `entry` in this graph, if any.
     @usableFromInline
     func graphInstance(_ entry: UnsafeRawPointer) -> Any? {
+        guard graphMayHold(entry) else { return nil }
         var index = graphCount
         while index > 0 {
             index &-= 1
@@ -196,11 +249,22 @@ final class _ResolutionState {
         return nil
     }
 
-    @usableFromInline
-    func storeGraphInstance(_ instance: consuming Any, for entry: UnsafeRawPointer) {
+    /// Stores an instance of `entry` in this graph (generic, so that the conversion to `Any` specialises).
+    @inlinable @inline(__always)
+    func storeGraphInstance<T>(_ instance: T, for entry: UnsafeRawPointer) {
         if graphCount == graphCapacity { growGraph() }
         graphEntries[graphCount] = entry
         (graphInstances + graphCount).initialize(to: instance)
+        graphMask |= Self.filterBit(entry)
+        graphCount &+= 1
+    }
+
+    /// Stores an instance that is already an `Any` (seeding a graph from a `Lazy` or an async resolution).
+    func storeGraphInstance(_ instance: Any, for entry: UnsafeRawPointer) {
+        if graphCount == graphCapacity { growGraph() }
+        graphEntries[graphCount] = entry
+        (graphInstances + graphCount).initialize(to: instance)
+        graphMask |= Self.filterBit(entry)
         graphCount &+= 1
     }
 
@@ -216,8 +280,8 @@ final class _ResolutionState {
         }
     }
 
-    @inline(never)
-    private func growGraph() {
+    @usableFromInline @inline(never)
+    func growGraph() {
         let entries = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: graphCapacity * 2)
         let instances = UnsafeMutablePointer<Any>.allocate(capacity: graphCapacity * 2)
         entries.moveInitialize(from: graphEntries, count: graphCount)
@@ -237,6 +301,7 @@ final class _ResolutionState {
         let count = graphCount
         guard count > 0 else { return }
         graphCount = 0
+        graphMask = 0
         withUnsafeTemporaryAllocation(of: Any.self, capacity: count) { buffer in
             let moved = buffer.baseAddress!
             moved.moveInitialize(from: graphInstances, count: count)
@@ -254,6 +319,7 @@ final class _ResolutionState {
         if let graphID { return graphID }
         let id = GraphIdentifier()
         graphID = id
+        graphHasExtras = true
         return id
     }
 
@@ -261,14 +327,18 @@ final class _ResolutionState {
     func makeGraphHandle() -> _GraphHandle {
         let handle = _GraphHandle()
         graphHandles.append(handle)
+        hasGraphHandles = true
+        graphHasExtras = true
         return handle
     }
 
-    private func endGraph() {
-        if !graphHandles.isEmpty {
+    @usableFromInline
+    func endGraph() {
+        if hasGraphHandles {
             let instances = graphSnapshot
             for handle in graphHandles { handle.capture(instances) }
             graphHandles.removeAll(keepingCapacity: true)
+            hasGraphHandles = false
         }
         clearGraph()
         reentries = 0
@@ -279,6 +349,7 @@ final class _ResolutionState {
             _Coordinator.shared.withLock { for storage in storages { storage._finishGraph(graph) } }
         }
         graphID = nil
+        graphHasExtras = false
     }
 
     /// Seeds an empty state with the instances of a finished graph (used by `Lazy`).

@@ -14,7 +14,7 @@ import _AssemblageShims
 @usableFromInline
 enum _StackGuard {
     /// Nesting depth from which each factory run checks the remaining stack.
-    @usableFromInline static var checkDepth: Int { 16 }
+    @inlinable static var checkDepth: Int { 16 }
 
     /// The stack of a continuation thread: room for well over ``_ResolutionState/maxDepth`` levels in debug builds.
     static let continuationStackSize = 16 << 20

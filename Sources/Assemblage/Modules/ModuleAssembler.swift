@@ -108,7 +108,7 @@ public final class ModuleAssembler: Sendable {
                     closure.append(fallback)
                 }
             }
-            for fallback in closure { container.appendFallback(fallback) }
+            container.appendFallbacks(closure)
             let record = _ModuleRecord(type: node.type, container: container, exports: exports, closure: closure,
                                        dependencies: dependencies, scope: scope)
             byNode[position] = record
@@ -133,8 +133,7 @@ public final class ModuleAssembler: Sendable {
         graph.install(dynamicTargets: index.mapValues(\.container))
 
         let root = Container(label: "ModuleAssembler")
-        for record in records { root.appendFallback(record.exports) }
-        if let parent { root.appendFallback(parent.root) }
+        root.appendFallbacks(records.map(\.exports) + (parent.map { [$0.root] } ?? []))
 
         for (module, record) in zip(instances, records) { module.assemble(container: record.container) }
 

@@ -51,11 +51,29 @@ static inline uint64_t _asm_increment_u64(void *_Nonnull word) {
     return atomic_fetch_add_explicit((_Atomic(uint64_t) *)word, 1, memory_order_relaxed) + 1;
 }
 
+/// The calling thread's resolution state and hazard word (defined in shims.c; read through the functions
+/// below, which inline into the resolve path).
+extern _Thread_local void *_Nullable _asm_tls_state;
+extern _Thread_local void *_Nullable _asm_tls_hazard;
+
 /// The calling thread's resolution state, or NULL.
-void *_Nullable _asm_thread_state(void);
+static inline void *_Nullable _asm_thread_state(void) { return _asm_tls_state; }
 
 /// The calling thread's hazard word (a pointer-sized atomic word), or NULL before the state exists.
-void *_Nullable _asm_thread_hazard(void);
+static inline void *_Nullable _asm_thread_hazard(void) { return _asm_tls_hazard; }
+
+/// Set once the process registers its first decorator; until then the resolve path skips decorators.
+extern _Atomic(uintptr_t) _asm_decorators_flag;
+
+/// Whether any decorator was ever registered in the process (a relaxed load).
+static inline bool _asm_any_decorators(void) {
+    return atomic_load_explicit(&_asm_decorators_flag, memory_order_relaxed) != 0;
+}
+
+/// Records that a decorator was registered.
+static inline void _asm_mark_decorators(void) {
+    atomic_store_explicit(&_asm_decorators_flag, 1, memory_order_release);
+}
 
 /// Sets the calling thread's resolution state and hazard word.
 /// `destructor` runs with the state when the thread exits.
