@@ -329,10 +329,16 @@ extension Container {
 
     /// Appends several fallbacks in one publication (a module's closure, a module assembler's root), so that
     /// wiring n fallbacks copies the list once instead of n times.
-    func appendFallbacks(_ added: [Container]) {
+    ///
+    /// With `index`, the first `indexedCount` of `added` (which must be the first fallbacks) are searched
+    /// through it (see ``_ExportIndex``).
+    func appendFallbacks(_ added: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
         guard !added.isEmpty else { return }
         writer.withLock {
-            let list = _Fallbacks((fallbackLists.last?.containers ?? []) + added)
+            let previous = fallbackLists.last
+            precondition(index == nil || previous == nil, "an export index covers the first fallbacks only")
+            let list = _Fallbacks((previous?.containers ?? []) + added, index: index ?? previous?.index,
+                                  indexedCount: index == nil ? previous?.indexedCount ?? 0 : indexedCount)
             fallbackLists.append(list)
             words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
         }

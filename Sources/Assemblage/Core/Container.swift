@@ -153,17 +153,51 @@ public final class Container: @unchecked Sendable {
 final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
     let containers: [Container]
     private let unretained: [Unmanaged<Container>]
+    /// An index standing for the first `indexedCount` containers (a module assembler's exports): one probe
+    /// answers for all of them, so a root over n modules does not probe n tables.
+    let index: _ExportIndex?
+    let indexedCount: Int
 
-    init(_ containers: [Container]) {
+    init(_ containers: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
         self.containers = containers
         unretained = containers.map { Unmanaged.passUnretained($0) }
+        self.index = index
+        self.indexedCount = index == nil ? 0 : indexedCount
     }
 
     @usableFromInline
     func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        for container in unretained {
-            if let entry = container._withUnsafeGuaranteedRef({ $0._lookupLocal(key) }) { return entry }
+        var start = 0
+        if let index {
+            if let entry = index.find(key) { return entry }
+            start = indexedCount
+        }
+        for position in start..<unretained.count {
+            if let entry = unretained[position]._withUnsafeGuaranteedRef({ $0._lookupLocal(key) }) { return entry }
         }
         return nil
+    }
+}
+
+/// The exports of a module assembler's modules merged into one table: for each key, the export of the
+/// earliest module in assembly order that exports it (the one a search of the exports in order would find
+/// first). Kept current by each module's ``_ModuleScope`` as it exports a registration.
+final class _ExportIndex: @unchecked Sendable {  // @unchecked: `positions` is guarded by `lock`; `table` is a container.
+    /// Holds the merged entries (its table only: it has no fallbacks, and no walk of the fallback graph
+    /// reaches it, so diagnostics see the exports themselves).
+    private let table = Container(label: "ModuleAssembler (export index)")
+    private let lock = _Lock()
+    /// The assembly position of the module whose export each key holds now.
+    private var positions: [ServiceKey: Int] = [:]
+
+    func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? { table._lookupLocal(key) }
+
+    /// Records an export of the module at `position`, unless an earlier module exports the same key.
+    func offer(_ entry: any _AnyEntry, position: Int) {
+        lock.withLock {
+            if let holder = positions[entry.key], holder < position { return }
+            positions[entry.key] = position
+            _ = table.add(entry)
+        }
     }
 }

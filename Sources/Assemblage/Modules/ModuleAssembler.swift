@@ -87,6 +87,7 @@ public final class ModuleAssembler: Sendable {
         guard plan.problems.isEmpty else { throw ModuleAssemblyError(plan.problems) }
 
         let graph = _ModuleGraphContext()
+        let exportIndex = _ExportIndex()
         var byNode: [Int: _ModuleRecord] = [:]
         for (position, node) in plan.nodes.enumerated() {
             if case .parent(let record) = node.source { byNode[position] = record }
@@ -97,7 +98,8 @@ public final class ModuleAssembler: Sendable {
             let node = plan.nodes[position]
             guard case .instance(let instance) = node.source else { continue }
             let exports = Container(label: "\(node.type.name) (exports)")
-            let scope = _ModuleScope(module: node.type.name, exports: exports, graph: graph)
+            let scope = _ModuleScope(module: node.type.name, exports: exports, graph: graph,
+                                     index: (exportIndex, records.count))
             let container = Container(behaviors: [scope], label: node.type.name)
             let dependencies = node.dependencies.compactMap { byNode[$0] }
             var closure: [Container] = []
@@ -133,7 +135,8 @@ public final class ModuleAssembler: Sendable {
         graph.install(dynamicTargets: index.mapValues(\.container))
 
         let root = Container(label: "ModuleAssembler")
-        root.appendFallbacks(records.map(\.exports) + (parent.map { [$0.root] } ?? []))
+        root.appendFallbacks(records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,
+                             indexedCount: records.count)
 
         for (module, record) in zip(instances, records) { module.assemble(container: record.container) }
 

@@ -30,10 +30,18 @@ final class _ModuleScope: Behavior, @unchecked Sendable {
     /// Registrations marked with ``ServiceEntry/eager()``, in the order they were marked.
     let eager = _Locked<[_EagerService]>([])
 
-    init(module: String?, exports: Container?, graph: _ModuleGraphContext?) {
+    /// The assembler's export index (weak: the root's fallback list owns it, and it holds this module's
+    /// exports) and this module's position in assembly order.
+    private(set) weak var exportIndex: _ExportIndex?
+    let position: Int
+
+    init(module: String?, exports: Container?, graph: _ModuleGraphContext?,
+         index: (index: _ExportIndex, position: Int)? = nil) {
         self.module = module
         self.exports = exports
         self.graph = graph
+        exportIndex = index?.index
+        position = index?.position ?? 0
     }
 
     /// Exports a new registration: a forwarding entry that resolves it in this module's scope.
@@ -46,6 +54,7 @@ final class _ModuleScope: Behavior, @unchecked Sendable {
                                        site: entry.site)
         proxy.container = exports
         _ = exports.add(proxy)
+        exportIndex?.offer(proxy, position: position)
     }
 
     /// Creates every eager registration in `container`; returns the failures, in order.

@@ -1,0 +1,75 @@
+import Assemblage
+import Testing
+
+// The assembler's root answers from an index of every module's exports instead of searching each module
+// in turn; module exports forward with their types known. These tests pin that both give the answers the
+// plain search gave.
+
+private struct LookupBaseModule: ModuleAssembly, AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [] }
+    func assemble(container: Container) {
+        container.register(String.self, name: "where") { _ in "base" }
+        container.register(String.self, name: "shared") { _ in "from base" }
+        container.register(String.self, name: "replaced") { _ in "first" }
+        container.register(String.self, name: "replaced") { _ in "second" }
+        container.register(String.self, name: "one") { (r: Resolver, a: Int) in
+            "\(try r.require(String.self, name: "where")) \(a)"
+        }
+        container.register(String.self, name: "two") { (r: Resolver, a: Int, b: String) in
+            "\(try r.require(String.self, name: "where")) \(a) \(b)"
+        }
+        container.register(String.self, name: "three") { (r: Resolver, a: Int, b: String, c: Double) in
+            "\(try r.require(String.self, name: "where")) \(a) \(b) \(c)"
+        }
+    }
+}
+
+/// Assembled after `LookupBaseModule` (it depends on it), so the root finds the base's `"shared"` first.
+private struct LookupTopModule: ModuleAssembly, AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [LookupBaseModule.self] }
+    func assemble(container: Container) {
+        container.register(String.self, name: "where") { _ in "top" }
+        container.register(String.self, name: "shared") { _ in "from top" }
+        container.register(String.self, name: "top") { r in try r.require(String.self, name: "where") }
+    }
+}
+
+@Suite struct ModuleLookupTests {
+    @Test func rootFindsTheEarliestModuleInAssemblyOrderWhenTwoExportOneKey() throws {
+        let assembler = try ModuleAssembler([LookupTopModule()])
+        #expect(try assembler.resolver.require(String.self, name: "shared") == "from base")
+        // Each module still sees its own registration first.
+        #expect(try assembler.resolver(for: LookupTopModule.self).require(String.self, name: "shared") == "from top")
+    }
+
+    @Test func reRegistrationInsideAModuleReplacesItsExport() throws {
+        let assembler = try ModuleAssembler([LookupTopModule()])
+        #expect(try assembler.resolver.require(String.self, name: "replaced") == "second")
+    }
+
+    @Test func exportsWithArgumentsResolveInTheirModulesScope() throws {
+        let root = try ModuleAssembler([LookupTopModule()]).resolver
+        #expect(try root.require(String.self, name: "one", argument: 1) == "base 1")
+        #expect(try root.require(String.self, name: "two", arguments: 1, "b") == "base 1 b")
+        #expect(try root.require(String.self, name: "three", arguments: 1, "b", 3.5) == "base 1 b 3.5")
+        #expect(try root.require(String.self, name: "top") == "top")
+    }
+
+    @Test func missingKeyThroughTheRootStillNamesItsNearMisses() {
+        let root = try? ModuleAssembler([LookupTopModule()]).resolver
+        do {
+            _ = try root?.require(String.self, name: "nowhere")
+            Issue.record("expected notRegistered")
+        } catch {
+            #expect(error.code == .notRegistered)
+            #expect(error.nearMisses.contains { $0.name == "shared" })
+        }
+    }
+
+    @Test func childAssemblerFindsTheParentsExportsBehindItsOwn() throws {
+        let parent = try ModuleAssembler([LookupBaseModule()])
+        let child = try ModuleAssembler([LookupTopModule()], parent: parent)
+        #expect(try child.resolver.require(String.self, name: "top") == "top")
+        #expect(try child.resolver.require(String.self, name: "one", argument: 7) == "base 7")
+    }
+}
