@@ -212,12 +212,6 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.kind }
     }
 
-    /// The factory box, unretained, as the type `factoryKind` says it is.
-    @inlinable @inline(__always)
-    func _box<Box: AnyObject>(_: Box.Type) -> Unmanaged<Box> {
-        Unmanaged<Box>.fromOpaque(UnsafeRawPointer(factoryAddress.unsafelyUnwrapped))
-    }
-
     /// Resolves with no runtime arguments.
     ///
     /// A shared instance is returned before the factory is touched. The factory is reached through a maker
@@ -229,7 +223,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             return try _resolvePack(container)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make0(box: _box(_Factory0<Service>.self)))
+        return try _resolve(container, _Make0(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped)))
     }
 
     /// Resolves with one runtime argument.
@@ -240,7 +234,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             return try _resolvePack(container, a)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make1(box: _box(_Factory1<Service, A>.self), a: a))
+        return try _resolve(container, _Make1(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a))
     }
 
     /// Resolves with two runtime arguments.
@@ -251,7 +245,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             return try _resolvePack(container, a, b)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make2(box: _box(_Factory2<Service, A, B>.self), a: a, b: b))
+        return try _resolve(container, _Make2(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a, b: b))
     }
 
     /// Resolves with three runtime arguments.
@@ -262,7 +256,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             return try _resolvePack(container, a, b, c)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make3(box: _box(_Factory3<Service, A, B, C>.self), a: a, b: b, c: c))
+        return try _resolve(container, _Make3(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a, b: b, c: c))
     }
 
     /// Runs `body` with the target of a ``scopedKind`` forwarder and the module scope it resolves in.
@@ -313,8 +307,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
         if factoryKind < Self.forwardingKind { return try _resolveIsolated(container, repeat each arguments) }
         if let shared = _sharedInstanceIfShared() { return shared }
-        let box = Unmanaged.passUnretained(unsafeDowncast(_packBox(), to: _FactoryBox<Service, repeat each Arg>.self))
-        return try _resolve(container, _MakePack(box: box, arguments: (repeat each arguments)))
+        let box = UnsafeRawPointer(Unmanaged.passUnretained(_packBox()).toOpaque())
+        return try _resolve(container, _MakePack<repeat each Arg>(box: box, arguments: (repeat each arguments)))
     }
 
     /// The factory as a pack box (converting a fixed-arity box once, under the coordinator's lock).
@@ -334,7 +328,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     ///
     /// Generic over the maker, so that it specialises fully in the caller's module.
     @inlinable @inline(never)
-    func _resolve<M: _Maker>(_ container: Container, _ maker: M) throws -> Service where M.Service == Service {
+    func _resolve<M: _Maker>(_ container: Container, _ maker: M) throws -> Service {
         let kind = scopeKind
         // Borrowed, not retained: the state lives as long as its thread. (Out of line, so that `self` and the
         // state stay borrowed here; inlined into a caller's loop, the optimiser retains them.)
@@ -382,13 +376,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
     @inlinable
     func _construct<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
-                               _ make: M) throws -> Service where M.Service == Service {
+                               _ make: M) throws -> Service {
         // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so
         // that the common path keeps its shape.
         if try state.enter(pointer) { return try _constructWithRoom(state, container, graph: graph, make) }
         let instance: Service
         do {
-            instance = try make.make(container)
+            instance = try make.make(container, as: Service.self)
         } catch {
             let failure = state.factoryFailure(error, key)  // with this frame still on the path
             state.leave()
@@ -436,9 +430,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// Calls the factory; a failure that is not already a `ResolutionError` is wrapped with this key and path.
     @inlinable @inline(__always)
     func _invoke<M: _Maker>(_ state: _ResolutionState, _ container: Container,
-                            _ make: M) throws -> Service where M.Service == Service {
+                            _ make: M) throws -> Service {
         do {
-            return try make.make(container)
+            return try make.make(container, as: Service.self)
         } catch {
             throw state.factoryFailure(error, key)
         }
@@ -448,7 +442,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// deep chain, out of line so that the common path stays as it is.
     @usableFromInline @inline(never)
     func _constructWithRoom<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
-                                       _ make: M) throws -> Service where M.Service == Service {
+                                       _ make: M) throws -> Service {
         defer { state.leave() }
         let instance = try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
         if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
@@ -473,7 +467,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     @usableFromInline
     func _createShared<M: _Maker>(_ state: _ResolutionState, _ container: Container,
-                                  _ make: M) throws -> Service where M.Service == Service {
+                                  _ make: M) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let reentry = try state.checkReentry(pointer)
@@ -494,7 +488,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     @usableFromInline
     func _createStored<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ kind: ObjectScope.Kind,
-                                  _ make: M) throws -> Service where M.Service == Service {
+                                  _ make: M) throws -> Service {
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let graphID = state.currentGraphID
         let reentry = try state.checkReentry(pointer)
@@ -523,7 +517,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     @usableFromInline
     func _createMultiton<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ arguments: [Any],
-                                    _ make: M) throws -> Service where M.Service == Service {
+                                    _ make: M) throws -> Service {
         var values: [AnyHashable] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments {
@@ -733,97 +727,110 @@ final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutab
 
 /// How a resolve calls its factory: the box (unretained; the entry holds it) and the runtime arguments, as a
 /// value, so that the resolve path specialises for it and never allocates or retains a closure context.
+///
+/// Makers are generic over the argument types only, not the service type (the service type is a parameter
+/// of ``make(_:as:)``): code that runs unspecialised, such as a generic registration helper over thousands
+/// of types, then needs no maker metadata per service type.
 @usableFromInline
 protocol _Maker {
-    associatedtype Service
-    /// Runs the factory.
-    func make(_ resolver: Resolver) throws -> Service
+    /// Runs the factory, whose box makes `Service` (the entry's factory kind guarantees it).
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service
     /// The runtime arguments as a list (the `.multiton` scope's key).
     func arguments() -> [Any]
 }
 
 @usableFromInline @frozen
-struct _Make0<Service>: _Maker {
-    @usableFromInline let box: Unmanaged<_Factory0<Service>>
-    @inlinable init(box: Unmanaged<_Factory0<Service>>) { self.box = box }
+struct _Make0: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
+    @inlinable init(box: UnsafeRawPointer) { self.box = box }
     @inlinable @inline(__always)
-    func make(_ resolver: Resolver) throws -> Service { try box._withUnsafeGuaranteedRef { try $0.call(resolver) } }
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_Factory0<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver) }
+    }
     @inlinable func arguments() -> [Any] { [] }
 }
 
 @usableFromInline @frozen
-struct _Make1<Service, A>: _Maker {
-    @usableFromInline let box: Unmanaged<_Factory1<Service, A>>
+struct _Make1<A>: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
     @usableFromInline let a: A
-    @inlinable init(box: Unmanaged<_Factory1<Service, A>>, a: A) {
+    @inlinable init(box: UnsafeRawPointer, a: A) {
         self.box = box
         self.a = a
     }
     @inlinable @inline(__always)
-    func make(_ resolver: Resolver) throws -> Service { try box._withUnsafeGuaranteedRef { try $0.call(resolver, a) } }
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_Factory1<Service, A>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a) }
+    }
     @inlinable func arguments() -> [Any] { [a] }
 }
 
 @usableFromInline @frozen
-struct _Make2<Service, A, B>: _Maker {
-    @usableFromInline let box: Unmanaged<_Factory2<Service, A, B>>
+struct _Make2<A, B>: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
     @usableFromInline let a: A
     @usableFromInline let b: B
-    @inlinable init(box: Unmanaged<_Factory2<Service, A, B>>, a: A, b: B) {
+    @inlinable init(box: UnsafeRawPointer, a: A, b: B) {
         self.box = box
         self.a = a
         self.b = b
     }
     @inlinable @inline(__always)
-    func make(_ resolver: Resolver) throws -> Service {
-        try box._withUnsafeGuaranteedRef { try $0.call(resolver, a, b) }
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_Factory2<Service, A, B>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a, b) }
     }
     @inlinable func arguments() -> [Any] { [a, b] }
 }
 
 @usableFromInline @frozen
-struct _Make3<Service, A, B, C>: _Maker {
-    @usableFromInline let box: Unmanaged<_Factory3<Service, A, B, C>>
+struct _Make3<A, B, C>: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
     @usableFromInline let a: A
     @usableFromInline let b: B
     @usableFromInline let c: C
-    @inlinable init(box: Unmanaged<_Factory3<Service, A, B, C>>, a: A, b: B, c: C) {
+    @inlinable init(box: UnsafeRawPointer, a: A, b: B, c: C) {
         self.box = box
         self.a = a
         self.b = b
         self.c = c
     }
     @inlinable @inline(__always)
-    func make(_ resolver: Resolver) throws -> Service {
-        try box._withUnsafeGuaranteedRef { try $0.call(resolver, a, b, c) }
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_Factory3<Service, A, B, C>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            try $0.call(resolver, a, b, c)
+        }
     }
     @inlinable func arguments() -> [Any] { [a, b, c] }
 }
 
 @usableFromInline
-struct _MakePack<Service, each Arg>: _Maker {
-    @usableFromInline let box: Unmanaged<_FactoryBox<Service, repeat each Arg>>
+struct _MakePack<each Arg>: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
     @usableFromInline let values: (repeat each Arg)
-    @usableFromInline init(box: Unmanaged<_FactoryBox<Service, repeat each Arg>>, arguments: (repeat each Arg)) {
+    @usableFromInline init(box: UnsafeRawPointer, arguments: (repeat each Arg)) {
         self.box = box
         values = arguments
     }
     @usableFromInline
-    func make(_ resolver: Resolver) throws -> Service {
-        try box._withUnsafeGuaranteedRef { try $0.call(resolver, repeat each values) }
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_FactoryBox<Service, repeat each Arg>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            try $0.call(resolver, repeat each values)
+        }
     }
     @usableFromInline func arguments() -> [Any] { _argumentList(repeat each values) }
 }
 
 /// A maker over closures (paths that are not hot: isolated and async registrations).
-struct _MakeClosure<Service>: _Maker {
+struct _MakeClosure<Made>: _Maker {
     let argumentList: () -> [Any]
-    let call: (Resolver) throws -> Service
-    init(arguments: @escaping () -> [Any], make: @escaping (Resolver) throws -> Service) {
+    let call: (Resolver) throws -> Made
+    init(arguments: @escaping () -> [Any], make: @escaping (Resolver) throws -> Made) {
         argumentList = arguments
         call = make
     }
-    func make(_ resolver: Resolver) throws -> Service { try call(resolver) }
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try call(resolver) as! Service  // Made is Service: the entry's closure path makes its own type
+    }
     func arguments() -> [Any] { argumentList() }
 }
 
