@@ -8,6 +8,37 @@
 #include <unistd.h>
 #endif
 
+// MARK: Asymmetric fences for hazard words
+
+#if defined(__linux__) && defined(SYS_membarrier)
+// From <linux/membarrier.h>, spelled out so that the headers of old kernels do not matter.
+#define ASM_MEMBARRIER_CMD_QUERY 0
+#define ASM_MEMBARRIER_CMD_PRIVATE_EXPEDITED (1 << 3)
+#define ASM_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED (1 << 4)
+#endif
+
+int _asm_light_hazards = 0;
+
+// Runs when the library is loaded, while the process is still single-threaded as far as Assemblage is
+// concerned: no reader can have chosen the sequentially consistent path before the flag is set, so a
+// reclaimer that sees the flag clear can rely on readers' own fences.
+__attribute__((constructor)) static void asm_setup_hazard_fences(void) {
+#if defined(__linux__) && defined(SYS_membarrier)
+    long commands = syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_QUERY, 0, 0);
+    if (commands < 0 || !(commands & ASM_MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return;
+    if (syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return;
+    _asm_light_hazards = 1;
+#endif
+}
+
+bool _asm_heavy_barrier(void) {
+    atomic_thread_fence(memory_order_seq_cst);
+#if defined(__linux__) && defined(SYS_membarrier)
+    if (_asm_light_hazards) return syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+#endif
+    return true;
+}
+
 _Thread_local void *_asm_tls_state = 0;
 _Thread_local void *_asm_tls_hazard = 0;
 _Atomic(uintptr_t) _asm_decorators_flag = 0;

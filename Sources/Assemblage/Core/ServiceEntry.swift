@@ -334,13 +334,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         // state stay borrowed here; inlined into a caller's loop, the optimiser retains them.)
         return try Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current)._withUnsafeGuaranteedRef { state in
             switch kind {
-            case .transient:
-                return try _construct(state, container, graph: false, maker)
-            case .graph:
-                if state.graphMayHold(pointer), let instance = state.graphInstance(pointer) {
+            case .transient, .graph:
+                let graph = kind == .graph
+                if graph, state.graphMayHold(pointer), let instance = state.graphInstance(pointer) {
                     return instance as! Service
                 }
-                return try _construct(state, container, graph: true, maker)
+                return try _construct(state, container, graph: graph, maker)
             case .container, .singleton:
                 return try _createShared(state, container, maker)
             case .weak, .custom:
@@ -367,14 +366,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _sharedInstance() -> Service? {
         guard let box = words.loadAcquire(1) else { return nil }
         let hazard = _asm_thread_hazard() ?? _ResolutionState.currentHazard
-        _asm_store_seqcst(hazard, box)
+        _asm_publish_hazard(hazard, box)
         defer { _asm_store_release(hazard, nil) }
         guard _asm_load_seqcst(words.base + MemoryLayout<UnsafeRawPointer>.stride) == box else { return nil }
         return Unmanaged<_InstanceBox<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
     }
 
     /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
-    @inlinable
+    @inlinable @inline(__always)
     func _construct<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
                                _ make: M) throws -> Service {
         // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so

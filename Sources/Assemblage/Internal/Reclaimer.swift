@@ -6,6 +6,12 @@ import _AssemblageShims
 /// their thread's hazard word, re-check the slot and copy the instance out. A reset swaps the slot to nil
 /// and hands the old box here; it is released at once unless some thread's hazard names it, in which case
 /// it waits until a later reset finds it unnamed. Resets are rare; hits stay lock-free and contention-free.
+///
+/// On Linux the hit publishes its hazard with a plain store (no fence instruction): before scanning the
+/// hazards, a reset calls `membarrier`, which runs a full fence on every thread of the process, so any
+/// hazard published before a reader re-checked its slot is visible to the scan, and any reader that
+/// re-checks after the fence sees the slot already swapped. Elsewhere the hazard store is sequentially
+/// consistent.
 enum _Reclaimer {
     private struct State {
         var hazards: [UnsafeMutableRawPointer] = []
@@ -28,6 +34,9 @@ enum _Reclaimer {
         var free: [UnsafeMutableRawPointer] = []
         state.withLock { state in
             state.pending.append(box)
+            // Readers publish hazards with a plain store where the platform lets this side fence for them;
+            // without the fence, nothing may be freed on the strength of what the scan reads.
+            guard _asm_heavy_barrier() else { return }
             let inUse = Set(state.hazards.compactMap { _asm_load_seqcst($0) })
             var keep: [UnsafeMutableRawPointer] = []
             for candidate in state.pending {

@@ -62,6 +62,29 @@ static inline void *_Nullable _asm_thread_state(void) { return _asm_tls_state; }
 /// The calling thread's hazard word (a pointer-sized atomic word), or NULL before the state exists.
 static inline void *_Nullable _asm_thread_hazard(void) { return _asm_tls_hazard; }
 
+/// 1 when hazard words are published with a plain store and the reclaimer makes them visible with an
+/// asymmetric fence (Linux `membarrier`, registered when the library loads, before any thread resolves);
+/// 0 where that is unavailable, and hazards are published with a sequentially consistent store.
+/// Written once, before `main`.
+extern int _asm_light_hazards;
+
+/// Publishes `value` in a hazard word, ordered before the caller's next load of the slot it guards: with a
+/// plain store and a compiler fence when the reclaimer fences for the readers (`_asm_heavy_barrier`),
+/// otherwise with a sequentially consistent store.
+static inline void _asm_publish_hazard(void *_Nonnull word, void *_Nullable value) {
+    if (__builtin_expect(_asm_light_hazards != 0, 1)) {
+        atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst);
+    } else {
+        atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
+    }
+}
+
+/// The reclaimer's side of `_asm_publish_hazard`: after it, every hazard a reader published before its own
+/// re-check of a slot is visible to the caller. Returns false when the fence could not be made (then the
+/// caller must free nothing it would have freed on the strength of the hazards it reads).
+bool _asm_heavy_barrier(void);
+
 /// Set once the process registers its first decorator; until then the resolve path skips decorators.
 extern _Atomic(uintptr_t) _asm_decorators_flag;
 
