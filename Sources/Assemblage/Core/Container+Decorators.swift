@@ -94,7 +94,7 @@ extension Container {
             for record in list {
                 let matched = chain.contains { container in
                     container.writer.withLock {
-                        let keys = container.keysByType[type] ?? []
+                        let keys = container.keysLocked(ofType: type)
                         let elements = container.collectionElements[type] ?? []
                         if let name = record.name {
                             return keys.contains { $0.name == name } || elements.contains { $0.name == name }

@@ -176,11 +176,7 @@ extension Container {
                 tables.append(table)
                 words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
             }
-            if let replaced = table.insert(entry) {
-                replacements.append((replaced, entry))
-            } else {
-                keysByType[ObjectIdentifier(entry.key.serviceType), default: []].append(entry.key)
-            }
+            if let replaced = table.insert(entry) { replacements.append((replaced, entry)) }
             entries.append(entry)
             return behaviors
         }
@@ -196,7 +192,6 @@ extension Container {
             let table = _RegistrationTable(capacity: 16)
             tables.append(table)
             words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
-            keysByType.removeAll()
             decoratorRecords.removeAll()
             let elements = collectionElements.values.flatMap { $0.map(\.entry) }
             collectionElements.removeAll()
@@ -266,7 +261,7 @@ extension Container {
     public func hasAnyRegistration<Service>(of serviceType: Service.Type = Service.self, name: String? = nil) -> Bool {
         let type = ObjectIdentifier(serviceType)
         return lookupChain().contains { container in
-            container.writer.withLock { container.keysByType[type]?.contains { $0.name == name } == true }
+            container.writer.withLock { container.keysLocked(ofType: type).contains { $0.name == name } }
         }
     }
 

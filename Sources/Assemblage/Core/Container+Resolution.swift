@@ -83,7 +83,7 @@ extension Container {
     func nearMisses(for key: ServiceKey) -> [ServiceKey] {
         var result: [ServiceKey] = []
         for container in lookupChain() {
-            let keys = container.writer.withLock { container.keysByType[ObjectIdentifier(key.serviceType)] ?? [] }
+            let keys = container.writer.withLock { container.keysLocked(ofType: ObjectIdentifier(key.serviceType)) }
             for candidate in keys where candidate != key && !result.contains(candidate) { result.append(candidate) }
         }
         return result

@@ -42,8 +42,6 @@ public final class Container: @unchecked Sendable {
     var fallbackLists: [_Fallbacks] = []
     /// Every entry ever registered, in registration order (owns them; removed ones stay for in-flight readers).
     var entries: [any _AnyEntry] = []
-    /// Keys per service type, for near-miss diagnostics and `hasAnyRegistration`.
-    var keysByType: [ObjectIdentifier: [ServiceKey]] = [:]
     /// Registrations that replaced an earlier one under the same key: (earlier, later).
     var replacements: [(replaced: any _AnyEntry, by: any _AnyEntry)] = []
     var behaviors: [Behavior] = []
@@ -131,6 +129,13 @@ public final class Container: @unchecked Sendable {
     func liveEntriesLocked() -> [any _AnyEntry] {
         let live = Set(currentTable.refs.compactMap { $0.map { ObjectIdentifier($0) } })
         return entries.filter { live.contains(ObjectIdentifier($0)) }
+    }
+
+    /// The keys of the live registrations of one service type, in registration order (call under the writer
+    /// lock). A scan: only diagnostics, `hasAnyRegistration(of:)` and decorator checks need it, and keeping an
+    /// index instead cost every registration an array.
+    func keysLocked(ofType type: ObjectIdentifier) -> [ServiceKey] {
+        liveEntriesLocked().compactMap { ObjectIdentifier($0.key.serviceType) == type ? $0.key : nil }
     }
 
     /// This container and every container lookup reaches from it, in lookup order (depth-first, in the order
