@@ -176,7 +176,10 @@ extension Container {
                 tables.append(table)
                 words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
             }
-            if let replaced = table.insert(entry) { replacements.append((replaced, entry)) }
+            if let replaced = table.insert(entry),
+               let earlier = entries.last(where: { Unmanaged.passUnretained($0 as AnyObject).toOpaque() == replaced }) {
+                replacements.append((earlier, entry))
+            }
             entries.append(entry)
             return behaviors
         }
@@ -188,7 +191,7 @@ extension Container {
     /// Fallback containers are untouched.
     public func removeAll() {
         let removed: [any _AnyEntry] = writer.withLock {
-            let live = currentTable.refs.compactMap { $0 }
+            let live = liveEntriesLocked()
             let table = _RegistrationTable(capacity: 16)
             tables.append(table)
             words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
@@ -245,7 +248,7 @@ extension Container {
         guard scope.kind != .singleton else { return }
         for container in lookupChain() {
             let live = container.writer.withLock {
-                container.currentTable.refs.compactMap { $0 } + container.collectionElements.values.flatMap { $0.map(\.entry) }
+                container.liveEntriesLocked() + container.collectionElements.values.flatMap { $0.map(\.entry) }
             }
             for entry in live where matches(entry.key) { entry._reset(matching: scope, includingSingletons: false) }
         }

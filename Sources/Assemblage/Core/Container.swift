@@ -127,8 +127,8 @@ public final class Container: @unchecked Sendable {
 
     /// The entries registered now, in registration order (call under the writer lock).
     func liveEntriesLocked() -> [any _AnyEntry] {
-        let live = Set(currentTable.refs.compactMap { $0.map { ObjectIdentifier($0) } })
-        return entries.filter { live.contains(ObjectIdentifier($0)) }
+        let live = currentTable.liveAddresses
+        return entries.filter { live.contains(Unmanaged.passUnretained($0 as AnyObject).toOpaque()) }
     }
 
     /// The keys of the live registrations of one service type, in registration order (call under the writer

@@ -8,14 +8,12 @@
 /// half, so a probe always meets an empty slot.
 @usableFromInline
 final class _RegistrationTable: @unchecked Sendable {
-    // @unchecked Sendable: `keys` and `entries` follow the publication protocol above; `refs` and `count`
-    // are only used under the container's lock.
+    // @unchecked Sendable: `keys` and `entries` follow the publication protocol above; `count` is only used
+    // under the container's lock. The table does not own its entries: the container's `entries` list does.
     let capacity: Int
     private let mask: Int
     private let keys: UnsafeMutablePointer<ServiceKey?>
     private let entries: _AtomicWords
-    /// The entries as objects, for writers and slow paths (under the container's lock).
-    private(set) var refs: [(any _AnyEntry)?]
     private(set) var count = 0
 
     init(capacity: Int) {
@@ -25,7 +23,6 @@ final class _RegistrationTable: @unchecked Sendable {
         keys = .allocate(capacity: capacity)
         keys.initialize(repeating: nil, count: capacity)
         entries = _AtomicWords(count: capacity)
-        refs = Array(repeating: nil, count: capacity)
     }
 
     deinit {
@@ -48,32 +45,45 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Whether one more key fits without passing the load factor.
     var hasRoomForOneMore: Bool { (count + 1) * 2 <= capacity }
 
-    /// Inserts or replaces (writers only). Returns the entry it replaced.
+    /// Inserts or replaces (writers only). Returns the address of the entry it replaced.
     @discardableResult
-    func insert(_ entry: any _AnyEntry) -> (any _AnyEntry)? {
-        let key = entry.key
+    func insert(_ entry: any _AnyEntry) -> UnsafeMutableRawPointer? {
+        insert(entry.key, Unmanaged.passUnretained(entry as AnyObject).toOpaque())
+    }
+
+    @discardableResult
+    private func insert(_ key: ServiceKey, _ entry: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
         var index = key.hash & mask
         while let existing = keys[index] {
             if existing == key {
-                let old = refs[index]
-                refs[index] = entry
-                entries.storeRelease(index, Unmanaged.passUnretained(entry as AnyObject).toOpaque())
+                let old = entries.loadAcquire(index)
+                entries.storeRelease(index, entry)
                 return old
             }
             index = (index &+ 1) & mask
         }
         precondition(hasRoomForOneMore, "registration table over its load factor")
         keys[index] = key
-        refs[index] = entry
         count += 1
-        entries.storeRelease(index, Unmanaged.passUnretained(entry as AnyObject).toOpaque())
+        entries.storeRelease(index, entry)
         return nil
+    }
+
+    /// The addresses of the entries registered now (writers and slow paths, under the container's lock).
+    var liveAddresses: Set<UnsafeMutableRawPointer> {
+        var result = Set<UnsafeMutableRawPointer>(minimumCapacity: count)
+        for index in 0..<capacity {
+            if let entry = entries.loadAcquire(index) { result.insert(entry) }
+        }
+        return result
     }
 
     /// A larger copy holding the same entries (writers only).
     func grown() -> _RegistrationTable {
         let table = _RegistrationTable(capacity: capacity * 2)
-        for case let entry? in refs { table.insert(entry) }
+        for index in 0..<capacity {
+            if let entry = entries.loadAcquire(index) { table.insert(keys[index].unsafelyUnwrapped, entry) }
+        }
         return table
     }
 }

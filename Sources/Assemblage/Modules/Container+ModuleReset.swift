@@ -4,7 +4,7 @@ extension Container {
     /// Unlike ``resetObjectScope(_:)`` this does not reach the fallback containers: a module's reset
     /// clears that module only.
     func _resetOwnInstances() {
-        let live = writer.withLock { currentTable.refs.compactMap { $0 } }
+        let live = writer.withLock { liveEntriesLocked() }
         for entry in live { entry._reset(matching: nil, includingSingletons: false) }
     }
 }
