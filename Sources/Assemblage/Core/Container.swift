@@ -162,19 +162,22 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
     /// answers for all of them, so a root over n modules does not probe n tables.
     let index: _ExportIndex?
     let indexedCount: Int
+    /// `index`, unretained (this list holds it), so that a lookup touches no reference count.
+    private let unretainedIndex: Unmanaged<_ExportIndex>?
 
     init(_ containers: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
         self.containers = containers
         unretained = containers.map { Unmanaged.passUnretained($0) }
         self.index = index
         self.indexedCount = index == nil ? 0 : indexedCount
+        unretainedIndex = index.map { Unmanaged.passUnretained($0) }
     }
 
     @usableFromInline
     func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         var start = 0
-        if let index {
-            if let entry = index.find(key) { return entry }
+        if let index = unretainedIndex {
+            if let entry = index._withUnsafeGuaranteedRef({ $0.find(key) }) { return entry }
             start = indexedCount
         }
         for position in start..<unretained.count {
