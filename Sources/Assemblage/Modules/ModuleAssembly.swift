@@ -54,11 +54,22 @@ public protocol ModuleAssembly: Assembly {
     /// }
     /// ```
     static var replaces: [any ModuleAssembly.Type] { get }
+
+    /// The module made with `init()` when it is an ``AutoInitModuleAssembly``, else `nil`. Provided for you;
+    /// do not implement it.
+    ///
+    /// A requirement with default implementations rather than a cast (`as? any AutoInitModuleAssembly.Type`),
+    /// because the first cast of each type scans every protocol conformance in the process: with a thousand
+    /// modules that was most of the assembler's first run.
+    static func _makeIfAutoInit() -> (any ModuleAssembly)?
 }
 
 extension ModuleAssembly {
     /// No replacements.
     public static var replaces: [any ModuleAssembly.Type] { [] }
+
+    /// Not an ``AutoInitModuleAssembly`` (as far as this conformance knows).
+    public static func _makeIfAutoInit() -> (any ModuleAssembly)? { nil }
 }
 
 /// A module that ``ModuleAssembler`` can create by itself when it is needed but was not passed in.
@@ -76,6 +87,11 @@ extension ModuleAssembly {
 public protocol AutoInitModuleAssembly: ModuleAssembly {
     /// Creates the module with no arguments.
     init()
+}
+
+extension AutoInitModuleAssembly {
+    /// A new module, made with `init()`.
+    public static func _makeIfAutoInit() -> (any ModuleAssembly)? { Self() }
 }
 
 /// A module with a standard replacement (usually a fake) that is used when default overrides are enabled.

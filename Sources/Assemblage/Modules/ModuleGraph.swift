@@ -7,7 +7,9 @@ struct _ModuleType: @unchecked Sendable, Hashable {
     init(_ type: any ModuleAssembly.Type) { self.type = type }
 
     var id: ObjectIdentifier { ObjectIdentifier(type) }
-    var name: String { String(describing: type) }
+    /// The type's name as `String(describing:)` spells it, without the dynamic casts that `String(describing:)`
+    /// makes first (each first cast of a type scans every protocol conformance in the process).
+    var name: String { _typeName(type, qualified: false) }
     var dependencies: [_ModuleType] { type.dependencies.map(_ModuleType.init) }
     var replaces: [_ModuleType] { type.replaces.map(_ModuleType.init) }
 
@@ -269,6 +271,9 @@ struct _Walk {
             let instance = explicit[override.id] ?? _overrideInstance(of: base)
             return (override, .instance(instance))
         }
+        // The requirement answers without a conformance scan; the cast covers a conformance to
+        // AutoInitModuleAssembly declared apart from (after) the type's ModuleAssembly conformance.
+        if let made = target.type._makeIfAutoInit() { return (target, .instance(made)) }
         if let auto = target.type as? any AutoInitModuleAssembly.Type { return (target, .instance(auto.init())) }
         problems.add(.init(.moduleNotProvided, module: target.name, path: path))
         return nil
