@@ -73,3 +73,46 @@ private struct LookupTopModule: ModuleAssembly, AutoInitModuleAssembly {
         #expect(try child.resolver.require(String.self, name: "one", argument: 7) == "base 7")
     }
 }
+
+/// Conforms to `AutoInitModuleAssembly` in an extension apart from its `ModuleAssembly` conformance.
+private struct LateAutoInitModule: ModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [] }
+    func assemble(container: Container) {
+        container.register(String.self, name: "late") { _ in "late" }
+    }
+}
+
+extension LateAutoInitModule: AutoInitModuleAssembly {}
+
+private struct NeedsLateModule: ModuleAssembly, AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [LateAutoInitModule.self] }
+    func assemble(container: Container) {}
+}
+
+private struct NeedsConfigLookupModule: ModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [] }
+    func assemble(container: Container) {}
+}
+
+private struct NeedsConfigLookupParent: ModuleAssembly, AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [NeedsConfigLookupModule.self] }
+    func assemble(container: Container) {}
+}
+
+@Suite struct ModuleAutoInitTests {
+    @Test func dependencyConformingToAutoInitInAnExtensionIsCreated() throws {
+        let assembler = try ModuleAssembler([NeedsLateModule()])
+        #expect(try assembler.resolver.require(String.self, name: "late") == "late")
+    }
+
+    @Test func dependencyThatCannotCreateItselfIsReportedNotCreated() {
+        #expect(NeedsConfigLookupModule._makeIfAutoInit() == nil)
+        do {
+            _ = try ModuleAssembler([NeedsConfigLookupParent()])
+            Issue.record("expected moduleNotProvided")
+        } catch {
+            #expect(error.problems.map(\.code) == [.moduleNotProvided])
+            #expect(error.problems.first?.module == "NeedsConfigLookupModule")
+        }
+    }
+}
