@@ -9,21 +9,21 @@ extension Container {
     @inlinable @inline(__always)
     func _resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        guard let entry = _lookup(key) else { return try _resolveMissing(key, Service.self) }
+        guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self) }
         return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { try $0._resolve0(self) }
     }
 
     @inlinable @inline(__always)
     func _resolve<Service, A>(_ serviceType: Service.Type, name: String?, _ a: A) throws -> Service {
         let key = ServiceKey(serviceType: Service.self, argumentsType: A.self, name: name, argumentCount: 1)
-        guard let entry = _lookup(key) else { return try _resolveMissing(key, Service.self, a) }
+        guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a) }
         return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { try $0._resolve1(self, a) }
     }
 
     @inlinable @inline(__always)
     func _resolve<Service, A, B>(_ serviceType: Service.Type, name: String?, _ a: A, _ b: B) throws -> Service {
         let key = ServiceKey(serviceType: Service.self, argumentsType: (A, B).self, name: name, argumentCount: 2)
-        guard let entry = _lookup(key) else { return try _resolveMissing(key, Service.self, a, b) }
+        guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a, b) }
         return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
             try $0._resolve2(self, a, b)
         }
@@ -33,7 +33,7 @@ extension Container {
     func _resolve<Service, A, B, C>(_ serviceType: Service.Type, name: String?, _ a: A, _ b: B,
                                     _ c: C) throws -> Service {
         let key = ServiceKey(serviceType: Service.self, argumentsType: (A, B, C).self, name: name, argumentCount: 3)
-        guard let entry = _lookup(key) else { return try _resolveMissing(key, Service.self, a, b, c) }
+        guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a, b, c) }
         return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
             try $0._resolve3(self, a, b, c)
         }
@@ -44,7 +44,7 @@ extension Container {
     func _resolvePack<Service, each Arg>(_ serviceType: Service.Type, name: String?,
                                          _ arguments: repeat each Arg) throws -> Service {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        guard let entry = _lookup(key) else { return try _resolveMissing(key, Service.self, repeat each arguments) }
+        guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, repeat each arguments) }
         return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
             try $0._resolvePack(self, repeat each arguments)
         }

@@ -50,7 +50,11 @@ public final class Container: @unchecked Sendable {
     /// Collection contributions registered here, by element type, in registration order.
     var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
     /// Set on the containers of a validation sandbox only: records every lookup and failure.
-    @exclusivity(unchecked) var recorder: _Recorder?
+    @exclusivity(unchecked) var recorder: _Recorder? {
+        didSet { isRecording = recorder != nil }
+    }
+    /// Whether ``recorder`` is set: the inlined lookup leaves recording containers to ``_lookup(_:)``.
+    @exclusivity(unchecked) @usableFromInline var isRecording = false
     /// Properties applied to this container (its fallbacks' are merged beneath them when read).
     var ownProperties = Properties()
 
@@ -90,6 +94,14 @@ public final class Container: @unchecked Sendable {
     }
 
     // MARK: Lookup
+
+    /// ``_lookup(_:)`` with its common case inlined: `key` in its home slot of this container's table.
+    @inlinable @inline(__always)
+    func _lookupFast(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        let table = Unmanaged<_RegistrationTable>.fromOpaque(UnsafeRawPointer(words.loadAcquire(0).unsafelyUnwrapped))
+        if let entry = table._withUnsafeGuaranteedRef({ $0.findAtHome(key) }), !isRecording { return entry }
+        return _lookup(key)
+    }
 
     /// The entry for `key` in this container or its fallbacks (depth-first, in order), unretained.
     ///

@@ -82,10 +82,14 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
     ///   - lhs: A key.
     ///   - rhs: Another key.
     /// - Returns: `true` when every part of the keys is equal.
-    public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
-        lhs.hash == rhs.hash && lhs.serviceType == rhs.serviceType
-            && lhs.argumentsType == rhs.argumentsType && lhs.argumentCount == rhs.argumentCount
-            && lhs.name == rhs.name
+    public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool { _same(lhs, rhs) }
+
+    /// `==`, inlinable for the resolve path.
+    @inlinable @inline(__always)
+    static func _same(_ lhs: ServiceKey, _ rhs: ServiceKey) -> Bool {
+        lhs.hash == rhs.hash && ObjectIdentifier(lhs.serviceType) == ObjectIdentifier(rhs.serviceType)
+            && ObjectIdentifier(lhs.argumentsType) == ObjectIdentifier(rhs.argumentsType)
+            && lhs.argumentCount == rhs.argumentCount && lhs.name == rhs.name
     }
 
     /// Feeds the key's precomputed hash (of its types, argument count and name) to `hasher`.

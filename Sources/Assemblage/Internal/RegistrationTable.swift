@@ -11,9 +11,9 @@ final class _RegistrationTable: @unchecked Sendable {
     // @unchecked Sendable: `keys` and `entries` follow the publication protocol above; `count` is only used
     // under the container's lock. The table does not own its entries: the container's `entries` list does.
     let capacity: Int
-    private let mask: Int
-    private let keys: UnsafeMutablePointer<ServiceKey?>
-    private let entries: _AtomicWords
+    @usableFromInline let mask: Int
+    @usableFromInline let keys: UnsafeMutablePointer<ServiceKey?>
+    @usableFromInline let entries: _AtomicWords
     private(set) var count = 0
 
     init(capacity: Int) {
@@ -40,6 +40,15 @@ final class _RegistrationTable: @unchecked Sendable {
             if keys[index].unsafelyUnwrapped == key { return entry }
             index = (index &+ 1) & mask
         }
+    }
+
+    /// The entry for `key` when it sits in its home slot (the common case at half load), else nil: the part
+    /// of ``find(_:)`` that is inlined into each resolve.
+    @inlinable @inline(__always)
+    func findAtHome(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        let index = key.hash & mask
+        guard let entry = entries.loadAcquire(index) else { return nil }
+        return ServiceKey._same(keys[index].unsafelyUnwrapped, key) ? entry : nil
     }
 
     /// Whether one more key fits without passing the load factor.
