@@ -14,11 +14,6 @@ static inline void *_Nullable _asm_load_acquire(void *_Nonnull word) {
     return atomic_load_explicit((_Atomic(void *) *)word, memory_order_acquire);
 }
 
-/// Loads a pointer-sized word with relaxed ordering.
-static inline void *_Nullable _asm_load_relaxed(void *_Nonnull word) {
-    return atomic_load_explicit((_Atomic(void *) *)word, memory_order_relaxed);
-}
-
 /// Stores a pointer-sized word with release ordering.
 static inline void _asm_store_release(void *_Nonnull word, void *_Nullable value) {
     atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_release);
@@ -29,21 +24,9 @@ static inline void *_Nullable _asm_exchange(void *_Nonnull word, void *_Nullable
     return atomic_exchange_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
 }
 
-/// Stores a pointer-sized word with sequential consistency (publishes a hazard before re-reading a slot).
-static inline void _asm_store_seqcst(void *_Nonnull word, void *_Nullable value) {
-    atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
-}
-
 /// Loads a pointer-sized word with sequential consistency.
 static inline void *_Nullable _asm_load_seqcst(void *_Nonnull word) {
     return atomic_load_explicit((_Atomic(void *) *)word, memory_order_seq_cst);
-}
-
-/// Compare-and-swap (acquire-release); returns true when `expected` was replaced by `desired`.
-static inline bool _asm_compare_exchange(void *_Nonnull word, void *_Nullable expected, void *_Nullable desired) {
-    void *e = expected;
-    return atomic_compare_exchange_strong_explicit((_Atomic(void *) *)word, &e, desired,
-                                                   memory_order_acq_rel, memory_order_acquire);
 }
 
 /// Adds to a 64-bit counter (relaxed) and returns the new value.
