@@ -381,11 +381,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if try state.enter(pointer) { return try _constructWithRoom(state, container, graph: graph, make) }
         let instance: Service
         do {
-            instance = try make.make(container, as: Service.self)
+            instance = try _invoke(state, container, make)  // the error carries this frame's path
         } catch {
-            let failure = state.factoryFailure(error, key)  // with this frame still on the path
             state.leave()
-            throw failure
+            throw error
         }
         // The common case: no re-entry in this graph, no initCompleted steps, no decorators in the process.
         if state.reentries == 0, words.loadAcquire(2) == nil, !_Decorators.anyRegistered {
@@ -442,12 +441,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @usableFromInline @inline(never)
     func _constructWithRoom<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
                                        _ make: M) throws -> Service {
-        defer { state.leave() }
-        let instance = try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
-        if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
-            return superseding as! Service
+        let instance: Service
+        do {
+            instance = try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
+        } catch {
+            state.leave()
+            throw error
         }
-        return try _finishConstruction(instance, state, container, graph: graph)
+        return try _finishEntered(instance, state, container, graph: graph)
     }
 
     @usableFromInline

@@ -252,20 +252,23 @@ final class _ResolutionState {
     /// Stores an instance of `entry` in this graph (generic, so that the conversion to `Any` specialises).
     @inlinable @inline(__always)
     func storeGraphInstance<T>(_ instance: T, for entry: UnsafeRawPointer) {
-        if graphCount == graphCapacity { growGraph() }
-        graphEntries[graphCount] = entry
-        (graphInstances + graphCount).initialize(to: instance)
-        graphMask |= Self.filterBit(entry)
-        graphCount &+= 1
+        nextGraphSlot(for: entry).initialize(to: instance)
     }
 
-    /// Stores an instance that is already an `Any` (seeding a graph from a `Lazy` or an async resolution).
+    /// Stores an instance that is already an `Any` (seeding a graph from a `Lazy` or an async resolution),
+    /// as it is rather than wrapped in another `Any`.
     func storeGraphInstance(_ instance: Any, for entry: UnsafeRawPointer) {
+        nextGraphSlot(for: entry).initialize(to: instance)
+    }
+
+    /// Records `entry` in the graph and returns the uninitialised slot for its instance.
+    @inlinable @inline(__always)
+    func nextGraphSlot(for entry: UnsafeRawPointer) -> UnsafeMutablePointer<Any> {
         if graphCount == graphCapacity { growGraph() }
         graphEntries[graphCount] = entry
-        (graphInstances + graphCount).initialize(to: instance)
         graphMask |= Self.filterBit(entry)
-        graphCount &+= 1
+        defer { graphCount &+= 1 }
+        return graphInstances + graphCount
     }
 
     /// Replaces the instance stored for `entry` (the most recent one), e.g. with its decorated version.
