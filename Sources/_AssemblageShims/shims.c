@@ -8,7 +8,7 @@
 #include <unistd.h>
 #endif
 
-// MARK: Asymmetric fences for hazard words
+// MARK: Read sections
 
 #if defined(__linux__) && defined(SYS_membarrier)
 // From <linux/membarrier.h>, spelled out so that the headers of old kernels do not matter.
@@ -17,30 +17,60 @@
 #define ASM_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED (1 << 4)
 #endif
 
-int _asm_light_hazards = 0;
+int _asm_light_fences = 0;
+_Atomic(uint64_t) _asm_epoch = 1;
+_Atomic(uintptr_t) _asm_reclaim_pending = 0;
+static void (*_Atomic asm_reclaim_hook)(void) = 0;
+
+void _asm_set_reclaim_hook(void (*hook)(void)) { atomic_store_explicit(&asm_reclaim_hook, hook, memory_order_release); }
 
 // Runs when the library is loaded, while the process is still single-threaded as far as Assemblage is
-// concerned: no reader can have chosen the sequentially consistent path before the flag is set, so a
-// reclaimer that sees the flag clear can rely on readers' own fences.
-__attribute__((constructor)) static void asm_setup_hazard_fences(void) {
+// concerned: no reader can have announced a section with a relaxed store before the flag is set, so a
+// reclaimer that sees the flag clear can rely on the readers' own fences.
+__attribute__((constructor)) static void asm_setup_fences(void) {
 #if defined(__linux__) && defined(SYS_membarrier)
     long commands = syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_QUERY, 0, 0);
     if (commands < 0 || !(commands & ASM_MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return;
     if (syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return;
-    _asm_light_hazards = 1;
+    _asm_light_fences = 1;
 #endif
 }
 
 bool _asm_heavy_barrier(void) {
     atomic_thread_fence(memory_order_seq_cst);
 #if defined(__linux__) && defined(SYS_membarrier)
-    if (_asm_light_hazards) return syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+    if (_asm_light_fences) return syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
 #endif
     return true;
 }
 
+void _asm_section_end(void *word, uint64_t epoch) {
+    if (epoch == 0) return;
+    // Release: every load the section made (and every retain of what it copied out, which the compiler
+    // cannot move past this opaque call) happens before the reclaimer can see the section closed.
+    atomic_store_explicit((_Atomic(uint64_t) *)word, 0, memory_order_release);
+    if (__builtin_expect(atomic_load_explicit(&_asm_reclaim_pending, memory_order_relaxed) != 0, 0)
+        && atomic_load_explicit(&_asm_epoch, memory_order_relaxed) != epoch) {
+        void (*hook)(void) = atomic_load_explicit(&asm_reclaim_hook, memory_order_acquire);
+        if (hook) hook();
+    }
+}
+
+_Atomic(uintptr_t) _asm_boxes_pending = 0;
+static void (*_Atomic asm_box_hook)(void) = 0;
+
+void _asm_set_box_hook(void (*hook)(void)) { atomic_store_explicit(&asm_box_hook, hook, memory_order_release); }
+
+void _asm_clear_hazard(void *word) {
+    atomic_store_explicit((_Atomic(void *) *)word, 0, memory_order_release);
+    if (__builtin_expect(atomic_load_explicit(&_asm_boxes_pending, memory_order_relaxed) != 0, 0)) {
+        void (*hook)(void) = atomic_load_explicit(&asm_box_hook, memory_order_acquire);
+        if (hook) hook();
+    }
+}
+
 _Thread_local void *_asm_tls_state = 0;
-_Thread_local void *_asm_tls_hazard = 0;
+_Thread_local void *_asm_tls_section = 0;
 _Atomic(uintptr_t) _asm_decorators_flag = 0;
 static pthread_key_t asm_key;
 static pthread_once_t asm_key_once = PTHREAD_ONCE_INIT;
@@ -49,27 +79,26 @@ static _Atomic(asm_destructor_fn) asm_destructor = 0;
 
 static void asm_run_destructor(void *value) {
     _asm_tls_state = 0;
-    _asm_tls_hazard = 0;
+    _asm_tls_section = 0;
     asm_destructor_fn fn = atomic_load_explicit(&asm_destructor, memory_order_acquire);
     if (value && fn) fn(value);
 }
 
 static void asm_make_key(void) { pthread_key_create(&asm_key, asm_run_destructor); }
 
-void _asm_set_thread_state(void *value, void *hazard, void (*destructor)(void *)) {
+void _asm_set_thread_state(void *value, void *section, void (*destructor)(void *)) {
     pthread_once(&asm_key_once, asm_make_key);
     atomic_store_explicit(&asm_destructor, destructor, memory_order_release);
     _asm_tls_state = value;
-    _asm_tls_hazard = hazard;
+    _asm_tls_section = section;
     pthread_setspecific(asm_key, value);
 }
 
 // MARK: Stack room
 
-/// The address below which the stack is "low"; 0 until computed, 1 when the bounds are unknown.
-static _Thread_local uintptr_t asm_stack_limit = 0;
+_Thread_local uintptr_t _asm_stack_limit = 0;
 
-static uintptr_t asm_compute_stack_limit(void) {
+uintptr_t _asm_compute_stack_limit(void) {
     uintptr_t low = 0;
     size_t size = 0;
 #if defined(__APPLE__)
@@ -84,16 +113,14 @@ static uintptr_t asm_compute_stack_limit(void) {
         pthread_attr_destroy(&attr);
     }
 #endif
-    if (low == 0 || size == 0) return 1;
-    size_t margin = size / 4;
-    if (margin > 128 * 1024) margin = 128 * 1024;
-    return low + margin;
-}
-
-bool _asm_stack_is_low(void) {
-    char probe = 0;
-    if (asm_stack_limit == 0) asm_stack_limit = asm_compute_stack_limit();
-    return (uintptr_t)&probe < asm_stack_limit;
+    uintptr_t limit = 1;
+    if (low != 0 && size != 0) {
+        size_t margin = size / 4;
+        if (margin > 128 * 1024) margin = 128 * 1024;
+        limit = low + margin;
+    }
+    _asm_stack_limit = limit;
+    return limit;
 }
 
 bool _asm_is_main_thread(void) {
@@ -117,7 +144,7 @@ struct asm_continuation {
     void (*body)(void *);
     void *context;
     void *state;
-    void *hazard;
+    void *section;
     const void *logical;
 };
 
@@ -125,17 +152,17 @@ static void *asm_continue(void *raw) {
     struct asm_continuation *continuation = raw;
     // Adopted, not owned: no pthread key is set, so nothing is destroyed when this thread exits.
     _asm_tls_state = continuation->state;
-    _asm_tls_hazard = continuation->hazard;
+    _asm_tls_section = continuation->section;
     asm_logical = continuation->logical;
     continuation->body(continuation->context);
     _asm_tls_state = 0;
-    _asm_tls_hazard = 0;
+    _asm_tls_section = 0;
     asm_logical = 0;
     return 0;
 }
 
 int _asm_continue_on_new_thread(size_t stack_size, void (*body)(void *), void *context) {
-    struct asm_continuation continuation = { body, context, _asm_tls_state, _asm_tls_hazard, _asm_logical_thread() };
+    struct asm_continuation continuation = { body, context, _asm_tls_state, _asm_tls_section, _asm_logical_thread() };
     pthread_attr_t attr;
     int status = pthread_attr_init(&attr);
     if (status != 0) return status;

@@ -154,14 +154,14 @@ extension Reliability {
                 gate.open()
                 #expect(arrived)
                 #expect(await finished.wait(timeout: 10))
-                // The winner is the one registration nothing replaced; the resolve must return it.
-                let (replaced, entries) = container.writer.withLock {
-                    (Set(container.replacements.map { ObjectIdentifier($0.replaced) }), container.entries)
+                // The winner is the one live registration; the resolve must return it, and every other one is
+                // recorded as replaced.
+                let key = ServiceKey(Int.self, name: "contested")
+                let (winner, replaced) = container.writer.withLock {
+                    (container.live[key]?.entry, container.replacements[key]?.count ?? 0)
                 }
-                let winners = entries.filter { !replaced.contains(ObjectIdentifier($0)) }
-                let winner = winners.first.flatMap { try? $0._resolveAny(container) as? Int }
-                if winners.count == 1, let winner, container.resolve(Int.self, name: "contested") == winner,
-                   replaced.count == writers * 10 - 1 {
+                let value = winner.flatMap { try? $0._resolveAny(container) as? Int }
+                if let value, container.resolve(Int.self, name: "contested") == value, replaced == writers * 10 - 1 {
                     agreed += 1
                 }
             }

@@ -11,11 +11,13 @@ extension Container {
     /// screen.properties.property("api.url", as: String.self)   // the app's value
     /// ```
     public var properties: Properties {
-        let (own, fallbacks) = writer.withLock { (ownProperties, fallbackLists.last?.containers ?? []) }
-        guard !fallbacks.isEmpty else { return own }
+        let (own, hasFallbacks) = writer.withLock { (ownProperties, fallbackList != nil) }
+        guard hasFallbacks else { return own }
+        // Each container once, in lookup order; the earliest wins, so merge from the last.
         var merged = Properties()
-        for fallback in fallbacks.reversed() { merged.merge(fallback.properties) }
-        merged.merge(own)
+        for container in lookupChain().reversed() {
+            merged.merge(container === self ? own : container.writer.withLock { container.ownProperties })
+        }
         return merged
     }
 

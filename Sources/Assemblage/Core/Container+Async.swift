@@ -102,15 +102,16 @@ extension Container {
                                           isolation: isolated (any Actor)?) async throws(ResolutionError) -> Service {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
         let context = _AsyncContext.current
-        guard let pointer = _lookup(key) else {
+        // Retained: the entry is used across suspension points, outside any read section.
+        guard let found = _lookupRetained(key) else {
             return try _resolveMissingAsync(key, Service.self, context, repeat each arguments)
         }
-        let entry = Unmanaged<ServiceEntry<Service>>.fromOpaque(pointer).takeUnretainedValue()
+        let entry = unsafeDowncast(found as AnyObject, to: ServiceEntry<Service>.self)
         if context == nil {
             let isolation = entry.isolation
             if isolation == .nonisolated || (isolation == .mainActor && _MainActorCheck.isOnMainActor) {
                 do {
-                    return try entry._resolvePack(self, repeat each arguments)
+                    return try _withReadSection { try entry._resolvePack(self, repeat each arguments) }
                 } catch {
                     throw _asResolutionError(error)
                 }
@@ -139,6 +140,11 @@ extension Container {
 /// instances made are kept), and the graph instances made are merged back afterwards. At the top level, or
 /// when the thread is already inside a synchronous resolution, `body` simply runs.
 func _syncStep<T>(_ context: _AsyncContext?, _ body: () throws -> T) throws(ResolutionError) -> T {
+    try _withReadSection { () throws(ResolutionError) -> T in try _syncStepInSection(context, body) }
+}
+
+/// ``_syncStep(_:_:)`` inside its read section.
+private func _syncStepInSection<T>(_ context: _AsyncContext?, _ body: () throws -> T) throws(ResolutionError) -> T {
     guard let context, let marker = context.frame?.liveChain.first else {
         do { return try body() } catch { throw _asResolutionError(error) }
     }
@@ -250,7 +256,7 @@ extension ServiceEntry: _AsyncEntry {
         case .container, .singleton, .weak, .custom:
             let made = try await coordinator.once(_OnceKey(graph: nil, entry: pointer), key: key, frame: context.frame,
                                                   isReady: { kind == .container || kind == .singleton
-                                                      ? _sharedInstance() : _storedInstance(kind) },
+                                                      ? _withReadSection { _sharedInstance() } : _storedInstance(kind) },
                                                   create: { (creation) throws(ResolutionError) -> Service in
                 try await _constructAsync(container, context, creation: creation, arguments).value
             })

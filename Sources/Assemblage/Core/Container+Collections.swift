@@ -51,7 +51,6 @@ extension Container {
         writer.withLock {
             collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: entry, name: name, priority: priority))
-            entries.append(entry)
         }
         return entry
     }
@@ -69,6 +68,10 @@ extension Container {
     }
 
     func resolveCollection<Service>(_: Service.Type) throws -> [Service] {
+        try _withReadSection { try resolveCollectionInSection(Service.self) }
+    }
+
+    private func resolveCollectionInSection<Service>(_: Service.Type) throws -> [Service] {
         try collection(of: Service.self).map { element in
             recorder?.recordElement(element.entry, key: element.entry.key)
             return try unsafeDowncast(element.entry, to: ServiceEntry<Service>.self)._resolve0(self)
@@ -76,6 +79,10 @@ extension Container {
     }
 
     func resolveNamedCollection<Service>(_: Service.Type) throws -> [String: Service] {
+        try _withReadSection { try resolveNamedCollectionInSection(Service.self) }
+    }
+
+    private func resolveNamedCollectionInSection<Service>(_: Service.Type) throws -> [String: Service] {
         var result: [String: Service] = [:]
         for element in collection(of: Service.self) {
             guard let name = element.name, result[name] == nil else { continue }

@@ -200,8 +200,8 @@ extension Container {
     /// - Parameter key: The full key: type, name and argument types.
     /// - Returns: The isolation, or `nil` when nothing is registered under `key`.
     public func isolation(for key: ServiceKey) -> ServiceIsolation? {
-        guard let entry = _lookup(key) else { return nil }
-        return (Unmanaged<AnyObject>.fromOpaque(entry).takeUnretainedValue() as! any _IsolatedEntry).isolation
+        guard let entry = _lookupRetained(key) else { return nil }
+        return (entry as! any _IsolatedEntry).isolation
     }
 
     /// Every registration visible from this container whose factory cannot run synchronously anywhere:

@@ -169,20 +169,24 @@ extension Container {
 
     /// Inserts an entry under the writer lock; returns the behaviors to notify outside it.
     func add(_ entry: any _AnyEntry) -> [Behavior] {
-        writer.withLock {
-            var table = currentTable
-            if table.find(entry.key) == nil, !table.hasRoomForOneMore {
-                table = table.grown()
-                tables.append(table)
-                words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
-            }
-            if let replaced = table.insert(entry),
-               let earlier = entries.last(where: { Unmanaged.passUnretained($0 as AnyObject).toOpaque() == replaced }) {
-                replacements.append((earlier, entry))
-            }
-            entries.append(entry)
-            return behaviors
+        var retired: [AnyObject] = []
+        writer.lock()
+        if table.find(entry.key) == nil, !table.hasRoomForOneMore {
+            retired.append(table)
+            table = table.grown()
+            words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
         }
+        table.insert(entry)
+        registrationCount += 1
+        if let earlier = live.updateValue(_LiveEntry(entry: entry, order: registrationCount), forKey: entry.key) {
+            replacements[entry.key, default: _ReplacementRecord()].add(replaced: earlier.entry.site, by: entry.site)
+            retired.append(earlier.entry)
+        }
+        let behaviors = self.behaviors
+        writer.unlock()
+        // Unpublished above; released once no read section can still be using them.
+        _Reclaimer.retire(retired)
+        return behaviors
     }
 
     /// Removes every registration, collection element and decorator, and drops the instances they kept
@@ -190,17 +194,22 @@ extension Container {
     ///
     /// Fallback containers are untouched.
     public func removeAll() {
-        let removed: [any _AnyEntry] = writer.withLock {
-            let live = liveEntriesLocked()
-            let table = _RegistrationTable(capacity: 16)
-            tables.append(table)
-            words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+        let (removed, oldTable): ([any _AnyEntry], _RegistrationTable) = writer.withLock {
+            let removed = live.values.map(\.entry) + collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
+            let empty = _RegistrationTable(capacity: 16)
+            let old = table
+            table = empty
+            words.storeRelease(0, Unmanaged.passUnretained(empty).toOpaque())
+            live = [:]
+            registrationCount = 0
+            replacements = [:]
             decoratorRecords.removeAll()
-            let elements = collectionElements.values.flatMap { $0.map(\.entry) }
             collectionElements.removeAll()
-            return live + elements
+            return (removed, old)
         }
         for entry in removed { entry._reset(matching: nil, includingSingletons: true) }
+        // Unpublished above; released once no read section can still be using them.
+        _Reclaimer.retire([oldTable as AnyObject] + removed.map { $0 as AnyObject })
     }
 
     /// Discards the instances kept for registrations in `objectScope`, here and in the fallback containers.
@@ -332,14 +341,16 @@ extension Container {
     /// through it (see ``_ExportIndex``).
     func appendFallbacks(_ added: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
         guard !added.isEmpty else { return }
-        writer.withLock {
-            let previous = fallbackLists.last
+        let replaced: _Fallbacks? = writer.withLock {
+            let previous = fallbackList
             precondition(index == nil || previous == nil, "an export index covers the first fallbacks only")
             let list = _Fallbacks((previous?.containers ?? []) + added, index: index ?? previous?.index,
                                   indexedCount: index == nil ? previous?.indexedCount ?? 0 : indexedCount)
-            fallbackLists.append(list)
+            fallbackList = list
             words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
+            return previous
         }
+        if let replaced { _Reclaimer.retire(replaced) }
     }
 
     /// Whether lookup from this container can reach `target`.

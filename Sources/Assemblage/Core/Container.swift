@@ -32,18 +32,22 @@ public final class Container: @unchecked Sendable {
     // @unchecked Sendable: `words` are atomics that follow a publication protocol; every other mutable
     // property is guarded by `writer`. Behaviors are not Sendable; they are called on the registering thread.
 
-    /// 0: the current `_RegistrationTable` (unretained; `tables` owns it).
-    /// 1: the current `_Fallbacks` (unretained; `fallbackLists` owns it), or nil.
+    /// 0: the current `_RegistrationTable` (unretained; ``table`` owns it).
+    /// 1: the current `_Fallbacks` (unretained; ``fallbackList`` owns it), or nil.
     @usableFromInline let words: _AtomicWords
     let writer = _Lock()
-    /// Every table this container published; the last is current. Older ones stay for in-flight readers.
-    var tables: [_RegistrationTable]
-    /// Every fallback list this container published; the last is current.
-    var fallbackLists: [_Fallbacks] = []
-    /// Every entry ever registered, in registration order (owns them; removed ones stay for in-flight readers).
-    var entries: [any _AnyEntry] = []
-    /// Registrations that replaced an earlier one under the same key: (earlier, later).
-    var replacements: [(replaced: any _AnyEntry, by: any _AnyEntry)] = []
+    /// The table readers load now. A table it replaces (outgrown, or emptied by `removeAll`) is retired to
+    /// the reclaimer, which frees it once no read section can be using it.
+    var table: _RegistrationTable
+    /// The fallback list readers load now (replaced whole, and the old one retired, when one is added).
+    var fallbackList: _Fallbacks?
+    /// The live registrations by key (owns them), each with its place in registration order. A replaced or
+    /// removed entry leaves here and is retired, so the container holds what is registered, not its history.
+    var live: [ServiceKey: _LiveEntry] = [:]
+    /// Counts registrations, to order ``live``.
+    var registrationCount = 0
+    /// What replaced what, per key, for diagnostics: the distinct pairs of sites, not the entries.
+    var replacements: [ServiceKey: _ReplacementRecord] = [:]
     var behaviors: [Behavior] = []
     /// Decorators registered here, by service type.
     var decoratorRecords: [ObjectIdentifier: [_DecoratorRecord]] = [:]
@@ -81,7 +85,7 @@ public final class Container: @unchecked Sendable {
         self.defaultObjectScope = defaultObjectScope
         self.label = label
         let table = _RegistrationTable(capacity: 16)
-        tables = [table]
+        self.table = table
         words = _AtomicWords(count: 2)
         words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
         self.behaviors = behaviors
@@ -113,23 +117,32 @@ public final class Container: @unchecked Sendable {
         return found
     }
 
-    /// `_lookup` without recording: also what fallbacks are searched with.
+    /// `_lookup` without recording: this container's table, then its fallbacks, depth-first in the order they
+    /// were added, each container once. The caller is in a read section.
     @inline(__always)
     func _lookupLocal(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        let table = Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)
-        if let entry = table._withUnsafeGuaranteedRef({ $0.find(key) }) { return entry }
+        if let entry = _findOwn(key) { return entry }
         guard let fallbacks = words.loadAcquire(1) else { return nil }
-        return Unmanaged<_Fallbacks>.fromOpaque(fallbacks)._withUnsafeGuaranteedRef { $0.find(key) }
+        return _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key)
     }
 
-    /// The current table (under or outside the writer lock; the table object stays alive with the container).
-    var currentTable: _RegistrationTable {
-        Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped).takeUnretainedValue()
+    /// This container's own table only.
+    @inline(__always)
+    func _findOwn(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            $0.find(key)
+        }
     }
+
+    /// The current table (under the writer lock, or where no writer can run).
+    var currentTable: _RegistrationTable { table }
+
+    /// Whether this container itself (not a fallback) has a registration under `key`.
+    func registersOwn(_ key: ServiceKey) -> Bool { writer.withLock { live[key] != nil } }
 
     /// The containers searched after this one, in order.
     public var fallbacks: [Container] {
-        writer.withLock { fallbackLists.last?.containers ?? [] }
+        writer.withLock { fallbackList?.containers ?? [] }
     }
 
     /// The entries that are registered now, in registration order.
@@ -139,29 +152,60 @@ public final class Container: @unchecked Sendable {
 
     /// The entries registered now, in registration order (call under the writer lock).
     func liveEntriesLocked() -> [any _AnyEntry] {
-        let live = currentTable.liveAddresses
-        return entries.filter { live.contains(Unmanaged.passUnretained($0 as AnyObject).toOpaque()) }
+        live.values.sorted { $0.order < $1.order }.map(\.entry)
     }
 
     /// The keys of the live registrations of one service type, in registration order (call under the writer
-    /// lock). A scan: only diagnostics, `hasAnyRegistration(of:)` and decorator checks need it, and keeping an
-    /// index instead cost every registration an array.
+    /// lock). A scan of the live registrations: only diagnostics, `hasAnyRegistration(of:)` and decorator
+    /// checks need it, and keeping an index instead cost every registration an array.
     func keysLocked(ofType type: ObjectIdentifier) -> [ServiceKey] {
-        liveEntriesLocked().compactMap { ObjectIdentifier($0.key.serviceType) == type ? $0.key : nil }
+        live.values.filter { ObjectIdentifier($0.entry.key.serviceType) == type }
+            .sorted { $0.order < $1.order }.map(\.entry.key)
     }
 
     /// This container and every container lookup reaches from it, in lookup order (depth-first, in the order
     /// fallbacks were added, each container once). Every walk of the fallback graph goes through it.
+    ///
+    /// - Complexity: O(containers + fallback links), iterative at any depth.
     func lookupChain() -> [Container] {
-        var result: [Container] = []
-        var visited = Set<ObjectIdentifier>()
-        func visit(_ container: Container) {
-            guard visited.insert(ObjectIdentifier(container)).inserted else { return }
-            result.append(container)
-            for fallback in container.fallbacks { visit(fallback) }
+        var result: [Container] = [self]
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        // Depth-first with an explicit stack: each level is a fallback list and the position reached in it.
+        var stack: [(containers: [Container], position: Int)] = [(fallbacks, 0)]
+        while let top = stack.last {
+            guard top.position < top.containers.count else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].position += 1
+            let next = top.containers[top.position]
+            guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
+            result.append(next)
+            let deeper = next.fallbacks
+            if !deeper.isEmpty { stack.append((deeper, 0)) }
         }
-        visit(self)
         return result
+    }
+}
+
+/// A live registration and its place in registration order.
+struct _LiveEntry {
+    let entry: any _AnyEntry
+    let order: Int
+}
+
+/// The replacements of one key in one container: each distinct (replaced, replacing) pair of sites, in the
+/// order first seen, and how many replacements there were. Re-registering from the same line a million
+/// times keeps one pair.
+struct _ReplacementRecord {
+    private(set) var pairs: [(replaced: RegistrationSite, by: RegistrationSite)] = []
+    private var seen: Set<[RegistrationSite]> = []
+    /// Every replacement, repeated pairs included.
+    private(set) var count = 0
+
+    mutating func add(replaced: RegistrationSite, by: RegistrationSite) {
+        count += 1
+        if seen.insert([replaced, by]).inserted { pairs.append((replaced, by)) }
     }
 }
 
@@ -185,15 +229,57 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
         unretainedIndex = index.map { Unmanaged.passUnretained($0) }
     }
 
+    /// Searches the fallback graph below one container for `key`: depth-first, in order, each container once
+    /// (a container reached again through another path was already searched), iteratively.
+    ///
+    /// A chain of single parents — the common shape — is walked with no bookkeeping; the first list with
+    /// more than one container switches to a walk with an explicit stack and a visited set.
+    ///
+    /// - Complexity: O(containers + fallback links) probes.
     @usableFromInline
-    func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        var start = 0
-        if let index = unretainedIndex {
-            if let entry = index._withUnsafeGuaranteedRef({ $0.find(key) }) { return entry }
-            start = indexedCount
+    static func search(_ first: Unmanaged<_Fallbacks>, _ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        var list = first
+        while true {
+            let single = list._withUnsafeGuaranteedRef { $0.unretainedIndex == nil && $0.unretained.count == 1 }
+            guard single else { return searchBranching(list, key) }
+            let container = list._withUnsafeGuaranteedRef { $0.unretained[0] }
+            if let entry = container._withUnsafeGuaranteedRef({ $0._findOwn(key) }) { return entry }
+            guard let next = container._withUnsafeGuaranteedRef({ $0.words.loadAcquire(1) }) else { return nil }
+            list = Unmanaged<_Fallbacks>.fromOpaque(next)
         }
-        for position in start..<unretained.count {
-            if let entry = unretained[position]._withUnsafeGuaranteedRef({ $0._lookupLocal(key) }) { return entry }
+    }
+
+    @inline(never)
+    private static func searchBranching(_ first: Unmanaged<_Fallbacks>, _ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        var visited = Set<UnsafeMutableRawPointer>()
+        var stack: [(list: Unmanaged<_Fallbacks>, position: Int)] = []
+        // The export index stands for the first containers of the list it belongs to.
+        func push(_ list: Unmanaged<_Fallbacks>) -> UnsafeMutableRawPointer? {
+            list._withUnsafeGuaranteedRef { fallbacks in
+                if let index = fallbacks.unretainedIndex,
+                   let entry = index._withUnsafeGuaranteedRef({ $0.find(key) }) {
+                    return entry
+                }
+                stack.append((list, fallbacks.indexedCount))
+                return nil
+            }
+        }
+        if let entry = push(first) { return entry }
+        while let top = stack.last {
+            let next: Unmanaged<Container>? = top.list._withUnsafeGuaranteedRef { fallbacks in
+                top.position < fallbacks.unretained.count ? fallbacks.unretained[top.position] : nil
+            }
+            guard let container = next else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].position += 1
+            guard visited.insert(container.toOpaque()).inserted else { continue }
+            if let entry = container._withUnsafeGuaranteedRef({ $0._findOwn(key) }) { return entry }
+            if let deeper = container._withUnsafeGuaranteedRef({ $0.words.loadAcquire(1) }),
+               let entry = push(Unmanaged<_Fallbacks>.fromOpaque(deeper)) {
+                return entry
+            }
         }
         return nil
     }
@@ -210,7 +296,7 @@ final class _ExportIndex: @unchecked Sendable {  // @unchecked: `positions` is g
     /// The assembly position of the module whose export each key holds now.
     private var positions: [ServiceKey: Int] = [:]
 
-    func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? { table._lookupLocal(key) }
+    func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? { table._findOwn(key) }
 
     /// Records an export of the module at `position`, unless an earlier module exports the same key.
     func offer(_ entry: any _AnyEntry, position: Int) {

@@ -14,7 +14,7 @@ import _AssemblageShims
 /// An entry is safe to configure from any thread; a resolution running at the same moment sees the
 /// configuration from before or after the change, never a mixture.
 public final class ServiceEntry<Service>: @unchecked Sendable {
-    // @unchecked Sendable: the words are atomics; `keepAlive`, `storage` and `weakInstance` are only
+    // @unchecked Sendable: the words are atomics; `storage`, `weakInstance` and `multitonInstances` are only
     // touched under the creation coordinator's lock; everything else is immutable.
 
     /// The key the entry is registered under.
@@ -49,8 +49,6 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// Where the registration was made, for diagnostics.
     public let site: RegistrationSite
 
-    /// Objects that must outlive the entry: scopes and step lists it used before (guarded by the coordinator).
-    private var keepAlive: [AnyObject] = []
     /// The storage of a custom scope (guarded by the coordinator).
     private var storage: InstanceStorage?
     /// The instance of the weak scope (guarded by the coordinator).
@@ -100,7 +98,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The scope instances of this registration live in.
     public var objectScope: ObjectScope {
         if let forwarded { return forwarded.objectScope }
-        return Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0)!).takeUnretainedValue()
+        // In a read section: a concurrent `inObjectScope` retires the old scope, which must not be freed
+        // before this reference to it is retained.
+        return _withReadSection { Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0)!).takeUnretainedValue() }
     }
 
     /// Sets the scope that instances of this registration live in.
@@ -151,13 +151,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// - Returns: The entry, for chaining.
     @discardableResult
     public func initCompleted(_ completed: @escaping @Sendable (Resolver, Service) throws -> Void) -> Self {
-        _Coordinator.shared.withLock {
+        let replaced: AnyObject? = _Coordinator.shared.withLock {
             let old = words.loadAcquire(2).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue() }
-            let steps = (old?.steps ?? []) + [completed]
-            if let old { keepAlive.append(old) }
-            let new = Unmanaged.passRetained(_Completions(steps)).toOpaque()
-            if let previous = words.exchange(2, new) { Unmanaged<AnyObject>.fromOpaque(previous).release() }
+            let new = Unmanaged.passRetained(_Completions(old?.steps ?? [], adding: completed)).toOpaque()
+            return words.exchange(2, new).map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         }
+        // A resolve running now may be reading the old list: it is released once no read section can.
+        if let replaced { _Reclaimer.retire(replaced) }
         return self
     }
 
@@ -360,16 +360,24 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
     }
 
-    /// Reads the shared instance without a lock: publish the box in this thread's hazard word, check that
-    /// the slot still holds it (so a concurrent reset cannot free it under us), copy the instance out.
+    /// Reads the shared instance without a lock. The caller is inside a read section, which keeps the entry
+    /// alive; the box is guarded by this thread's hazard word, so that a reset can release the instance at once
+    /// (its `deinit` runs before `resetObjectScope` returns) unless a thread is copying it out at that moment.
+    ///
+    /// Publish the box in the hazard word, check that the slot still holds it, copy the instance out, clear the
+    /// word with an opaque call (the copy is retained before it).
     @inlinable @inline(__always)
     func _sharedInstance() -> Service? {
         guard let box = words.loadAcquire(1) else { return nil }
-        let hazard = _asm_thread_hazard() ?? _ResolutionState.currentHazard
+        let hazard = _asm_thread_hazard()
         _asm_publish_hazard(hazard, box)
-        defer { _asm_store_release(hazard, nil) }
-        guard _asm_load_seqcst(words.base + MemoryLayout<UnsafeRawPointer>.stride) == box else { return nil }
-        return Unmanaged<_InstanceBox<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+        guard _asm_load_seqcst(words.base + MemoryLayout<UnsafeRawPointer>.stride) == box else {
+            _asm_clear_hazard(hazard)
+            return nil
+        }
+        let instance = Unmanaged<_InstanceBox<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+        _asm_clear_hazard(hazard)
+        return instance
     }
 
     /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
@@ -482,7 +490,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         let instance = try _construct(state, container, graph: true, make)
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
         let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
-        if let previous = words.exchange(1, box) { _Reclaimer.retire(previous) }
+        if let previous = words.exchange(1, box) { _Reclaimer.retireBox(previous) }
         return instance
     }
 
@@ -622,12 +630,10 @@ extension ServiceEntry: _AnyEntry {
     }
 
     @usableFromInline func _setScope(_ scope: ObjectScope) {
-        _Coordinator.shared.withLock {
-            let new = Unmanaged.passRetained(scope).toOpaque()
-            if let old = words.exchange(0, new) {
-                keepAlive.append(Unmanaged<AnyObject>.fromOpaque(old).takeRetainedValue())
-            }
-        }
+        let new = Unmanaged.passRetained(scope).toOpaque()
+        let replaced = _Coordinator.shared.withLock { words.exchange(0, new) }
+        // A resolve running now may be reading the old scope: it is released once no read section can.
+        if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
     }
 
     @usableFromInline func _reset(matching scope: ObjectScope?, includingSingletons: Bool) {
@@ -635,7 +641,7 @@ extension ServiceEntry: _AnyEntry {
         let current = objectScope
         if let scope, scope !== current { return }
         if current.kind == .singleton, !includingSingletons { return }
-        if let previous = words.exchange(1, nil) { _Reclaimer.retire(previous) }
+        if let previous = words.exchange(1, nil) { _Reclaimer.retireBox(previous) }
         let dropped: [Any?] = _Coordinator.shared.withLock {
             let held: [Any?] = [weakInstance as Any?, storage?.instance] + multitonInstances.values.map { $0 }
             weakInstance = nil
@@ -647,7 +653,7 @@ extension ServiceEntry: _AnyEntry {
     }
 
     @usableFromInline func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any {
-        try _resolvePack(container, repeat each arguments)
+        try _withReadSection { try _resolvePack(container, repeat each arguments) }
     }
 
     @usableFromInline var forwardTarget: (any _AnyEntry)? { forwarded }
@@ -716,11 +722,17 @@ final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable aft
     @usableFromInline init(_ value: T) { self.value = value }
 }
 
-/// The `initCompleted` steps of one registration; immutable, replaced whole when a step is added.
+/// The `initCompleted` steps of one registration; immutable, replaced whole when a step is added (the list
+/// it replaces is retired, so adding n steps keeps one list of n steps alive, not n lists).
 @usableFromInline
 final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutable.
     @usableFromInline let steps: [@Sendable (Resolver, Service) throws -> Void]
     init(_ steps: [@Sendable (Resolver, Service) throws -> Void]) { self.steps = steps }
+    init(_ earlier: [@Sendable (Resolver, Service) throws -> Void], adding step: @escaping @Sendable (Resolver, Service) throws -> Void) {
+        var steps = earlier
+        steps.append(step)
+        self.steps = steps
+    }
 }
 
 // MARK: - Makers

@@ -39,7 +39,7 @@ extension ModuleAssembler {
     public func validate(_ options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         let report = root.validate(options)
         func module(registering key: ServiceKey) -> String? {
-            records.first { $0.container.currentTable.find(key) != nil }?.type.name
+            records.first { $0.container.registersOwn(key) }?.type.name
         }
         var issues: [ValidationIssue] = []
         for issue in report.issues {

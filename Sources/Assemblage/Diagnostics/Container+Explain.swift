@@ -79,10 +79,7 @@ extension Container {
         var winner: (container: Container, entry: any _AnyEntry)?
         var shadowed: [(container: String, site: RegistrationSite)] = []
         for container in lookupChain() {
-            let entry = container.writer.withLock { () -> (any _AnyEntry)? in
-                guard let pointer = container.currentTable.find(key) else { return nil }
-                return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any _AnyEntry
-            }
+            let entry = container.writer.withLock { container.live[key]?.entry }
             if winner == nil { path.append(container.label) }
             guard let entry else { continue }
             if winner == nil {
@@ -97,7 +94,7 @@ extension Container {
                                nearMisses: nearMisses(for: key))
         }
         let replaced = container.writer.withLock {
-            container.replacements.filter { $0.replaced.key == key }.map(\.replaced.site)
+            container.replacements[key]?.pairs.map(\.replaced) ?? []
         }
         let decorators = lookupChain().flatMap { container in
             container.writer.withLock {

@@ -76,8 +76,7 @@ extension Container {
         var checked = 0
         var isolatedNotRun: [ValidationIssue] = []
         for registration in visible.winners where !registration.key.hasArguments {
-            guard let found = root._lookup(registration.key) else { continue }
-            let entry = Unmanaged<AnyObject>.fromOpaque(found).takeUnretainedValue() as! any _AnyEntry
+            guard let entry = root._lookupRetained(registration.key) else { continue }
             let isolation = _isolation(of: entry)
             guard isolation == .nonisolated else {
                 // Resolved with resolveAsync by design: validate() is synchronous, so it checks the paths that
@@ -230,15 +229,20 @@ extension Container {
         return issues
     }
 
-    /// Registrations that replaced an earlier one under the same key, here and in fallbacks.
+    /// Registrations that replaced an earlier one under the same key, here and in fallbacks: one issue per
+    /// distinct pair of sites.
     func replacementIssues() -> [ValidationIssue] {
         lookupChain().flatMap { container in
-            container.writer.withLock { container.replacements }.map { replacement in
-                ValidationIssue(
-                    severity: .warning, kind: .replacedRegistration, key: replacement.by.key, path: [replacement.by.key],
-                    message: "\(replacement.by.key) registered at \(replacement.by.site) replaced the registration "
-                        + "at \(replacement.replaced.site) in \(container.label); the later one wins.")
-            }
+            container.writer.withLock { container.replacements.map { ($0.key, $0.value.pairs) } }
+                .sorted { $0.0.description < $1.0.description }
+                .flatMap { key, pairs in
+                    pairs.map { pair in
+                        ValidationIssue(
+                            severity: .warning, kind: .replacedRegistration, key: key, path: [key],
+                            message: "\(key) registered at \(pair.by) replaced the registration "
+                                + "at \(pair.replaced) in \(container.label); the later one wins.")
+                    }
+                }
         }
     }
 
@@ -327,7 +331,7 @@ final class _Sandbox {
         copies[ObjectIdentifier(original)] = copy
         let (live, elements, decorators, properties, fallbacks) = original.writer.withLock {
             (original.liveEntriesLocked(), original.collectionElements, original.decoratorRecords,
-             original.ownProperties, original.fallbackLists.last?.containers ?? [])
+             original.ownProperties, original.fallbackList?.containers ?? [])
         }
         for entry in live {
             if entry.isForwarding {

@@ -47,14 +47,17 @@ final class _ResolutionState {
     /// How many allowed re-entries happened in this graph; when non-zero, a factory's own result may have
     /// been superseded by the re-entrant one (see ``checkReentry(_:)``).
     @exclusivity(unchecked) @usableFromInline var reentries = 0
-    /// This thread's hazard word: the shared-instance box being read, published before re-checking its slot.
-    let hazard: _AtomicWords
+    /// This thread's section block (see ``_Reclaimer``): the epoch its open read section announced (or 0),
+    /// then its hazard word (the shared-instance box it is copying an instance out of, or nil).
+    let section: UnsafeMutableRawPointer
 
     /// Resolutions deeper than this fail with `depthLimitExceeded` instead of exhausting the stack.
     static let maxDepth = 1_500
 
     init() {
-        hazard = _AtomicWords(count: 1)
+        section = .allocate(byteCount: 16, alignment: 8)
+        section.storeBytes(of: UInt64(0), as: UInt64.self)
+        (section + 8).storeBytes(of: UInt(0), as: UInt.self)
         frames = .allocate(capacity: frameCapacity)
         savedMasks = .allocate(capacity: frameCapacity)
         graphEntries = .allocate(capacity: graphCapacity)
@@ -67,7 +70,7 @@ final class _ResolutionState {
         graphInstances.deallocate()
         frames.deallocate()
         savedMasks.deallocate()
-        hazard.deallocate()
+        section.deallocate()
     }
 
     /// The calling thread's state, created on first use.
@@ -81,19 +84,19 @@ final class _ResolutionState {
     static func makeCurrent() -> UnsafeMutableRawPointer {
         let state = _ResolutionState()
         let pointer = Unmanaged.passRetained(state).toOpaque()
-        _Reclaimer.register(hazard: state.hazard.base)
-        _asm_set_thread_state(pointer, state.hazard.base) { raw in
+        _Reclaimer.register(section: state.section)
+        _asm_set_thread_state(pointer, state.section) { raw in
             let state = Unmanaged<_ResolutionState>.fromOpaque(raw).takeRetainedValue()
-            _Reclaimer.unregister(hazard: state.hazard.base)
+            _Reclaimer.unregister(section: state.section)
         }
         return pointer
     }
 
-    /// The calling thread's hazard word.
-    @usableFromInline
-    static var currentHazard: UnsafeMutableRawPointer {
-        if let hazard = _asm_thread_hazard() { return hazard }
-        return Unmanaged<_ResolutionState>.fromOpaque(makeCurrent()).takeUnretainedValue().hazard.base
+    /// The calling thread's read-section word, creating the thread's state on first use.
+    @usableFromInline @inline(never)
+    static var currentSection: UnsafeMutableRawPointer {
+        if let section = _asm_thread_section() { return section }
+        return Unmanaged<_ResolutionState>.fromOpaque(makeCurrent()).takeUnretainedValue().section
     }
 
     // MARK: Frames
@@ -118,7 +121,8 @@ final class _ResolutionState {
     /// - Throws: `ResolutionError.cycle` when the same registration is already being constructed on this
     ///   thread (and no property injection sits in between), `.depthLimitExceeded` past ``maxDepth``.
     /// - Returns: `true` when the thread's stack is nearly used up, so the factory must run on a thread with
-    ///   room (checked only from ``_StackGuard/checkDepth``: the stack runs low only deep in a chain).
+    ///   room (checked before every factory, from the first: an inline comparison of the frame address with
+    ///   the thread's limit, so that threads with small stacks are protected too).
     @inlinable @inline(__always) @discardableResult
     func enter(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
         let bit = Self.filterBit(entry)
@@ -127,7 +131,7 @@ final class _ResolutionState {
         savedMasks[depth] = activeMask
         activeMask |= bit
         depth &+= 1
-        return depth > _StackGuard.checkDepth && _asm_stack_is_low()
+        return _asm_stack_is_low()
     }
 
     /// The rare part of ``enter(_:)``: the scan for a cycle and the growth of the frame buffers.

@@ -3,19 +3,17 @@ import _AssemblageShims
 /// Keeps deep resolutions from overflowing small thread stacks.
 ///
 /// Every nested resolve costs stack: about 1.5 KB a level in release builds and 4.5 KB in debug builds. Secondary
-/// threads on Apple platforms (Dispatch workers, the cooperative pool) have 512 KiB, so a graph a few hundred levels
-/// deep would crash there long before the depth limit. Before a factory runs, ``_ResolutionState`` checks the
-/// stack (one comparison, bounds read once per thread); when less than a quarter of it (at most 128 KiB) is left,
+/// threads on Apple platforms (Dispatch workers, the cooperative pool) have 512 KiB, and threads a program starts
+/// itself may have far less, so a graph a few dozen levels deep could crash long before the depth limit. Before
+/// every factory runs, from the first, ``_ResolutionState`` checks the stack (one inline comparison, bounds read
+/// once per thread); when less than a quarter of it (at most 128 KiB) is left,
 /// the factory runs on a new thread with a 16 MiB stack while the calling thread waits for it. That thread
-/// continues for the caller: it uses the caller's resolution state (graph, cycle detection, hazard word), its
+/// continues for the caller: it uses the caller's resolution state (graph, cycle detection, read section), its
 /// thread identity for Assemblage's own once-only steps, and its task-scoped root container, so the resolution
 /// goes on as if it had not moved. On the main thread (whose code may rely on being there) resolution stops with
 /// `depthLimitExceeded` instead.
 @usableFromInline
 enum _StackGuard {
-    /// Nesting depth from which each factory run checks the remaining stack.
-    @inlinable static var checkDepth: Int { 16 }
-
     /// The stack of a continuation thread: room for well over ``_ResolutionState/maxDepth`` levels in debug builds.
     static let continuationStackSize = 16 << 20
 

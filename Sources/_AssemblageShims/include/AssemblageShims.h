@@ -1,6 +1,6 @@
-// Internal to Assemblage: C11 atomics on pointer-sized words and a per-thread slot.
+// Internal to Assemblage: C11 atomics on pointer-sized words, epoch-based read sections and a per-thread slot.
 // Swift cannot yet use the Synchronization module on the deployment floor (iOS 13 / macOS 10.15),
-// so the lock-free read path uses these inline functions. Nothing here is public API.
+// so the lock-free read path uses these functions. Nothing here is public API.
 #ifndef ASSEMBLAGE_SHIMS_H
 #define ASSEMBLAGE_SHIMS_H
 
@@ -24,49 +24,133 @@ static inline void *_Nullable _asm_exchange(void *_Nonnull word, void *_Nullable
     return atomic_exchange_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
 }
 
-/// Loads a pointer-sized word with sequential consistency.
-static inline void *_Nullable _asm_load_seqcst(void *_Nonnull word) {
-    return atomic_load_explicit((_Atomic(void *) *)word, memory_order_seq_cst);
-}
-
 /// Adds to a 64-bit counter (relaxed) and returns the new value.
 static inline uint64_t _asm_increment_u64(void *_Nonnull word) {
     return atomic_fetch_add_explicit((_Atomic(uint64_t) *)word, 1, memory_order_relaxed) + 1;
 }
 
-/// The calling thread's resolution state and hazard word (defined in shims.c; read through the functions
-/// below, which inline into the resolve path).
+// MARK: Read sections (epoch-based reclamation)
+
+/// The calling thread's resolution state and its section word (defined in shims.c; read through the
+/// functions below, which inline into the resolve path).
 extern _Thread_local void *_Nullable _asm_tls_state;
-extern _Thread_local void *_Nullable _asm_tls_hazard;
+extern _Thread_local void *_Nullable _asm_tls_section;
 
 /// The calling thread's resolution state, or NULL.
 static inline void *_Nullable _asm_thread_state(void) { return _asm_tls_state; }
 
-/// The calling thread's hazard word (a pointer-sized atomic word), or NULL before the state exists.
-static inline void *_Nullable _asm_thread_hazard(void) { return _asm_tls_hazard; }
+/// The calling thread's section block (a 64-bit atomic section word, then a pointer-sized hazard word), or
+/// NULL before the thread's state exists.
+static inline void *_Nullable _asm_thread_section(void) { return _asm_tls_section; }
 
-/// 1 when hazard words are published with a plain store and the reclaimer makes them visible with an
-/// asymmetric fence (Linux `membarrier`, registered when the library loads, before any thread resolves);
-/// 0 where that is unavailable, and hazards are published with a sequentially consistent store.
+/// The process's reclamation epoch: starts at 1 and only grows (advanced by the reclaimer under its lock).
+extern _Atomic(uint64_t) _asm_epoch;
+
+/// Whether retired objects wait to be freed: a hint that lets a section's end skip the reclaimer.
+extern _Atomic(uintptr_t) _asm_reclaim_pending;
+
+/// 1 when a section is announced with a relaxed store and a compiler fence, and the reclaimer makes the
+/// announcement visible with an asymmetric fence (Linux `membarrier`, registered when the library loads,
+/// before any thread resolves); 0 where that is unavailable, and the announcement is sequentially consistent.
 /// Written once, before `main`.
-extern int _asm_light_hazards;
+extern int _asm_light_fences;
 
-/// Publishes `value` in a hazard word, ordered before the caller's next load of the slot it guards: with a
-/// plain store and a compiler fence when the reclaimer fences for the readers (`_asm_heavy_barrier`),
-/// otherwise with a sequentially consistent store.
-static inline void _asm_publish_hazard(void *_Nonnull word, void *_Nullable value) {
-    if (__builtin_expect(_asm_light_hazards != 0, 1)) {
-        atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_relaxed);
+/// Starts a read section on the calling thread: until the matching `_asm_section_end`, nothing the
+/// reclaimer is handed after this call is freed, so the caller may use unretained pointers that it loads
+/// from registration tables, entries and instance slots.
+///
+/// `word` is the thread's section word. Sections nest: when the thread is already in one, this does nothing
+/// and returns 0; otherwise it announces the epoch it read and returns it, for `_asm_section_end`.
+static inline uint64_t _asm_section_begin(void *_Nonnull word) {
+    _Atomic(uint64_t) *section = (_Atomic(uint64_t) *)word;
+    if (atomic_load_explicit(section, memory_order_relaxed) != 0) return 0;
+    uint64_t epoch = atomic_load_explicit(&_asm_epoch, memory_order_relaxed);
+    if (__builtin_expect(_asm_light_fences != 0, 1)) {
+        atomic_store_explicit(section, epoch, memory_order_relaxed);
+        // Orders the announcement before the section's loads in the compiler; the reclaimer's membarrier
+        // orders it in the processor.
         atomic_signal_fence(memory_order_seq_cst);
     } else {
-        atomic_store_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
+        atomic_store_explicit(section, epoch, memory_order_seq_cst);
+    }
+    return epoch;
+}
+
+/// Ends the section that `_asm_section_begin` started and returned `epoch` for (0: a nested call, nothing
+/// to do).
+///
+/// Deliberately not inline: an opaque call, which the compiler must assume may release any object, so a
+/// reference copied out of the section is retained before the section ends. When objects wait to be freed
+/// and the epoch moved on during the section, it calls `_asm_reclaim_hook` (outside any section).
+void _asm_section_end(void *_Nonnull word, uint64_t epoch);
+
+/// Sets the reclaimer's entry point (once, before the library's first retirement).
+void _asm_set_reclaim_hook(void (*_Nonnull hook)(void));
+
+/// The reclaimer's side of a section announcement: after it returns true, every announcement a reader made
+/// before loading the pointers it uses is visible to the caller. Returns false when the fence could not be
+/// made; the caller must then free nothing on the strength of what it reads.
+bool _asm_heavy_barrier(void);
+
+/// Loads a section word (the reclaimer's scan, after `_asm_heavy_barrier`).
+static inline uint64_t _asm_load_section(void *_Nonnull word) {
+    return atomic_load_explicit((_Atomic(uint64_t) *)word, memory_order_seq_cst);
+}
+
+/// The current epoch.
+static inline uint64_t _asm_current_epoch(void) {
+    return atomic_load_explicit(&_asm_epoch, memory_order_seq_cst);
+}
+
+/// Advances the epoch (the reclaimer, under its lock) and returns the new value.
+static inline uint64_t _asm_advance_epoch(void) {
+    return atomic_fetch_add_explicit(&_asm_epoch, 1, memory_order_seq_cst) + 1;
+}
+
+/// Sets the pending hint.
+static inline void _asm_set_reclaim_pending(bool pending) {
+    atomic_store_explicit(&_asm_reclaim_pending, pending ? 1 : 0, memory_order_seq_cst);
+}
+
+// MARK: Hazard words (shared-instance boxes)
+
+/// The calling thread's hazard word: the second word of its section block. Only valid inside a section
+/// (which creates the thread's state).
+static inline void *_Nonnull _asm_thread_hazard(void) { return (char *)_asm_tls_section + 8; }
+
+/// Publishes `box` in a hazard word before the caller re-checks the slot it loaded `box` from: a relaxed
+/// store and a compiler fence where the reclaimer fences for readers (`_asm_heavy_barrier`), otherwise a
+/// sequentially consistent store.
+static inline void _asm_publish_hazard(void *_Nonnull word, void *_Nullable box) {
+    if (__builtin_expect(_asm_light_fences != 0, 1)) {
+        atomic_store_explicit((_Atomic(void *) *)word, box, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst);
+    } else {
+        atomic_store_explicit((_Atomic(void *) *)word, box, memory_order_seq_cst);
     }
 }
 
-/// The reclaimer's side of `_asm_publish_hazard`: after it, every hazard a reader published before its own
-/// re-check of a slot is visible to the caller. Returns false when the fence could not be made (then the
-/// caller must free nothing it would have freed on the strength of the hazards it reads).
-bool _asm_heavy_barrier(void);
+/// Loads a pointer-sized word with sequential consistency (the re-check of a slot after publishing a hazard).
+static inline void *_Nullable _asm_load_seqcst(void *_Nonnull word) {
+    return atomic_load_explicit((_Atomic(void *) *)word, memory_order_seq_cst);
+}
+
+/// Clears a hazard word. Deliberately not inline: an opaque call, so the instance copied out of the box is
+/// retained before the box stops being protected. When boxes wait to be freed, it calls the box hook.
+void _asm_clear_hazard(void *_Nonnull word);
+
+/// Whether retired boxes wait because a hazard named them.
+extern _Atomic(uintptr_t) _asm_boxes_pending;
+
+/// Sets the box hint.
+static inline void _asm_set_boxes_pending(bool pending) {
+    atomic_store_explicit(&_asm_boxes_pending, pending ? 1 : 0, memory_order_seq_cst);
+}
+
+/// Sets the entry point that frees waiting boxes (once, before the library's first retirement).
+void _asm_set_box_hook(void (*_Nonnull hook)(void));
+
+// MARK: Process flags and thread state
 
 /// Set once the process registers its first decorator; until then the resolve path skips decorators.
 extern _Atomic(uintptr_t) _asm_decorators_flag;
@@ -81,13 +165,24 @@ static inline void _asm_mark_decorators(void) {
     atomic_store_explicit(&_asm_decorators_flag, 1, memory_order_release);
 }
 
-/// Sets the calling thread's resolution state and hazard word.
+/// Sets the calling thread's resolution state and section word.
 /// `destructor` runs with the state when the thread exits.
-void _asm_set_thread_state(void *_Nullable value, void *_Nullable hazard, void (*_Nonnull destructor)(void *_Nonnull));
+void _asm_set_thread_state(void *_Nullable value, void *_Nullable section, void (*_Nonnull destructor)(void *_Nonnull));
 
-/// Whether the calling thread has less than its safety margin of stack left: a quarter of its stack, at most
-/// 128 KiB. The bounds are read once per thread; where they cannot be read, never.
-bool _asm_stack_is_low(void);
+/// The address below which the calling thread's stack is "low" (a quarter of its stack, at most 128 KiB,
+/// above its lowest address); 1 when the bounds cannot be read, 0 until computed.
+extern _Thread_local uintptr_t _asm_stack_limit;
+
+/// Computes and caches `_asm_stack_limit` for the calling thread.
+uintptr_t _asm_compute_stack_limit(void);
+
+/// Whether the calling thread has less than its safety margin of stack left. Inline: a thread-local load
+/// and a comparison, cheap enough to run before every factory.
+static inline bool _asm_stack_is_low(void) {
+    uintptr_t limit = _asm_stack_limit;
+    if (__builtin_expect(limit == 0, 0)) limit = _asm_compute_stack_limit();
+    return (uintptr_t)__builtin_frame_address(0) < limit;
+}
 
 /// Whether the calling thread is the process's main thread.
 bool _asm_is_main_thread(void);
@@ -97,7 +192,7 @@ bool _asm_is_main_thread(void);
 const void *_Nonnull _asm_logical_thread(void);
 
 /// Runs `body(context)` on a new thread with a stack of `stack_size` bytes, while the calling thread waits.
-/// The new thread continues for the caller: it uses the caller's resolution state, hazard word and logical
+/// The new thread continues for the caller: it uses the caller's resolution state, section word and logical
 /// identity. Returns 0 when the body ran, an error number when the thread could not be started.
 int _asm_continue_on_new_thread(size_t stack_size, void (*_Nonnull body)(void *_Nullable),
                                 void *_Nullable context);
