@@ -344,8 +344,7 @@ extension Container {
         let replaced: _Fallbacks? = writer.withLock {
             let previous = fallbackList
             precondition(index == nil || previous == nil, "an export index covers the first fallbacks only")
-            let list = _Fallbacks((previous?.containers ?? []) + added, index: index ?? previous?.index,
-                                  indexedCount: index == nil ? previous?.indexedCount ?? 0 : indexedCount)
+            let list = previous?.appending(added) ?? _Fallbacks(added, index: index, indexedCount: indexedCount)
             fallbackList = list
             words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
             return previous

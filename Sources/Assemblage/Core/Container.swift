@@ -210,10 +210,15 @@ struct _ReplacementRecord {
 }
 
 /// The containers a container falls back to, published as one immutable value.
+///
+/// Adding a fallback publishes a new list that shares append-only storage with the one it replaces, so n
+/// `addFallback` calls cost O(n) time and memory in all.
 @usableFromInline
-final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
-    let containers: [Container]
-    private let unretained: [Unmanaged<Container>]
+final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable (its storage is append-only).
+    /// The containers, in order (holds them).
+    private let held: _AppendOnlyList<Container>
+    /// The same containers, unretained, so that a lookup touches no reference count.
+    private let unretained: _AppendOnlyList<Unmanaged<Container>>
     /// An index standing for the first `indexedCount` containers (a module assembler's exports): one probe
     /// answers for all of them, so a root over n modules does not probe n tables.
     let index: _ExportIndex?
@@ -221,13 +226,34 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
     /// `index`, unretained (this list holds it), so that a lookup touches no reference count.
     private let unretainedIndex: Unmanaged<_ExportIndex>?
 
-    init(_ containers: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
-        self.containers = containers
-        unretained = containers.map { Unmanaged.passUnretained($0) }
+    private init(held: _AppendOnlyList<Container>, unretained: _AppendOnlyList<Unmanaged<Container>>,
+                 index: _ExportIndex?, indexedCount: Int) {
+        self.held = held
+        self.unretained = unretained
         self.index = index
         self.indexedCount = index == nil ? 0 : indexedCount
         unretainedIndex = index.map { Unmanaged.passUnretained($0) }
     }
+
+    /// The first list: `containers`, the first `indexedCount` of them answered for by `index`.
+    convenience init(_ containers: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
+        self.init(held: _AppendOnlyList().appending(contentsOf: containers),
+                  unretained: _AppendOnlyList().appending(contentsOf: containers.map { Unmanaged.passUnretained($0) }),
+                  index: index, indexedCount: indexedCount)
+    }
+
+    /// This list with `added` after its containers (writers only, under the owning container's lock).
+    func appending(_ added: [Container]) -> _Fallbacks {
+        _Fallbacks(held: held.appending(contentsOf: added),
+                   unretained: unretained.appending(contentsOf: added.map { Unmanaged.passUnretained($0) }),
+                   index: index, indexedCount: indexedCount)
+    }
+
+    /// The containers, in order.
+    var containers: [Container] { held.array }
+
+    /// How many containers the list holds.
+    var count: Int { held.count }
 
     /// Searches the fallback graph below one container for `key`: depth-first, in order, each container once
     /// (a container reached again through another path was already searched), iteratively.

@@ -153,7 +153,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     public func initCompleted(_ completed: @escaping @Sendable (Resolver, Service) throws -> Void) -> Self {
         let replaced: AnyObject? = _Coordinator.shared.withLock {
             let old = words.loadAcquire(2).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue() }
-            let new = Unmanaged.passRetained(_Completions(old?.steps ?? [], adding: completed)).toOpaque()
+            let steps = (old?.steps ?? _AppendOnlyList()).appending(completed)
+            let new = Unmanaged.passRetained(_Completions(steps)).toOpaque()
             return words.exchange(2, new).map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         }
         // A resolve running now may be reading the old list: it is released once no read section can.
@@ -462,7 +463,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @usableFromInline
     func _complete(_ instance: Service, _ completions: Unmanaged<_Completions<Service>>, _ container: Container,
                    _ state: _ResolutionState) throws {
-        for step in completions.takeUnretainedValue().steps {
+        let steps = completions.takeUnretainedValue().steps
+        for index in 0..<steps.count {
+            let step = steps[index]
             do {
                 try step(container, instance)
             } catch {
@@ -722,17 +725,13 @@ final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable aft
     @usableFromInline init(_ value: T) { self.value = value }
 }
 
-/// The `initCompleted` steps of one registration; immutable, replaced whole when a step is added (the list
-/// it replaces is retired, so adding n steps keeps one list of n steps alive, not n lists).
+/// The `initCompleted` steps of one registration; immutable, replaced when a step is added. Versions share
+/// append-only storage, so adding n steps costs O(n) in all, and the version a step replaces is retired.
 @usableFromInline
 final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutable.
-    @usableFromInline let steps: [@Sendable (Resolver, Service) throws -> Void]
-    init(_ steps: [@Sendable (Resolver, Service) throws -> Void]) { self.steps = steps }
-    init(_ earlier: [@Sendable (Resolver, Service) throws -> Void], adding step: @escaping @Sendable (Resolver, Service) throws -> Void) {
-        var steps = earlier
-        steps.append(step)
-        self.steps = steps
-    }
+    typealias Step = @Sendable (Resolver, Service) throws -> Void
+    let steps: _AppendOnlyList<Step>
+    init(_ steps: _AppendOnlyList<Step>) { self.steps = steps }
 }
 
 // MARK: - Makers

@@ -152,7 +152,8 @@ enum _Reclaimer {
 func _withReadSection<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     let word = _asm_thread_section() ?? _ResolutionState.currentSection
     let epoch = _asm_section_begin(word)
-    defer { _asm_section_end(word, epoch) }
+    // A nested section has nothing to end; the outermost one ends with the opaque call.
+    defer { if epoch != 0 { _asm_section_end(word, epoch) } }
     return try body()
 }
 
