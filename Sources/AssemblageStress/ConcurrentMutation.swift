@@ -234,8 +234,8 @@ public func runConcurrentMutation(_ scenario: MutationScenario, _ configuration:
     let state = RunState(readers: configuration.threads, container: placeholder)
     let container = scenario.makeContainer(state)
     state.current.withLock { $0 = container }
-    // Every reader resolves once before the gate opens, so the first instance exists and the runs measure the
-    // contended steady state rather than the first construction.
+    // One resolve before the gate opens, so the first instance exists and the readers start on the contended
+    // steady state rather than all racing for the first construction.
     _ = container.resolve(StressService.self)
 
     let finished = DispatchGroup()

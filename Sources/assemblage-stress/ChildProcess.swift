@@ -34,7 +34,7 @@ struct ChildOutcome {
         switch ending {
         case .exited(let status): "exit status \(status)"
         case .signal(let signal): "crashed: \(signalName(signal))"
-        case .hung(let seconds): "hung: killed after \(Int(seconds)) s"
+        case .hung(let seconds): "hung: killed after \(format(seconds)) s"
         }
     }
 }

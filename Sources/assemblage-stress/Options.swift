@@ -22,7 +22,8 @@ struct Options {
           --no-probes           run no probe (only the scenarios)
           --fallbacks-per-generation N   addFallback: fallbacks added to one container before the readers move
                                 to a fresh one (default 1000)
-          --timeout S           seconds a child may take before it is killed and counted as hung (default 300)
+          --timeout S           seconds a child may take before it is killed and counted as hung (default 120);
+                                after 2 hung runs a scenario's remaining runs are skipped
           --timing-headroom X   timing checks assert target × X (default 1.5; memory checks assert the target)
           --verbose             a line for every run, not only for failed ones
           --list                the scenarios and probes
@@ -35,7 +36,7 @@ struct Options {
     var probes: [Probe] = []
     var runScenarios = true
     var runProbes = true
-    var timeout: Double = 300
+    var timeout: Double = 120
     var timingHeadroom: Double = 1.5
     var verbose = false
     var list = false
