@@ -20,8 +20,8 @@ import Darwin
         return dlsym(handle, "__tsan_init") != nil
     }()
 
-    /// 4 readers × 50,000 resolves (5,000 under the sanitizer, which slows code 5–15×).
-    static let configuration = StressConfiguration(threads: 4, resolves: underThreadSanitizer ? 5_000 : 50_000,
+    /// 4 readers × 200,000 resolves (20,000 under the sanitizer, which slows code 5–15×): a few seconds each way.
+    static let configuration = StressConfiguration(threads: 4, resolves: underThreadSanitizer ? 20_000 : 200_000,
                                                    fallbacksPerGeneration: 200)
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
