@@ -7,7 +7,7 @@ import Foundation
 import Synchronization
 
 /// What the mutating thread does while the readers resolve.
-public enum MutationScenario: String, CaseIterable, Codable, Sendable {
+package enum MutationScenario: String, CaseIterable, Codable, Sendable {
     /// `resetObjectScope(.container)` in a loop.
     case reset
     /// `removeAll()` followed by registering the service again, in a loop.
@@ -20,7 +20,7 @@ public enum MutationScenario: String, CaseIterable, Codable, Sendable {
     case addFallback
 
     /// What the mutator does, for summaries.
-    public var mutation: String {
+    package var mutation: String {
         switch self {
         case .reset: "resetObjectScope(.container)"
         case .removeAll: "removeAll() + register"
@@ -30,19 +30,19 @@ public enum MutationScenario: String, CaseIterable, Codable, Sendable {
     }
 
     /// Whether a reader may find no registration (only between `removeAll()` and the next `register`).
-    public var allowsMissingRegistration: Bool { self == .removeAll }
+    package var allowsMissingRegistration: Bool { self == .removeAll }
 }
 
 /// How much work one run does.
-public struct StressConfiguration: Codable, Sendable {
+package struct StressConfiguration: Codable, Sendable {
     /// Reader threads.
-    public var threads: Int
+    package var threads: Int
     /// Resolves per reader thread.
-    public var resolves: Int
+    package var resolves: Int
     /// `addFallback` only: fallbacks added to one container before the readers move to a fresh one.
-    public var fallbacksPerGeneration: Int
+    package var fallbacksPerGeneration: Int
 
-    public init(threads: Int, resolves: Int, fallbacksPerGeneration: Int = 1_000) {
+    package init(threads: Int, resolves: Int, fallbacksPerGeneration: Int = 1_000) {
         self.threads = threads
         self.resolves = resolves
         self.fallbacksPerGeneration = fallbacksPerGeneration
@@ -50,24 +50,26 @@ public struct StressConfiguration: Codable, Sendable {
 }
 
 /// What one run saw.
-public struct StressResult: Codable, Sendable {
-    public var scenario: MutationScenario
-    public var configuration: StressConfiguration
+package struct StressResult: Codable, Sendable {
+    package var scenario: MutationScenario
+    package var configuration: StressConfiguration
     /// Resolves that returned an instance.
-    public var resolved: Int
+    package var resolved: Int
     /// Resolves that returned nil.
-    public var missing: Int
+    package var missing: Int
     /// Instances whose payload was not what their initialiser wrote: freed or torn objects.
-    public var corrupt: Int
+    package var corrupt: Int
     /// Mutations the mutating thread completed while the readers ran.
-    public var mutations: Int
+    package var mutations: Int
     /// Wall time from opening the start gate until the last reader finished.
-    public var seconds: Double
+    package var seconds: Double
     /// The process's peak resident memory after the run (nil where not measurable).
-    public var peakResidentBytes: Int?
+    package var peakResidentBytes: Int?
 
-    public init(scenario: MutationScenario, configuration: StressConfiguration, resolved: Int, missing: Int,
-                corrupt: Int, mutations: Int, seconds: Double, peakResidentBytes: Int?) {
+    package init(
+        scenario: MutationScenario, configuration: StressConfiguration, resolved: Int, missing: Int,
+        corrupt: Int, mutations: Int, seconds: Double, peakResidentBytes: Int?
+    ) {
         self.scenario = scenario
         self.configuration = configuration
         self.resolved = resolved
@@ -79,14 +81,15 @@ public struct StressResult: Codable, Sendable {
     }
 
     /// The problems of this run, empty when it passed.
-    public var problems: [String] {
+    package var problems: [String] {
         var problems: [String] = []
         if corrupt > 0 { problems.append("\(corrupt) corrupt instances") }
         if missing > 0 && !scenario.allowsMissingRegistration {
             problems.append("\(missing) resolves returned nil although the service was always registered")
         }
         if resolved + missing != configuration.threads * configuration.resolves {
-            problems.append("\(resolved + missing) resolves counted, \(configuration.threads * configuration.resolves) made")
+            problems.append(
+                "\(resolved + missing) resolves counted, \(configuration.threads * configuration.resolves) made")
         }
         if mutations == 0 { problems.append("the mutator never ran while the readers did") }
         return problems
@@ -94,18 +97,18 @@ public struct StressResult: Codable, Sendable {
 }
 
 /// The service the readers resolve: a class whose array payload a reader reads, so a freed instance shows.
-public final class StressService: Sendable {
+package final class StressService: Sendable {
     /// What every payload starts with.
-    public static let marker = 0x5EED_CAFE
-    public let payload: [Int]
+    package static let marker = 0x5EED_CAFE
+    package let payload: [Int]
 
-    public init(_ serial: Int) {
+    package init(_ serial: Int) {
         payload = [Self.marker, serial, ~Self.marker, serial &* 31]
     }
 
     /// Whether the payload is still what the initialiser wrote.
     @inline(never)
-    public var isIntact: Bool {
+    package var isIntact: Bool {
         payload.count == 4 && payload[0] == Self.marker && payload[2] == ~Self.marker && payload[3] == payload[1] &* 31
     }
 }
@@ -162,7 +165,9 @@ extension MutationScenario {
         let base = Container(label: "stress.base")
         register(into: base, state)
         let front = Container(label: "stress.front")
-        do { try front.addFallback(base) } catch { fatalError("a fresh container cannot make a fallback cycle: \(error)") }
+        do { try front.addFallback(base) } catch {
+            fatalError("a fresh container cannot make a fallback cycle: \(error)")
+        }
         return front
     }
 
@@ -227,7 +232,7 @@ private func read(_ state: RunState, resolves: Int, refreshEvery: Int?) {
 /// Returns when every thread has finished. A use-after-free in the library may crash the process instead;
 /// the `assemblage-stress` runner therefore runs each run in a child process and counts crashes.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-public func runConcurrentMutation(_ scenario: MutationScenario, _ configuration: StressConfiguration) -> StressResult {
+package func runConcurrentMutation(_ scenario: MutationScenario, _ configuration: StressConfiguration) -> StressResult {
     precondition(configuration.threads > 0 && configuration.resolves > 0, "threads and resolves must be positive")
     precondition(configuration.fallbacksPerGeneration > 0, "fallbacksPerGeneration must be positive")
     let placeholder = Container(label: "stress.placeholder")

@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 
 /// A probe of memory or scaling.
-public enum Probe: String, CaseIterable, Codable, Sendable {
+package enum Probe: String, CaseIterable, Codable, Sendable {
     /// Re-registering one key a million times: resident memory per re-registration, replaced instances freed.
     case reregistration
     /// 20,000 `register` + `removeAll()` cycles on one container (and 10,000, for the growth).
@@ -18,39 +18,41 @@ public enum Probe: String, CaseIterable, Codable, Sendable {
     case cold
 
     /// Fresh processes the runner starts for this probe; a check's figure is the median over them.
-    public var processes: Int { self == .cold ? 3 : 1 }
+    package var processes: Int { self == .cold ? 3 : 1 }
 
     /// What the probe measures, for `--list`.
-    public var summary: String {
+    package var summary: String {
         switch self {
-        case .reregistration: "1,000,000 re-registrations of one .container key, each resolved: RSS per re-registration, replaced instances freed"
+        case .reregistration:
+            "1,000,000 re-registrations of one .container key, each resolved: RSS per re-registration, replaced instances freed"
         case .cycles: "20,000 register + removeAll() cycles: time (and growth against 10,000)"
         case .fallbacks: "10,000 addFallback(Container()) on one container: RSS growth"
         case .diamonds: "22 stacked diamonds of fallbacks: a missing-key resolve and a properties read"
-        case .cold: "10,000 registrations registered and resolved once in a fresh process: time, heap bytes per registration"
+        case .cold:
+            "10,000 registrations registered and resolved once in a fresh process: time, heap bytes per registration"
         }
     }
 }
 
 /// One figure a probe measured.
-public struct ProbeFigure: Codable, Sendable {
-    public var name: String
-    public var value: Double
-    public var unit: String
+package struct ProbeFigure: Codable, Sendable {
+    package var name: String
+    package var value: Double
+    package var unit: String
 }
 
 /// A figure held against a target of issue 16.
-public struct ProbeCheck: Codable, Sendable {
-    public var name: String
+package struct ProbeCheck: Codable, Sendable {
+    package var name: String
     /// The measured value; nil when this platform cannot measure it (the check is then skipped, not passed).
-    public var measured: Double?
+    package var measured: Double?
     /// The target the issue states.
-    public var target: Double
+    package var target: Double
     /// What is asserted: the target, times the timing headroom for timings.
-    public var limit: Double
-    public var unit: String
+    package var limit: Double
+    package var unit: String
 
-    public init(name: String, measured: Double?, target: Double, limit: Double, unit: String) {
+    package init(name: String, measured: Double?, target: Double, limit: Double, unit: String) {
         self.name = name
         self.measured = measured
         self.target = target
@@ -59,31 +61,31 @@ public struct ProbeCheck: Codable, Sendable {
     }
 
     /// Whether the measured value is within the limit; nil when nothing was measured.
-    public var passed: Bool? { measured.map { $0 <= limit } }
+    package var passed: Bool? { measured.map { $0 <= limit } }
 }
 
 /// What one probe process measured.
-public struct ProbeResult: Codable, Sendable {
-    public var probe: Probe
-    public var figures: [ProbeFigure]
-    public var checks: [ProbeCheck]
+package struct ProbeResult: Codable, Sendable {
+    package var probe: Probe
+    package var figures: [ProbeFigure]
+    package var checks: [ProbeCheck]
 }
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 /// Counts live instances from any thread.
-public final class LiveInstances: Sendable {
+package final class LiveInstances: Sendable {
     private let count = Atomic<Int>(0)
-    public init() {}
-    public var live: Int { count.load(ordering: .acquiring) }
+    package init() {}
+    package var live: Int { count.load(ordering: .acquiring) }
     fileprivate func add(_ delta: Int) { count.wrappingAdd(delta, ordering: .acquiringAndReleasing) }
 }
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 /// A `.container` service that reports its lifetime, with a payload so it has a realistic size.
-public final class CountedService: Sendable {
+package final class CountedService: Sendable {
     let instances: LiveInstances
-    public let payload: [Int]
-    public init(_ instances: LiveInstances, serial: Int) {
+    package let payload: [Int]
+    package init(_ instances: LiveInstances, serial: Int) {
         self.instances = instances
         payload = [serial, serial &+ 1]
         instances.add(1)
@@ -92,16 +94,16 @@ public final class CountedService: Sendable {
 }
 
 /// A service with no state.
-public final class BlankService: Sendable {
-    public init() {}
+package final class BlankService: Sendable {
+    package init() {}
 }
 
 /// A type that no container registers.
-public final class MissingService: Sendable {}
+package final class MissingService: Sendable {}
 
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 /// Runs `probe` in this process. Timing checks assert `target × timingHeadroom`; memory checks the target.
-public func runProbe(_ probe: Probe, timingHeadroom: Double) -> ProbeResult {
+package func runProbe(_ probe: Probe, timingHeadroom: Double) -> ProbeResult {
     var run = ProbeRun(probe: probe, headroom: timingHeadroom)
     switch probe {
     case .reregistration: run.reregistration()
@@ -175,16 +177,22 @@ private struct ProbeRun {
         let heapPer = difference(heapBefore, heapAfter).map { $0 / Double(count) }
         if let rssPer { figure("RSS growth per re-registration", rssPer, "B") }
         if let heapPer { figure("heap growth per re-registration", heapPer, "B") }
-        if let freed = difference(heapAfterRemoveAll, heapAfter) { figure("heap freed by removeAll()", freed / 1e6, "MB") }
+        if let freed = difference(heapAfterRemoveAll, heapAfter) {
+            figure("heap freed by removeAll()", freed / 1e6, "MB")
+        }
         figure("replaced instances still alive", Double(max(0, liveAfter - 1)), "")
         figure("instances alive after removeAll()", Double(liveAfterRemoveAll), "")
         figure("register + resolve", seconds * 1e9 / Double(count), "ns")
         memoryCheck("RSS growth per re-registration", rssPer, target: 32, unit: "B")
-        checks.append(ProbeCheck(name: "replaced .container instances still alive (of \(warmUp + count - 1))",
-                                 measured: Double(max(0, liveAfter - 1)), target: 0,
-                                 limit: Double(reclamationSlack), unit: ""))
-        checks.append(ProbeCheck(name: "instances alive after removeAll()", measured: Double(liveAfterRemoveAll),
-                                 target: 0, limit: Double(reclamationSlack), unit: ""))
+        checks.append(
+            ProbeCheck(
+                name: "replaced .container instances still alive (of \(warmUp + count - 1))",
+                measured: Double(max(0, liveAfter - 1)), target: 0,
+                limit: Double(reclamationSlack), unit: ""))
+        checks.append(
+            ProbeCheck(
+                name: "instances alive after removeAll()", measured: Double(liveAfterRemoveAll),
+                target: 0, limit: Double(reclamationSlack), unit: ""))
     }
 
     // MARK: cycles
@@ -227,7 +235,9 @@ private struct ProbeRun {
         var last = container
         for _ in 0..<count {
             last = Container(label: "probe.fallback")
-            do { try container.addFallback(last) } catch { fatalError("a fresh container made a fallback cycle: \(error)") }
+            do { try container.addFallback(last) } catch {
+                fatalError("a fresh container made a fallback cycle: \(error)")
+            }
         }
         let seconds = ProcessMeasure.seconds(since: start)
         let rss = difference(rssBefore, ProcessMeasure.residentBytes())

@@ -102,8 +102,10 @@ struct Options {
 
     /// The arguments that make a child do what this configuration says.
     var childArguments: [String] {
-        ["--threads", "\(configuration.threads)", "--resolves", "\(configuration.resolves)",
-         "--fallbacks-per-generation", "\(configuration.fallbacksPerGeneration)",
-         "--timing-headroom", "\(timingHeadroom)"]
+        [
+            "--threads", "\(configuration.threads)", "--resolves", "\(configuration.resolves)",
+            "--fallbacks-per-generation", "\(configuration.fallbacksPerGeneration)",
+            "--timing-headroom", "\(timingHeadroom)",
+        ]
     }
 }

@@ -17,12 +17,13 @@ struct Runner {
         if options.list { return list() }
 
         #if DEBUG
-        say("warning: a debug build; issue 16's targets are about release builds (swift run -c release …)")
+            say("warning: a debug build; issue 16's targets are about release builds (swift run -c release …)")
         #endif
         let configuration = options.configuration
-        say("assemblage-stress: \(configuration.threads) reader threads × \(grouped(configuration.resolves)) resolves"
-            + " × \(options.runs) runs per scenario, timing headroom ×\(options.timingHeadroom); "
-            + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(build)")
+        say(
+            "assemblage-stress: \(configuration.threads) reader threads × \(grouped(configuration.resolves)) resolves"
+                + " × \(options.runs) runs per scenario, timing headroom ×\(options.timingHeadroom); "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(build)")
         var failed: [String] = []
         if options.runScenarios {
             for scenario in options.scenarios where !runScenario(scenario) { failed.append(scenario.rawValue) }
@@ -40,9 +41,9 @@ struct Runner {
 
     var build: String {
         #if DEBUG
-        "debug build"
+            "debug build"
         #else
-        "release build"
+            "release build"
         #endif
     }
 
@@ -61,7 +62,9 @@ struct Runner {
     }
 
     func list() -> Int32 {
-        say("scenarios (N reader threads resolve a .container StressService and read its payload while one thread mutates):")
+        say(
+            "scenarios (N reader threads resolve a .container StressService and read its payload while one thread mutates):"
+        )
         for scenario in MutationScenario.allCases { say("  \(scenario.rawValue): \(scenario.mutation)") }
         say("probes:")
         for probe in Probe.allCases { say("  \(probe.rawValue): \(probe.summary)") }
@@ -85,13 +88,18 @@ struct Runner {
                 say("  \(scenario.rawValue): \(skipped) remaining runs skipped after \(hung) hung runs")
                 break
             }
-            let outcome = runChild(["--child-scenario", scenario.rawValue] + options.childArguments,
-                                   timeout: options.timeout)
+            let outcome = runChild(
+                ["--child-scenario", scenario.rawValue] + options.childArguments,
+                timeout: options.timeout)
             var problems: [String] = []
             var result: StressResult?
             switch outcome.ending {
-            case .signal: crashed += 1; problems.append(outcome.description)
-            case .hung: hung += 1; problems.append(outcome.description)
+            case .signal:
+                crashed += 1
+                problems.append(outcome.description)
+            case .hung:
+                hung += 1
+                problems.append(outcome.description)
             case .exited(let status):
                 if status != 0 { problems.append(outcome.description) }
                 result = outcome.line(after: "@@result ").flatMap { decode(StressResult.self, $0) }
@@ -104,8 +112,9 @@ struct Runner {
                 let tail = outcome.stderrTail()
                 if !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { say(tail) }
             } else if options.verbose, let result {
-                say("  \(scenario.rawValue) run \(run)/\(options.runs): \(grouped(result.mutations)) mutations, "
-                    + "\(grouped(result.missing)) nil, \(format(result.seconds)) s")
+                say(
+                    "  \(scenario.rawValue) run \(run)/\(options.runs): \(grouped(result.mutations)) mutations, "
+                        + "\(grouped(result.missing)) nil, \(format(result.seconds)) s")
             }
         }
         let totalResolves = results.reduce(0) { $0 + $1.resolved + $1.missing }
@@ -114,15 +123,17 @@ struct Runner {
         let mutations = results.reduce(0) { $0 + $1.mutations }
         let times = results.map(\.seconds)
         let rate = times.isEmpty ? 0 : Double(totalResolves) / times.reduce(0, +) / 1e6
-        let peak = results.compactMap(\.peakResidentBytes).max().map { "\(format(Double($0) / 1e6, digits: 0)) MB" } ?? "-"
+        let peak =
+            results.compactMap(\.peakResidentBytes).max().map { "\(format(Double($0) / 1e6, digits: 0)) MB" } ?? "-"
         let passed = failedRuns == 0 && skipped == 0
-        say("\(scenario.rawValue) [\(scenario.mutation)]: \(passed ? "PASS" : "FAIL") — "
-            + "\(options.runs - failedRuns - skipped)/\(options.runs) runs passed, \(crashed) crashed, \(hung) hung"
-            + (skipped > 0 ? ", \(skipped) skipped; " : "; ")
-            + "\(configuration.threads) threads × \(grouped(configuration.resolves)) resolves; "
-            + "completed runs: \(grouped(totalResolves)) resolves (\(grouped(missing)) nil, \(grouped(corrupt)) corrupt), "
-            + "\(grouped(mutations)) mutations, run time \(range(times)) s, \(format(rate)) M resolves/s, "
-            + "peak RSS \(peak); wall \(format(Date().timeIntervalSince(start), digits: 1)) s")
+        say(
+            "\(scenario.rawValue) [\(scenario.mutation)]: \(passed ? "PASS" : "FAIL") — "
+                + "\(options.runs - failedRuns - skipped)/\(options.runs) runs passed, \(crashed) crashed, \(hung) hung"
+                + (skipped > 0 ? ", \(skipped) skipped; " : "; ")
+                + "\(configuration.threads) threads × \(grouped(configuration.resolves)) resolves; "
+                + "completed runs: \(grouped(totalResolves)) resolves (\(grouped(missing)) nil, \(grouped(corrupt)) corrupt), "
+                + "\(grouped(mutations)) mutations, run time \(range(times)) s, \(format(rate)) M resolves/s, "
+                + "peak RSS \(peak); wall \(format(Date().timeIntervalSince(start), digits: 1)) s")
         return passed
     }
 
@@ -133,9 +144,11 @@ struct Runner {
         var results: [ProbeResult] = []
         var problems: [String] = []
         for _ in 0..<probe.processes {
-            let outcome = runChild(["--child-probe", probe.rawValue] + options.childArguments, timeout: options.timeout)
+            let outcome = runChild(
+                ["--child-probe", probe.rawValue] + options.childArguments, timeout: options.timeout)
             if case .exited(0) = outcome.ending,
-               let result = outcome.line(after: "@@probe ").flatMap({ decode(ProbeResult.self, $0) }) {
+                let result = outcome.line(after: "@@probe ").flatMap({ decode(ProbeResult.self, $0) })
+            {
                 results.append(result)
             } else {
                 problems.append(outcome.description)
@@ -150,7 +163,8 @@ struct Runner {
         let processes = results.count == 1 ? "" : " (median of \(results.count) processes)"
         let figures = first.figures.indices.map { index -> String in
             let figure = first.figures[index]
-            let value = median(results.compactMap { $0.figures.indices.contains(index) ? $0.figures[index].value : nil })
+            let value = median(
+                results.compactMap { $0.figures.indices.contains(index) ? $0.figures[index].value : nil })
             return "\(figure.name) \(format(value))\(figure.unit.isEmpty ? "" : " " + figure.unit)"
         }
         var checkTexts: [String] = []
@@ -159,7 +173,8 @@ struct Runner {
             let measured = results.compactMap { $0.checks.indices.contains(index) ? $0.checks[index].measured : nil }
             check.measured = measured.isEmpty ? nil : median(measured)
             let unit = check.unit.isEmpty ? "" : " " + check.unit
-            let limit = check.limit == check.target
+            let limit =
+                check.limit == check.target
                 ? "≤ \(format(check.target))\(unit)"
                 : "target ≤ \(format(check.target))\(unit), asserted ≤ \(format(check.limit))\(unit)"
             switch check.passed {
@@ -171,8 +186,9 @@ struct Runner {
             }
         }
         let passed = problems.isEmpty
-        say("probe \(probe.rawValue): \(passed ? "PASS" : "FAIL") — \(checkTexts.joined(separator: "; "))"
-            + "\(processes) | \(figures.joined(separator: ", "))")
+        say(
+            "probe \(probe.rawValue): \(passed ? "PASS" : "FAIL") — \(checkTexts.joined(separator: "; "))"
+                + "\(processes) | \(figures.joined(separator: ", "))")
         return passed
     }
 }
@@ -211,18 +227,21 @@ func range(_ values: [Double]) -> String {
 func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return .nan }
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 func encode(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     guard let data = try? encoder.encode(value) else { return "{}" }
     return String(decoding: data, as: UTF8.self)
 }
 
 func decode<T: Decodable>(_ type: T.Type, _ text: String) -> T? {
     let decoder = JSONDecoder()
-    decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     return try? decoder.decode(T.self, from: Data(text.utf8))
 }

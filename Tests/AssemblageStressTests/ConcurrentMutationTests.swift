@@ -3,9 +3,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Issue 16's scenarios, bounded, in the debug and ThreadSanitizer runs of `swift test`: readers resolve a
@@ -21,16 +21,18 @@ import Darwin
     }()
 
     /// 4 readers × 200,000 resolves (20,000 under the sanitizer, which slows code 5–15×): a few seconds each way.
-    static let configuration = StressConfiguration(threads: 4, resolves: underThreadSanitizer ? 20_000 : 200_000,
-                                                   fallbacksPerGeneration: 200)
+    static let configuration = StressConfiguration(
+        threads: 4, resolves: underThreadSanitizer ? 20_000 : 200_000,
+        fallbacksPerGeneration: 200)
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     @Test(arguments: MutationScenario.allCases)
     func resolvedInstancesStayIntactWhileAnotherThreadMutatesTheContainer(_ scenario: MutationScenario) {
         let result = runConcurrentMutation(scenario, Self.configuration)
-        print("[figure] concurrent \(scenario.rawValue): \(result.resolved) resolved, \(result.missing) nil, "
-            + "\(result.corrupt) corrupt, \(result.mutations) mutations in \(String(format: "%.2f", result.seconds)) s"
-            + (Self.underThreadSanitizer ? " (TSan)" : ""))
+        print(
+            "[figure] concurrent \(scenario.rawValue): \(result.resolved) resolved, \(result.missing) nil, "
+                + "\(result.corrupt) corrupt, \(result.mutations) mutations in \(String(format: "%.2f", result.seconds)) s"
+                + (Self.underThreadSanitizer ? " (TSan)" : ""))
         #expect(result.problems.isEmpty, "\(result.problems.joined(separator: "; "))")
         #expect(result.resolved + result.missing == Self.configuration.threads * Self.configuration.resolves)
     }
@@ -42,11 +44,14 @@ import Darwin
 
 /// The runner's own verdicts: a run or a check that should fail does.
 @Suite struct StressVerdictTests {
-    func result(_ scenario: MutationScenario, resolved: Int = 8, missing: Int = 0, corrupt: Int = 0,
-                mutations: Int = 1) -> StressResult {
-        StressResult(scenario: scenario, configuration: StressConfiguration(threads: 2, resolves: 4),
-                     resolved: resolved, missing: missing, corrupt: corrupt, mutations: mutations, seconds: 0.1,
-                     peakResidentBytes: nil)
+    func result(
+        _ scenario: MutationScenario, resolved: Int = 8, missing: Int = 0, corrupt: Int = 0,
+        mutations: Int = 1
+    ) -> StressResult {
+        StressResult(
+            scenario: scenario, configuration: StressConfiguration(threads: 2, resolves: 4),
+            resolved: resolved, missing: missing, corrupt: corrupt, mutations: mutations, seconds: 0.1,
+            peakResidentBytes: nil)
     }
 
     @Test func cleanRunHasNoProblems() {
