@@ -28,6 +28,12 @@ let package = Package(
         .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage"]),
         // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
         .executableTarget(name: "assemblage-leak-probe", dependencies: ["Assemblage"]),
+        // Issue 16's concurrent-mutation scenarios and memory probes, importing only the public API, so that they
+        // run against a release build (`swift run -c release assemblage-stress`) and, bounded, in the test suite.
+        .target(name: "AssemblageStressSupport"),
+        .target(name: "AssemblageStress", dependencies: ["Assemblage", "AssemblageStressSupport"]),
+        .executableTarget(name: "assemblage-stress", dependencies: ["AssemblageStress"]),
+        .testTarget(name: "AssemblageStressTests", dependencies: ["AssemblageStress", "Assemblage"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,13 +11,16 @@
 #
 # Usage: Benchmarks/callgrind.sh [--filter S]... [--contestant hand|assemblage|swinject]...
 #                                [--n1 N] [--n2 N] [--setup-n1 N] [--setup-n2 N] [--allocs]
-#                                [--markdown] [--keep DIR] [--no-build] [--jobs J]
+#                                [--markdown] [--tsv FILE] [--keep DIR] [--no-build] [--jobs J]
 #   --filter S      only workloads whose name contains S (repeatable)
 #   --contestant C  only these contestants (repeatable; default all three)
 #   --n1, --n2      the two iteration counts of resolve workloads (default 1000 and 11000)
 #   --setup-n1, --setup-n2  the two iteration counts of setup workloads (default 1 and 3)
 #   --allocs        also count mallocs and bytes per op with valgrind --tool=dhat
 #   --markdown      print the tables as Markdown
+#   --tsv FILE      also write the unrounded instructions per op to FILE (relative to the current folder), one
+#                   `workload<TAB>contestant<TAB>count` line each ("-" where the contestant has no such
+#                   workload, "ERR" where valgrind failed; used by callgrind-gate.sh)
 #   --keep DIR      keep the callgrind.out files and logs in DIR (for callgrind_annotate)
 #   --no-build      use the existing release build
 #   --jobs J        valgrind runs at once (default: number of cores, at most 2)
@@ -31,6 +34,7 @@ SN1=1
 SN2=3
 ALLOCS=0
 MARKDOWN=0
+TSV=""
 BUILD=1
 KEEP=""
 FILTERS=()
@@ -53,10 +57,11 @@ while [ $# -gt 0 ]; do
         --setup-n2) need_value "$@"; SN2=$2; shift 2 ;;
         --allocs) ALLOCS=1; shift ;;
         --markdown) MARKDOWN=1; shift ;;
+        --tsv) need_value "$@"; TSV=$2; [[ "$TSV" == /* ]] || TSV="$OLDPWD/$TSV"; shift 2 ;;
         --keep) need_value "$@"; KEEP=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         --jobs) need_value "$@"; JOBS=$2; shift 2 ;;
-        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument '$1' (try --help)" ;;
     esac
 done
@@ -311,6 +316,11 @@ instruction_table() { # KIND TITLE
             if selected assemblage; then a=$(per_op callgrind "$w" assemblage 1); fi
             if selected swinject; then s=$(per_op callgrind "$w" swinject 1); fi
             echo "$w|$(fmt "$h")|$(fmt "$a")|$(fmt "$s")|$(ratio "$a" "$h")|$(ratio "$s" "$a")"
+            if [ -n "$TSV" ]; then
+                if selected hand; then printf '%s\thand\t%s\n' "$w" "${h/—/-}" >>"$TSV"; fi
+                if selected assemblage; then printf '%s\tassemblage\t%s\n' "$w" "${a/—/-}" >>"$TSV"; fi
+                if selected swinject; then printf '%s\tswinject\t%s\n' "$w" "${s/—/-}" >>"$TSV"; fi
+            fi
         done <<<"$rows"
     } | print_table "$2"
 }
@@ -338,6 +348,7 @@ allocation_table() { # KIND TITLE
     } | print_table "$2"
 }
 
+if [ -n "$TSV" ]; then : >"$TSV"; fi
 instruction_table resolve "Instructions per resolve (callgrind Ir)"
 instruction_table setup "Instructions per operation, setup workloads (callgrind Ir)"
 if [ "$ALLOCS" = 1 ]; then

@@ -1,0 +1,111 @@
+import AssemblageStress
+import Foundation
+
+/// The command line of `assemblage-stress`.
+struct Options {
+    static let usage = """
+        assemblage-stress: issue 16's concurrent-mutation scenarios and memory/scaling probes, for a release build.
+
+        Each run of a scenario and each probe runs in a child process of its own, so a crash is counted (with its
+        signal), not fatal to the runner. Exit status 0 when every run and every check passed, 1 otherwise.
+
+            swift run -c release assemblage-stress                      # the full target: 8 × 1,000,000 × 20 runs
+            swift run -c release assemblage-stress --runs 3 --resolves 200000   # what CI runs
+
+        Options:
+          --threads N           reader threads per run (default 8; one more thread mutates)
+          --resolves N          resolves per reader thread (default 1000000)
+          --runs N              runs per scenario (default 20)
+          --scenario S          only this scenario (repeatable): \(MutationScenario.allCases.map(\.rawValue).joined(separator: ", "))
+          --probe P             only this probe (repeatable): \(Probe.allCases.map(\.rawValue).joined(separator: ", "))
+          --no-scenarios        run no scenario (only the probes)
+          --no-probes           run no probe (only the scenarios)
+          --fallbacks-per-generation N   addFallback: fallbacks added to one container before the readers move
+                                to a fresh one (default 1000)
+          --timeout S           seconds a child may take before it is killed and counted as hung (default 120);
+                                after 2 hung runs a scenario's remaining runs are skipped
+          --timing-headroom X   timing checks assert target × X (default 1.5; memory checks assert the target)
+          --verbose             a line for every run, not only for failed ones
+          --list                the scenarios and probes
+          --help
+        """
+
+    var configuration = StressConfiguration(threads: 8, resolves: 1_000_000)
+    var runs = 20
+    var scenarios: [MutationScenario] = []
+    var probes: [Probe] = []
+    var runScenarios = true
+    var runProbes = true
+    var timeout: Double = 120
+    var timingHeadroom: Double = 1.5
+    var verbose = false
+    var list = false
+    /// Set in a child process: the one scenario run or probe to do.
+    var childScenario: MutationScenario?
+    var childProbe: Probe?
+
+    static func parse(_ arguments: [String]) -> Options {
+        var options = Options()
+        var rest = arguments[...]
+        func fail(_ message: String) -> Never {
+            FileHandle.standardError.write(Data("assemblage-stress: \(message) (try --help)\n".utf8))
+            exit(2)
+        }
+        func value(_ flag: String) -> String {
+            guard let value = rest.popFirst() else { fail("\(flag) needs a value") }
+            return value
+        }
+        func positive(_ flag: String) -> Int {
+            guard let number = Int(value(flag)), number > 0 else { fail("\(flag) takes a positive whole number") }
+            return number
+        }
+        func positiveDouble(_ flag: String) -> Double {
+            guard let number = Double(value(flag)), number > 0 else { fail("\(flag) takes a positive number") }
+            return number
+        }
+        func scenario(_ flag: String) -> MutationScenario {
+            let name = value(flag)
+            guard let scenario = MutationScenario(rawValue: name) else { fail("no scenario '\(name)'") }
+            return scenario
+        }
+        func probe(_ flag: String) -> Probe {
+            let name = value(flag)
+            guard let probe = Probe(rawValue: name) else { fail("no probe '\(name)'") }
+            return probe
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--threads": options.configuration.threads = positive(flag)
+            case "--resolves": options.configuration.resolves = positive(flag)
+            case "--fallbacks-per-generation": options.configuration.fallbacksPerGeneration = positive(flag)
+            case "--runs": options.runs = positive(flag)
+            case "--scenario": options.scenarios.append(scenario(flag))
+            case "--probe": options.probes.append(probe(flag))
+            case "--no-scenarios": options.runScenarios = false
+            case "--no-probes": options.runProbes = false
+            case "--timeout": options.timeout = positiveDouble(flag)
+            case "--timing-headroom": options.timingHeadroom = positiveDouble(flag)
+            case "--verbose": options.verbose = true
+            case "--list": options.list = true
+            case "--child-scenario": options.childScenario = scenario(flag)
+            case "--child-probe": options.childProbe = probe(flag)
+            case "-h", "--help":
+                print(usage)
+                exit(0)
+            default: fail("unknown argument '\(flag)'")
+            }
+        }
+        if options.scenarios.isEmpty { options.scenarios = MutationScenario.allCases }
+        if options.probes.isEmpty { options.probes = Probe.allCases }
+        return options
+    }
+
+    /// The arguments that make a child do what this configuration says.
+    var childArguments: [String] {
+        [
+            "--threads", "\(configuration.threads)", "--resolves", "\(configuration.resolves)",
+            "--fallbacks-per-generation", "\(configuration.fallbacksPerGeneration)",
+            "--timing-headroom", "\(timingHeadroom)",
+        ]
+    }
+}

@@ -1,0 +1,247 @@
+import AssemblageStress
+import Foundation
+
+/// Runs the selected scenarios and probes in child processes and prints one summary line for each.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+struct Runner {
+    let options: Options
+
+    /// Hung runs of one scenario after which its remaining runs are skipped, so a deadlock costs CI minutes,
+    /// not hours.
+    static let hangsBeforeGivingUp = 2
+
+    /// The exit status: 0 when everything passed.
+    func main() -> Int32 {
+        if let scenario = options.childScenario { return childScenario(scenario) }
+        if let probe = options.childProbe { return childProbe(probe) }
+        if options.list { return list() }
+
+        #if DEBUG
+            say("warning: a debug build; issue 16's targets are about release builds (swift run -c release …)")
+        #endif
+        let configuration = options.configuration
+        say(
+            "assemblage-stress: \(configuration.threads) reader threads × \(grouped(configuration.resolves)) resolves"
+                + " × \(options.runs) runs per scenario, timing headroom ×\(options.timingHeadroom); "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(build)")
+        var failed: [String] = []
+        if options.runScenarios {
+            for scenario in options.scenarios where !runScenario(scenario) { failed.append(scenario.rawValue) }
+        }
+        if options.runProbes {
+            for probe in options.probes where !runProbe(probe) { failed.append("probe \(probe.rawValue)") }
+        }
+        if failed.isEmpty {
+            say("assemblage-stress: passed")
+            return 0
+        }
+        say("assemblage-stress: FAILED: \(failed.joined(separator: ", "))")
+        return 1
+    }
+
+    var build: String {
+        #if DEBUG
+            "debug build"
+        #else
+            "release build"
+        #endif
+    }
+
+    // MARK: Children
+
+    func childScenario(_ scenario: MutationScenario) -> Int32 {
+        let result = runConcurrentMutation(scenario, options.configuration)
+        say("@@result " + encode(result))
+        return 0
+    }
+
+    func childProbe(_ probe: Probe) -> Int32 {
+        let result = AssemblageStress.runProbe(probe, timingHeadroom: options.timingHeadroom)
+        say("@@probe " + encode(result))
+        return 0
+    }
+
+    func list() -> Int32 {
+        say(
+            "scenarios (N reader threads resolve a .container StressService and read its payload while one thread mutates):"
+        )
+        for scenario in MutationScenario.allCases { say("  \(scenario.rawValue): \(scenario.mutation)") }
+        say("probes:")
+        for probe in Probe.allCases { say("  \(probe.rawValue): \(probe.summary)") }
+        return 0
+    }
+
+    // MARK: Scenarios
+
+    /// Runs `scenario` `options.runs` times, one child process each; prints the summary. True when all passed.
+    func runScenario(_ scenario: MutationScenario) -> Bool {
+        let configuration = options.configuration
+        var results: [StressResult] = []
+        var failedRuns = 0
+        var crashed = 0
+        var hung = 0
+        var skipped = 0
+        let start = Date()
+        for run in 1...options.runs {
+            if hung >= Self.hangsBeforeGivingUp {
+                skipped = options.runs - run + 1
+                say("  \(scenario.rawValue): \(skipped) remaining runs skipped after \(hung) hung runs")
+                break
+            }
+            let outcome = runChild(
+                ["--child-scenario", scenario.rawValue] + options.childArguments,
+                timeout: options.timeout)
+            var problems: [String] = []
+            var result: StressResult?
+            switch outcome.ending {
+            case .signal:
+                crashed += 1
+                problems.append(outcome.description)
+            case .hung:
+                hung += 1
+                problems.append(outcome.description)
+            case .exited(let status):
+                if status != 0 { problems.append(outcome.description) }
+                result = outcome.line(after: "@@result ").flatMap { decode(StressResult.self, $0) }
+                if let result { problems += result.problems } else if status == 0 { problems.append("no result") }
+            }
+            if let result { results.append(result) }
+            if !problems.isEmpty {
+                failedRuns += 1
+                say("  \(scenario.rawValue) run \(run)/\(options.runs): FAIL: \(problems.joined(separator: "; "))")
+                let tail = outcome.stderrTail()
+                if !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { say(tail) }
+            } else if options.verbose, let result {
+                say(
+                    "  \(scenario.rawValue) run \(run)/\(options.runs): \(grouped(result.mutations)) mutations, "
+                        + "\(grouped(result.missing)) nil, \(format(result.seconds)) s")
+            }
+        }
+        let totalResolves = results.reduce(0) { $0 + $1.resolved + $1.missing }
+        let missing = results.reduce(0) { $0 + $1.missing }
+        let corrupt = results.reduce(0) { $0 + $1.corrupt }
+        let mutations = results.reduce(0) { $0 + $1.mutations }
+        let times = results.map(\.seconds)
+        let rate = times.isEmpty ? 0 : Double(totalResolves) / times.reduce(0, +) / 1e6
+        let peak =
+            results.compactMap(\.peakResidentBytes).max().map { "\(format(Double($0) / 1e6, digits: 0)) MB" } ?? "-"
+        let passed = failedRuns == 0 && skipped == 0
+        say(
+            "\(scenario.rawValue) [\(scenario.mutation)]: \(passed ? "PASS" : "FAIL") — "
+                + "\(options.runs - failedRuns - skipped)/\(options.runs) runs passed, \(crashed) crashed, \(hung) hung"
+                + (skipped > 0 ? ", \(skipped) skipped; " : "; ")
+                + "\(configuration.threads) threads × \(grouped(configuration.resolves)) resolves; "
+                + "completed runs: \(grouped(totalResolves)) resolves (\(grouped(missing)) nil, \(grouped(corrupt)) corrupt), "
+                + "\(grouped(mutations)) mutations, run time \(range(times)) s, \(format(rate)) M resolves/s, "
+                + "peak RSS \(peak); wall \(format(Date().timeIntervalSince(start), digits: 1)) s")
+        return passed
+    }
+
+    // MARK: Probes
+
+    /// Runs `probe` in `probe.processes` child processes; prints the summary (medians). True when all passed.
+    func runProbe(_ probe: Probe) -> Bool {
+        var results: [ProbeResult] = []
+        var problems: [String] = []
+        for _ in 0..<probe.processes {
+            let outcome = runChild(
+                ["--child-probe", probe.rawValue] + options.childArguments, timeout: options.timeout)
+            if case .exited(0) = outcome.ending,
+                let result = outcome.line(after: "@@probe ").flatMap({ decode(ProbeResult.self, $0) })
+            {
+                results.append(result)
+            } else {
+                problems.append(outcome.description)
+                say("  probe \(probe.rawValue): FAIL: \(outcome.description)")
+                say(outcome.stderrTail())
+            }
+        }
+        guard let first = results.first else {
+            say("probe \(probe.rawValue): FAIL — \(problems.joined(separator: "; "))")
+            return false
+        }
+        let processes = results.count == 1 ? "" : " (median of \(results.count) processes)"
+        let figures = first.figures.indices.map { index -> String in
+            let figure = first.figures[index]
+            let value = median(
+                results.compactMap { $0.figures.indices.contains(index) ? $0.figures[index].value : nil })
+            return "\(figure.name) \(format(value))\(figure.unit.isEmpty ? "" : " " + figure.unit)"
+        }
+        var checkTexts: [String] = []
+        for index in first.checks.indices {
+            var check = first.checks[index]
+            let measured = results.compactMap { $0.checks.indices.contains(index) ? $0.checks[index].measured : nil }
+            check.measured = measured.isEmpty ? nil : median(measured)
+            let unit = check.unit.isEmpty ? "" : " " + check.unit
+            let limit =
+                check.limit == check.target
+                ? "≤ \(format(check.target))\(unit)"
+                : "target ≤ \(format(check.target))\(unit), asserted ≤ \(format(check.limit))\(unit)"
+            switch check.passed {
+            case true?: checkTexts.append("\(check.name) \(format(check.measured!))\(unit) (\(limit)) ok")
+            case false?:
+                checkTexts.append("\(check.name) \(format(check.measured!))\(unit) (\(limit)) FAILED")
+                problems.append(check.name)
+            case nil: checkTexts.append("\(check.name): not measurable on this platform (\(limit)) skipped")
+            }
+        }
+        let passed = problems.isEmpty
+        say(
+            "probe \(probe.rawValue): \(passed ? "PASS" : "FAIL") — \(checkTexts.joined(separator: "; "))"
+                + "\(processes) | \(figures.joined(separator: ", "))")
+        return passed
+    }
+}
+
+// MARK: - Formatting and coding
+
+/// Prints a line and flushes it, so a log shows progress while CI waits for the next scenario.
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var out = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+        out.append(digit)
+    }
+    return (value < 0 ? "-" : "") + out
+}
+
+/// Whole numbers as they are, others with two decimals below 100 and none above (with thousands separators).
+func format(_ value: Double, digits: Int? = nil) -> String {
+    guard value.isFinite else { return "\(value)" }
+    let places = digits ?? (abs(value) >= 100 || value == value.rounded() ? 0 : 2)
+    if places == 0 { return grouped(Int(value.rounded())) }
+    return String(format: "%.\(places)f", value)
+}
+
+func range(_ values: [Double]) -> String {
+    guard let low = values.min(), let high = values.max() else { return "-" }
+    return low == high ? format(low) : "\(format(low))–\(format(high))"
+}
+
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func encode(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    guard let data = try? encoder.encode(value) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+func decode<T: Decodable>(_ type: T.Type, _ text: String) -> T? {
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    return try? decoder.decode(T.self, from: Data(text.utf8))
+}
