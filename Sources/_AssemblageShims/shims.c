@@ -3,6 +3,7 @@
 #endif
 #include "AssemblageShims.h"
 #include <pthread.h>
+#include <stdlib.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -29,6 +30,10 @@ void _asm_set_reclaim_hook(void (*hook)(void)) { atomic_store_explicit(&asm_recl
 // reclaimer that sees the flag clear can rely on the readers' own fences.
 __attribute__((constructor)) static void asm_setup_fences(void) {
 #if defined(__linux__) && defined(SYS_membarrier)
+    // For measuring what the asymmetric fences buy (the Performance article): announce with sequentially
+    // consistent stores instead.
+    const char *off = getenv("ASSEMBLAGE_NO_MEMBARRIER");
+    if (off && off[0] == '1') return;
     long commands = syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_QUERY, 0, 0);
     if (commands < 0 || !(commands & ASM_MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return;
     if (syscall(SYS_membarrier, ASM_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return;
