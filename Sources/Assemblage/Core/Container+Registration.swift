@@ -330,13 +330,18 @@ extension Container {
     ///
     /// With `index`, the first `indexedCount` of `added` (which must be the first fallbacks) are searched
     /// through it (see ``_ExportIndex``).
-    func appendFallbacks(_ added: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
-        guard !added.isEmpty else { return }
+    ///
+    /// With `tail`, the list ends with that list, shared rather than copied (a module's scope ends with its last
+    /// dependency's list); this container must have no fallbacks yet.
+    func appendFallbacks(_ added: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0,
+                         tail: _Fallbacks? = nil) {
+        guard !added.isEmpty || tail != nil else { return }
         writer.withLock {
             let previous = fallbackLists.last
             precondition(index == nil || previous == nil, "an export index covers the first fallbacks only")
+            precondition(tail == nil || previous == nil, "a shared tail ends a new list only")
             let list = _Fallbacks((previous?.containers ?? []) + added, index: index ?? previous?.index,
-                                  indexedCount: index == nil ? previous?.indexedCount ?? 0 : indexedCount)
+                                  indexedCount: index == nil ? previous?.indexedCount ?? 0 : indexedCount, tail: tail)
             fallbackLists.append(list)
             words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
         }

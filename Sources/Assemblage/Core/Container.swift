@@ -166,10 +166,19 @@ public final class Container: @unchecked Sendable {
 }
 
 /// The containers a container falls back to, published as one immutable value.
+///
+/// A list may end with another list, shared (`tail`): a module's scope falls back to its own dependencies'
+/// exports, then to the list of its last dependency's scope, so a chain of n modules holds n short lists
+/// instead of n lists of up to n containers.
 @usableFromInline
 final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
-    let containers: [Container]
+    /// The containers of this list before its tail.
+    let own: [Container]
     private let unretained: [Unmanaged<Container>]
+    /// The list searched after ``own`` (shared with another container), if any.
+    let tail: _Fallbacks?
+    /// `tail`, unretained (this list holds it).
+    private let unretainedTail: Unmanaged<_Fallbacks>?
     /// An index standing for the first `indexedCount` containers (a module assembler's exports): one probe
     /// answers for all of them, so a root over n modules does not probe n tables.
     let index: _ExportIndex?
@@ -177,12 +186,26 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
     /// `index`, unretained (this list holds it), so that a lookup touches no reference count.
     private let unretainedIndex: Unmanaged<_ExportIndex>?
 
-    init(_ containers: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
-        self.containers = containers
+    init(_ containers: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0, tail: _Fallbacks? = nil) {
+        own = containers
         unretained = containers.map { Unmanaged.passUnretained($0) }
+        self.tail = tail
+        unretainedTail = tail.map { Unmanaged.passUnretained($0) }
+        precondition(tail?.index == nil, "a shared tail has no export index")
         self.index = index
         self.indexedCount = index == nil ? 0 : indexedCount
         unretainedIndex = index.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// Every container, in order: ``own``, then the tail's (O(n); diagnostics and configuration only).
+    var containers: [Container] {
+        var result = own
+        var next = tail
+        while let list = next {
+            result += list.own
+            next = list.tail
+        }
+        return result
     }
 
     @usableFromInline
@@ -195,7 +218,22 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable.
         for position in start..<unretained.count {
             if let entry = unretained[position]._withUnsafeGuaranteedRef({ $0._lookupLocal(key) }) { return entry }
         }
+        // The tails, by a loop: a chain of modules must not deepen the stack.
+        var next = unretainedTail
+        while let list = next {
+            let (entry, after) = list._withUnsafeGuaranteedRef { $0.findInOwn(key) }
+            if let entry { return entry }
+            next = after
+        }
         return nil
+    }
+
+    /// `key` in ``own`` (tails have no index), or this list's tail to search next.
+    private func findInOwn(_ key: ServiceKey) -> (UnsafeMutableRawPointer?, Unmanaged<_Fallbacks>?) {
+        for container in unretained {
+            if let entry = container._withUnsafeGuaranteedRef({ $0._lookupLocal(key) }) { return (entry, nil) }
+        }
+        return (nil, unretainedTail)
     }
 }
 

@@ -310,6 +310,8 @@ extension Array {
 final class _Sandbox {
     let recorder = _Recorder()
     private var copies: [ObjectIdentifier: Container] = [:]
+    /// original shared fallback list → its mirror (the originals stay alive with the containers mirrored).
+    private var listCopies: [ObjectIdentifier: _Fallbacks] = [:]
     /// original entry → its copy.
     private var entryCopies: [ObjectIdentifier: any _AnyEntry] = [:]
     private var forwarders: [(original: any _AnyEntry, into: Container)] = []
@@ -327,7 +329,7 @@ final class _Sandbox {
         copies[ObjectIdentifier(original)] = copy
         let (live, elements, decorators, properties, fallbacks) = original.writer.withLock {
             (original.liveEntriesLocked(), original.collectionElements, original.decoratorRecords,
-             original.ownProperties, original.fallbackLists.last?.containers ?? [])
+             original.ownProperties, original.fallbackLists.last)
         }
         for entry in live {
             if entry.isForwarding {
@@ -352,8 +354,28 @@ final class _Sandbox {
             copy.decoratorRecords = decorators
             copy.ownProperties = properties
         }
-        copy.appendFallbacks(fallbacks.map(mirror))
+        if let fallbacks {
+            copy.appendFallbacks(fallbacks.own.map(mirror), tail: mirror(fallbacks.tail))
+        }
         return copy
+    }
+
+    /// The mirror of a shared fallback list (a module's), made once however many lists end with it; a loop
+    /// over the chain of tails, so a chain of modules does not deepen the stack.
+    private func mirror(_ list: _Fallbacks?) -> _Fallbacks? {
+        var pending: [_Fallbacks] = []
+        var cursor = list
+        while let current = cursor, listCopies[ObjectIdentifier(current)] == nil {
+            pending.append(current)
+            cursor = current.tail
+        }
+        var tail = cursor.flatMap { listCopies[ObjectIdentifier($0)] }
+        for original in pending.reversed() {
+            let copy = _Fallbacks(original.own.map(mirror), tail: tail)
+            listCopies[ObjectIdentifier(original)] = copy
+            tail = copy
+        }
+        return tail
     }
 
     /// Copies the forwarders, now that every entry they may forward to has a copy.
