@@ -32,6 +32,15 @@ import Assemblage
 /// previous one waits for it, so `.back` followed at once by `.push(…)` works on every host. Each
 /// completion runs when its navigation has finished (or failed), on the main actor.
 ///
+/// A navigation asked for *while another is under way* is queued, never run inside it: from a scene's
+/// `build` (the scene that is being built is not on screen yet), from the host while it performs a
+/// transition, or from a completion. It runs after the current navigation has finished, in the order asked
+/// for, against the state that navigation left, so the coordinator's ``state`` and what the host shows
+/// always agree. (``start(host:sceneName:parameters:animated:)`` asked for during a navigation is refused
+/// with ``NavigationError/Code/transitionInProgress`` instead, because it would replace the host.) Queued
+/// navigations are run by a loop, not by nested calls, so a host that finishes transitions at once can
+/// work through any number of them.
+///
 /// ## Completion or `async throws`
 /// ``performNavigation(_:animated:completion:)`` reports through a completion, as the original design does;
 /// ``navigate(_:animated:)`` is the same navigation as `async throws(NavigationError)`, returning once the
@@ -63,7 +72,13 @@ public final class TransitionCoordinator {
     var beforeReset: (@MainActor () -> Void)?
 
     private var binding: (any _HostBinding)?
+    /// Navigations waiting to run: `pending[pendingStart...]` (a queue without O(n) removals at the front).
     private var pending: [Request] = []
+    private var pendingStart = 0
+    /// Whether ``runPending()`` is on the stack: a navigation asked for meanwhile is left for its loop.
+    private var isDraining = false
+    /// Whether a scene is being built for a navigation or a start that has not been applied yet.
+    private var isBuilding = false
     private var running: (serial: Int, completion: Completion?)?
     private var nextSerial = 1
     private var nextEntryID = 1
@@ -97,8 +112,10 @@ public final class TransitionCoordinator {
     /// The host the coordinator drives, once started.
     public var host: (any NavigationHost)? { binding?.host }
 
-    /// Whether a navigation is running or waiting.
-    public var isNavigating: Bool { running != nil || !pending.isEmpty }
+    /// Whether a navigation is running, being prepared (its scene is being built) or waiting.
+    public var isNavigating: Bool { running != nil || hasPending || isBuilding }
+
+    private var hasPending: Bool { pendingStart < pending.count }
 
     // MARK: Starting
 
@@ -119,7 +136,8 @@ public final class TransitionCoordinator {
     ///   - parameters: What the starting scene is built with.
     ///   - animated: Whether the host animates showing it.
     /// - Throws: ``NavigationError`` when the scene is unknown or cannot be built, or
-    ///   ``NavigationError/Code/transitionInProgress`` while a navigation is running. The coordinator then
+    ///   ``NavigationError/Code/transitionInProgress`` while a navigation is running, waiting or being
+    ///   built (also when a scene's `build` calls it). The coordinator then
     ///   keeps its previous host, state and starting scene.
     public func start<Host: NavigationHost>(host: Host, sceneName: String, parameters: SceneParameters = [:],
                                             animated: Bool = false) throws(NavigationError) {
@@ -142,12 +160,17 @@ public final class TransitionCoordinator {
         guard !isNavigating else {
             throw NavigationError(code: .transitionInProgress, navigation: navigation, sceneName: sceneName)
         }
+        // Navigations the starting scene asks for while it is built are queued and run once it is shown.
+        defer { runPending() }
         beforeBuilding?()
         let entry = makeEntry(sceneName, parameters)
         let transition: _PreparedTransition
+        isBuilding = true
         do {
             transition = try binding.prepare(.setRoot(entry), resolver: resolver)
+            isBuilding = false
         } catch {
+            isBuilding = false
             var error = error
             error.navigation = navigation
             throw error
@@ -175,7 +198,8 @@ public final class TransitionCoordinator {
     ///
     /// Navigations run one at a time, in order (see the type's overview). A navigation that fails leaves the
     /// state unchanged and tells the host nothing; when the coordinator is idle, its completion runs before
-    /// this method returns.
+    /// this method returns. Asked for during another navigation (from a scene's `build`, from the host while
+    /// it performs a transition, or from a completion), it is queued and runs after that navigation.
     ///
     /// - Parameters:
     ///   - navigation: What to do.
@@ -206,20 +230,44 @@ public final class TransitionCoordinator {
         try result.get()
     }
 
+    /// Runs waiting navigations until one is under way (its host has not finished) or none is left.
+    ///
+    /// A loop, never a recursion: when a host finishes a transition at once, `finish` comes back here while
+    /// this loop is on the stack, returns, and the loop takes the next navigation. A navigation asked for
+    /// from a scene's `build` or from a completion is appended and taken by the same loop.
     private func runPending() {
-        while running == nil, !pending.isEmpty {
-            let request = pending.removeFirst()
-            do {
-                let (newState, transition) = try plan(request.navigation)
-                state = newState
+        guard !isDraining, !isBuilding else { return }
+        isDraining = true
+        defer { isDraining = false }
+        while running == nil, let request = takePending() {
+            isBuilding = true
+            let planned = Result { () throws(NavigationError) in try plan(request.navigation) }
+            isBuilding = false
+            switch planned {
+            case .success(let (apply, transition)):
+                apply(&state)
                 let serial = begin(request.completion)
                 transition(request.animated) { [weak self] result in self?.finish(serial, result) }
-            } catch {
-                var error = error
+            case .failure(var error):
                 error.navigation = request.navigation
                 request.completion?(.failure(error))
             }
         }
+    }
+
+    /// The oldest waiting navigation, removed from the queue.
+    private func takePending() -> Request? {
+        guard hasPending else { return nil }
+        let request = pending[pendingStart]
+        pendingStart += 1
+        if pendingStart == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+        } else if pendingStart >= 1_024, pendingStart * 2 >= pending.count {
+            pending.removeFirst(pendingStart)
+            pendingStart = 0
+        }
+        return request
     }
 
     private func begin(_ completion: Completion?) -> Int {
@@ -279,37 +327,40 @@ extension TransitionCoordinator {
     typealias _Planned = @MainActor (_ animated: Bool,
                                      _ completion: @escaping @MainActor @Sendable (Result<Void, NavigationError>) -> Void) -> Void
 
-    /// Checks `navigation` against the state and builds its scene; returns the state after it and the
+    /// Checks `navigation` against the state and builds its scene; returns the change to the state and the
     /// transition that shows it. Throws, changing nothing, when it cannot happen.
-    private func plan(_ navigation: NavigationType) throws(NavigationError) -> (NavigationState, _Planned) {
+    ///
+    /// The change is applied to ``state`` in place (a push costs O(1), not a copy of the stack).
+    private func plan(_ navigation: NavigationType) throws(NavigationError)
+        -> (apply: (inout NavigationState) -> Void, transition: _Planned) {
         guard let binding, let top = state.layers.last, let topEntry = top.entries.last else {
             throw NavigationError(code: .notStarted, sceneName: navigation.sceneName)
         }
-        var next = state
+        let apply: (inout NavigationState) -> Void
         let step: _HostStep
         switch navigation {
         case .setRoot(let name, let parameters):
             let entry = makeEntry(name, parameters)
-            next.layers = [.init(entries: [entry], isNavigationStack: true)]
+            apply = { $0.layers = [.init(entries: [entry], isNavigationStack: true)] }
             step = .setRoot(entry)
         case .push(let name, let parameters):
             guard top.isNavigationStack else {
                 throw NavigationError(code: .noNavigationStack, sceneName: name, detail: topEntry.sceneName)
             }
             let entry = makeEntry(name, parameters)
-            next.layers[next.layers.count - 1].entries.append(entry)
+            apply = { $0.layers[$0.layers.count - 1].entries.append(entry) }
             step = .push(entry)
         case .present(let name, let parameters), .presentAndPush(let name, let parameters):
             let inNavigationStack = if case .presentAndPush = navigation { true } else { false }
             let entry = makeEntry(name, parameters)
-            next.layers.append(.init(entries: [entry], isNavigationStack: inNavigationStack))
+            apply = { $0.layers.append(.init(entries: [entry], isNavigationStack: inNavigationStack)) }
             step = .present(entry, inNavigationStack: inNavigationStack)
         case .back:
             if top.entries.count > 1 {
-                next.layers[next.layers.count - 1].entries.removeLast()
+                apply = { $0.layers[$0.layers.count - 1].entries.removeLast() }
                 step = .pop
             } else if state.layers.count > 1 {
-                next.layers.removeLast()
+                apply = { $0.layers.removeLast() }
                 step = .dismiss
             } else {
                 throw NavigationError(code: .nothingToGoBack, sceneName: topEntry.sceneName)
@@ -319,7 +370,7 @@ extension TransitionCoordinator {
             beforeReset?()
             return try plan(.setRoot(sceneName: startingSceneName, parameters: startingParameters))
         case .openURL(let url):
-            return (state, { _, completion in
+            return ({ _ in }, { _, completion in
                 binding.open(url) { opened in
                     completion(opened ? .success(()) : .failure(NavigationError(
                         code: .urlNotOpened, navigation: navigation, sceneName: topEntry.sceneName,
@@ -328,7 +379,7 @@ extension TransitionCoordinator {
             })
         }
         let transition = try binding.prepare(step, resolver: resolver)
-        return (next, { animated, completion in transition(animated) { completion(.success(())) } })
+        return (apply, { animated, completion in transition(animated) { completion(.success(())) } })
     }
 
     private func makeEntry(_ sceneName: String, _ parameters: SceneParameters) -> NavigationState.Entry {

@@ -212,13 +212,19 @@ struct _ReplacementRecord {
 /// The containers a container falls back to, published as one immutable value.
 ///
 /// Adding a fallback publishes a new list that shares append-only storage with the one it replaces, so n
-/// `addFallback` calls cost O(n) time and memory in all.
+/// `addFallback` calls cost O(n) time and memory in all. A list may also end with another container's list,
+/// shared (`tail`): a module's scope falls back to its own dependencies' exports, then to its last
+/// dependency's list, so a chain of n modules holds n short lists instead of n lists of up to n containers.
 @usableFromInline
 final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable (its storage is append-only).
-    /// The containers, in order (holds them).
+    /// The containers of this list before its tail, in order (holds them).
     private let held: _AppendOnlyList<Container>
     /// The same containers, unretained, so that a lookup touches no reference count.
     private let unretained: _AppendOnlyList<Unmanaged<Container>>
+    /// The list searched after this one's own containers (shared with another container), if any.
+    let tail: _Fallbacks?
+    /// `tail`, unretained (this list holds it).
+    private let unretainedTail: Unmanaged<_Fallbacks>?
     /// An index standing for the first `indexedCount` containers (a module assembler's exports): one probe
     /// answers for all of them, so a root over n modules does not probe n tables.
     let index: _ExportIndex?
@@ -227,33 +233,47 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable (its sto
     private let unretainedIndex: Unmanaged<_ExportIndex>?
 
     private init(held: _AppendOnlyList<Container>, unretained: _AppendOnlyList<Unmanaged<Container>>,
-                 index: _ExportIndex?, indexedCount: Int) {
+                 index: _ExportIndex?, indexedCount: Int, tail: _Fallbacks?) {
+        precondition(tail?.index == nil, "a shared tail has no export index")
         self.held = held
         self.unretained = unretained
+        self.tail = tail
+        unretainedTail = tail.map { Unmanaged.passUnretained($0) }
         self.index = index
         self.indexedCount = index == nil ? 0 : indexedCount
         unretainedIndex = index.map { Unmanaged.passUnretained($0) }
     }
 
-    /// The first list: `containers`, the first `indexedCount` of them answered for by `index`.
-    convenience init(_ containers: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0) {
+    /// The first list: `containers`, the first `indexedCount` of them answered for by `index`, then `tail`.
+    convenience init(_ containers: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0,
+                     tail: _Fallbacks? = nil) {
         self.init(held: _AppendOnlyList().appending(contentsOf: containers),
                   unretained: _AppendOnlyList().appending(contentsOf: containers.map { Unmanaged.passUnretained($0) }),
-                  index: index, indexedCount: indexedCount)
+                  index: index, indexedCount: indexedCount, tail: tail)
     }
 
-    /// This list with `added` after its containers (writers only, under the owning container's lock).
+    /// This list with `added` after its containers (writers only, under the owning container's lock). A list
+    /// that ends with a shared tail is copied whole first, since the tail must stay last.
     func appending(_ added: [Container]) -> _Fallbacks {
-        _Fallbacks(held: held.appending(contentsOf: added),
-                   unretained: unretained.appending(contentsOf: added.map { Unmanaged.passUnretained($0) }),
-                   index: index, indexedCount: indexedCount)
+        guard tail == nil else { return _Fallbacks(containers + added, index: index, indexedCount: indexedCount) }
+        return _Fallbacks(held: held.appending(contentsOf: added),
+                          unretained: unretained.appending(contentsOf: added.map { Unmanaged.passUnretained($0) }),
+                          index: index, indexedCount: indexedCount, tail: nil)
     }
 
-    /// The containers, in order.
-    var containers: [Container] { held.array }
+    /// This list's own containers, before its tail.
+    var own: [Container] { held.array }
 
-    /// How many containers the list holds.
-    var count: Int { held.count }
+    /// Every container, in order: its own, then its tail's (O(n): diagnostics and configuration only).
+    var containers: [Container] {
+        var result = held.array
+        var next = tail
+        while let list = next {
+            result += list.held.array
+            next = list.tail
+        }
+        return result
+    }
 
     /// Searches the fallback graph below one container for `key`: depth-first, in order, each container once
     /// (a container reached again through another path was already searched), iteratively.
@@ -266,7 +286,9 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable (its sto
     static func search(_ first: Unmanaged<_Fallbacks>, _ key: ServiceKey) -> UnsafeMutableRawPointer? {
         var list = first
         while true {
-            let single = list._withUnsafeGuaranteedRef { $0.unretainedIndex == nil && $0.unretained.count == 1 }
+            let single = list._withUnsafeGuaranteedRef {
+                $0.unretainedIndex == nil && $0.unretainedTail == nil && $0.unretained.count == 1
+            }
             guard single else { return searchBranching(list, key) }
             let container = list._withUnsafeGuaranteedRef { $0.unretained[0] }
             if let entry = container._withUnsafeGuaranteedRef({ $0._findOwn(key) }) { return entry }
@@ -292,11 +314,18 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable (its sto
         }
         if let entry = push(first) { return entry }
         while let top = stack.last {
-            let next: Unmanaged<Container>? = top.list._withUnsafeGuaranteedRef { fallbacks in
-                top.position < fallbacks.unretained.count ? fallbacks.unretained[top.position] : nil
+            let (next, tail): (Unmanaged<Container>?, Unmanaged<_Fallbacks>?) = top.list._withUnsafeGuaranteedRef {
+                fallbacks in
+                top.position < fallbacks.unretained.count
+                    ? (fallbacks.unretained[top.position], nil) : (nil, fallbacks.unretainedTail)
             }
             guard let container = next else {
-                stack.removeLast()
+                // This list's own containers are done: go on with its tail (a loop, however long the chain).
+                if let tail {
+                    stack[stack.count - 1] = (tail, 0)
+                } else {
+                    stack.removeLast()
+                }
                 continue
             }
             stack[stack.count - 1].position += 1

@@ -53,7 +53,7 @@ extension ModuleAssembler {
                 severity: .error, kind: .undeclaredDependency, key: key, path: issue.path,
                 message: "\(requester) resolves \(key) (\(issue.path.map(\.description).joined(separator: " → "))), "
                     + "which only \(owner) registers, and \(requester) does not depend on \(owner): add "
-                    + "\(owner).self to \(requester).dependencies."))
+                    + "\(owner).self to \(requester).dependencies.", affected: issue.affected))
         }
         for warning in warnings {
             issues.append(ValidationIssue(

@@ -61,14 +61,15 @@ extension Container {
         let sandbox = _Sandbox()
         let root = sandbox.mirror(self)
         sandbox.finish()
-        var failures: [ResolutionError] = []
+        var failures: [(start: ServiceKey?, error: ResolutionError)] = []
         var checkedKeys = Set<ServiceKey>()
         for sample in options.samples {
             let mark = sandbox.recorder.edgeCount
             do {
                 try sample(root)
             } catch {
-                failures.append(_asResolutionError(error))
+                let error = _asResolutionError(error)
+                failures.append((error.path.first, error))
             }
             checkedKeys.formUnion(sandbox.recorder.topLevelKeys(since: mark))
         }
@@ -88,11 +89,7 @@ extension Container {
                 continue
             }
             checked += 1
-            do {
-                _ = try entry._resolveAny(root)
-            } catch {
-                failures.append(_asResolutionError(error))
-            }
+            if let error = sandbox.resolveTopLevel(entry, in: root) { failures.append((registration.key, error)) }
         }
         for type in visible.collectionTypes {
             for element in root.collectionElements(ofTypeID: type) {
@@ -101,7 +98,7 @@ extension Container {
                 do {
                     _ = try element.entry._resolveAny(root)
                 } catch {
-                    failures.append(_asResolutionError(error))
+                    failures.append((element.entry.key, _asResolutionError(error)))
                 }
             }
         }
@@ -119,7 +116,7 @@ extension Container {
         }
         checked += checkedKeys.count
         let graph = sandbox.graph()
-        issues += isolationPaths(in: graph, sandbox: sandbox, failures: failures)
+        issues += isolationPaths(in: graph, sandbox: sandbox, failures: failures.map(\.error))
         issues += isolatedNotRun
         issues += captiveDependencies(in: graph, sandbox: sandbox)
         issues += replacementIssues()
@@ -127,8 +124,9 @@ extension Container {
         issues += unmatchedDecorators().map { problem in
             ValidationIssue(severity: .warning, kind: .unmatchedDecorator, key: nil, message: problem.message)
         }
+        let failedKeys = Set(failures.map(\.error.key))
         issues += sandbox.recorder.failures.filter { failure in
-            failure.code == .notRegistered && !failures.contains { $0.key == failure.key }
+            failure.code == .notRegistered && !failedKeys.contains(failure.key)
         }.uniqued(by: \.key).map { failure in
             ValidationIssue(severity: .note, kind: .missingRegistration, key: failure.key, path: failure.path,
                             message: "\(failure.key) is resolved optionally along \(failure.pathDescription) and "
@@ -137,11 +135,14 @@ extension Container {
         return ValidationReport(issues: issues, checkedCount: checked, graph: graph)
     }
 
-    /// Failures as issues, one per distinct problem (a cycle found from each of its members counts once).
-    static func issues(from failures: [ResolutionError]) -> [ValidationIssue] {
-        var seen = Set<String>()
-        var issues: [ValidationIssue] = []
-        for failure in failures where failure.code != .requiresAsync && failure.code != .requiresMainActor {
+    /// Failures as issues, one per root cause: a missing registration, a cycle (found from any of its members),
+    /// a failing factory. Each issue lists, in ``ValidationIssue/affected``, the registrations resolved at top
+    /// level that fail because of it.
+    static func issues(from failures: [(start: ServiceKey?, error: ResolutionError)]) -> [ValidationIssue] {
+        var groups: [String: Int] = [:]
+        var causes: [(failure: ResolutionError, kind: ValidationIssue.Kind, affected: [ServiceKey])] = []
+        var seenStarts = Set<ServiceKey>()
+        for (start, failure) in failures where failure.code != .requiresAsync && failure.code != .requiresMainActor {
             let identity: String
             let kind: ValidationIssue.Kind
             switch failure.code {
@@ -158,11 +159,26 @@ extension Container {
                 identity = "\(failure.code) \(failure.key)"
                 kind = .resolutionFailed
             }
-            guard seen.insert(identity).inserted else { continue }
-            issues.append(ValidationIssue(severity: .error, kind: kind, key: failure.key, path: failure.path,
-                                          message: failure.description.replacingOccurrences(of: "\n  ", with: " ")))
+            let group: Int
+            if let existing = groups[identity] {
+                group = existing
+            } else {
+                group = causes.count
+                groups[identity] = group
+                causes.append((failure, kind, []))
+            }
+            if let start, seenStarts.insert(start).inserted { causes[group].affected.append(start) }
         }
-        return issues
+        return causes.map { cause in
+            var message = cause.failure.description.replacingOccurrences(of: "\n  ", with: " ")
+            if cause.affected.count > 1 {
+                let shown = cause.affected.prefix(3).map(\.description).joined(separator: ", ")
+                let more = cause.affected.count > 3 ? " and \(cause.affected.count - 3) more" : ""
+                message += " It makes \(cause.affected.count) registrations fail: \(shown)\(more)."
+            }
+            return ValidationIssue(severity: .error, kind: cause.kind, key: cause.failure.key, path: cause.failure.path,
+                                   message: message, affected: cause.affected)
+        }
     }
 
     /// Synchronous paths from a nonisolated factory into a main-actor or async one.
@@ -313,7 +329,11 @@ extension Array {
 /// every lookup.
 final class _Sandbox {
     let recorder = _Recorder()
+    /// What each registration resolved to, so that each is resolved once (see ValidationMemo.swift).
+    let memo = _ValidationMemo()
     private var copies: [ObjectIdentifier: Container] = [:]
+    /// original shared fallback list → its mirror (the originals stay alive with the containers mirrored).
+    private var listCopies: [ObjectIdentifier: _Fallbacks] = [:]
     /// original entry → its copy.
     private var entryCopies: [ObjectIdentifier: any _AnyEntry] = [:]
     private var forwarders: [(original: any _AnyEntry, into: Container)] = []
@@ -331,7 +351,7 @@ final class _Sandbox {
         copies[ObjectIdentifier(original)] = copy
         let (live, elements, decorators, properties, fallbacks) = original.writer.withLock {
             (original.liveEntriesLocked(), original.collectionElements, original.decoratorRecords,
-             original.ownProperties, original.fallbackList?.containers ?? [])
+             original.ownProperties, original.fallbackList)
         }
         for entry in live {
             if entry.isForwarding {
@@ -339,8 +359,9 @@ final class _Sandbox {
                 continue
             }
             let duplicate = entry._sandboxCopy(forwardingTo: nil)
-            entryCopies[ObjectIdentifier(entry)] = duplicate
-            _ = copy.add(duplicate)
+            let memoized = _MemoEntry(target: duplicate, memo: memo)
+            entryCopies[ObjectIdentifier(entry)] = memoized
+            _ = copy.add(entry._sandboxCopy(forwardingTo: memoized))
             nodes.append((duplicate, original.label, false))
         }
         var copiedElements: [ObjectIdentifier: [_CollectionElement]] = [:]
@@ -356,8 +377,28 @@ final class _Sandbox {
             copy.decoratorRecords = decorators
             copy.ownProperties = properties
         }
-        copy.appendFallbacks(fallbacks.map(mirror))
+        if let fallbacks {
+            copy.appendFallbacks(fallbacks.own.map(mirror), tail: mirror(fallbacks.tail))
+        }
         return copy
+    }
+
+    /// The mirror of a shared fallback list (a module's), made once however many lists end with it; a loop
+    /// over the chain of tails, so a chain of modules does not deepen the stack.
+    private func mirror(_ list: _Fallbacks?) -> _Fallbacks? {
+        var pending: [_Fallbacks] = []
+        var cursor = list
+        while let current = cursor, listCopies[ObjectIdentifier(current)] == nil {
+            pending.append(current)
+            cursor = current.tail
+        }
+        var tail = cursor.flatMap { listCopies[ObjectIdentifier($0)] }
+        for original in pending.reversed() {
+            let copy = _Fallbacks(original.own.map(mirror), tail: tail)
+            listCopies[ObjectIdentifier(original)] = copy
+            tail = copy
+        }
+        return tail
     }
 
     /// Copies the forwarders, now that every entry they may forward to has a copy.
@@ -382,6 +423,39 @@ final class _Sandbox {
                 _ = container.add(original._sandboxCopy(forwardingTo: copiedTarget))
             }
         }
+    }
+
+    /// Resolves `entry` at top level; returns why it failed, or nil.
+    ///
+    /// A start that fails with `depthLimitExceeded` is not reported as such: the innermost registration being
+    /// resolved then is resolved at top level first (and, when that fails the same way, its innermost one, and
+    /// so on), so that the start finds the deeper part recorded. Each registration is still resolved once.
+    func resolveTopLevel(_ entry: any _AnyEntry, in root: Container) -> ResolutionError? {
+        func attempt(_ entry: any _AnyEntry, _ container: Container) -> ResolutionError? {
+            do {
+                _ = try entry._resolveAny(container)
+                return nil
+            } catch {
+                return _asResolutionError(error)
+            }
+        }
+        defer { _ = memo.takeDeepest() }
+        var result = attempt(entry, root)
+        var budget = nodes.count + 1
+        while result?.code == .depthLimitExceeded, budget > 0, let deepest = memo.takeDeepest() {
+            var work = [deepest]
+            while let current = work.last, budget > 0 {
+                budget -= 1
+                let outcome = attempt(current.entry, current.container)
+                if outcome?.code == .depthLimitExceeded, let deeper = memo.takeDeepest(), deeper.entry !== current.entry {
+                    work.append(deeper)
+                } else {
+                    work.removeLast()
+                }
+            }
+            result = attempt(entry, root)
+        }
+        return result
     }
 
     /// The recorded graph: nodes for every copied entry, edges for every recorded lookup between them.

@@ -108,6 +108,16 @@ public struct ValidationIssue: Sendable, CustomStringConvertible, Equatable {
     public let path: [ServiceKey]
     /// A complete sentence describing the finding (and, where there is one, the fix).
     public let message: String
+    /// For a failure (a missing registration, a cycle, a failing factory): every registration validation
+    /// resolved that fails because of it, in the order resolved. One missing registration that a chain of
+    /// a thousand registrations needs is one issue with a thousand affected registrations, not a thousand issues.
+    ///
+    /// ```swift
+    /// for issue in report.errors {
+    ///     print(issue.key.map { "\($0)" } ?? "?", "breaks", issue.affected.count, "registrations")
+    /// }
+    /// ```
+    public let affected: [ServiceKey]
 
     /// Creates an issue.
     ///
@@ -117,12 +127,15 @@ public struct ValidationIssue: Sendable, CustomStringConvertible, Equatable {
     ///   - key: The registration concerned.
     ///   - path: The chain of services leading to it.
     ///   - message: A complete sentence.
-    public init(severity: Severity, kind: Kind, key: ServiceKey?, path: [ServiceKey] = [], message: String) {
+    ///   - affected: The registrations that fail because of it.
+    public init(severity: Severity, kind: Kind, key: ServiceKey?, path: [ServiceKey] = [], message: String,
+                affected: [ServiceKey] = []) {
         self.severity = severity
         self.kind = kind
         self.key = key
         self.path = path
         self.message = message
+        self.affected = affected
     }
 
     /// `error: missing registration: …`.

@@ -20,10 +20,11 @@
 /// 4. with ``OverrideBehavior/useDefaultOverrides``, its ``DefaultModuleAssemblyOverride/OverrideType``;
 /// 5. a new instance, when it conforms to ``AutoInitModuleAssembly``.
 ///
-/// A replacement's dependencies on the modules it replaces are ignored (it may wrap them). Every problem
+/// A module may not list itself in ``ModuleAssembly/replaces``, nor depend on a module it replaces
+/// (the replaced module is not assembled, so the dependency could only be the module itself). Every problem
 /// (a module that cannot be provided, two replacements of one module, an invalid default override, a
-/// cycle of modules) is collected, and the initializer throws them all at once in a
-/// ``ModuleAssemblyError``; nothing is registered then.
+/// module that replaces itself or depends on what it replaces, a cycle of modules) is collected, and the
+/// initializer throws them all at once in a ``ModuleAssemblyError``; nothing is registered then.
 ///
 /// ## Assembly order
 /// Every module is assembled after all of its dependencies, also when several modules share one. Among
@@ -102,17 +103,10 @@ public final class ModuleAssembler: Sendable {
                                      index: (exportIndex, records.count))
             let container = Container(behaviors: [scope], label: node.type.name)
             let dependencies = node.dependencies.compactMap { byNode[$0] }
-            var closure: [Container] = []
-            var seen = Set<ObjectIdentifier>()
-            for dependency in dependencies {
-                for fallback in [dependency.exports] + dependency.closure
-                where seen.insert(ObjectIdentifier(fallback)).inserted {
-                    closure.append(fallback)
-                }
-            }
-            container.appendFallbacks(closure)
-            let record = _ModuleRecord(type: node.type, container: container, exports: exports, closure: closure,
-                                       dependencies: dependencies, scope: scope)
+            Self.wire(container, to: dependencies)
+            let lookupList = container.writer.withLock { container.fallbackList }
+            let record = _ModuleRecord(type: node.type, container: container, exports: exports,
+                                       lookupList: lookupList, dependencies: dependencies, scope: scope)
             byNode[position] = record
             records.append(record)
             instances.append(instance)
@@ -158,6 +152,27 @@ public final class ModuleAssembler: Sendable {
         self.planWarnings = plan.warnings
         self.parent = parent
         self.overrideBehavior = overrideBehavior
+    }
+
+    /// Makes `container` fall back to the exports of `dependencies`, transitively, depth-first in declared
+    /// order: the earlier dependencies' exports and lists copied (each container once), then the last
+    /// dependency's exports and its list, shared. A later copy of a container already listed is harmless
+    /// (lookup takes the first match), so the shared tail is never filtered.
+    ///
+    /// - Complexity: O(1) for a module with one dependency; for more, the size of all but the last
+    ///   dependency's closure.
+    static func wire(_ container: Container, to dependencies: [_ModuleRecord]) {
+        guard let last = dependencies.last else { return }
+        var prefix: [Container] = []
+        var seen = Set<ObjectIdentifier>()
+        for dependency in dependencies.dropLast() {
+            for fallback in [dependency.exports] + (dependency.lookupList?.containers ?? [])
+            where seen.insert(ObjectIdentifier(fallback)).inserted {
+                prefix.append(fallback)
+            }
+        }
+        if !seen.contains(ObjectIdentifier(last.exports)) { prefix.append(last.exports) }
+        container.appendFallbacks(prefix, tail: last.lookupList)
     }
 
     /// Resolves from every module of the graph (and then from the parent's modules).

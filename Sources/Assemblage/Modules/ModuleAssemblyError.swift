@@ -40,6 +40,11 @@ public struct ModuleAssemblyError: Error, Sendable, CustomStringConvertible, Equ
         public static let eagerSingletonFailed = Code(raw: "eagerSingletonFailed")
         /// The module asked for (to resolve from or reset) is not in this assembler's graph.
         public static let moduleNotInGraph = Code(raw: "moduleNotInGraph")
+        /// A module lists itself in its own ``ModuleAssembly/replaces``.
+        public static let replacesItself = Code(raw: "replacesItself")
+        /// A module depends on a module that it replaces (directly, or through a chain of replacements): the
+        /// replaced module is not assembled, so the dependency could only be the module itself.
+        public static let dependsOnReplacedModule = Code(raw: "dependsOnReplacedModule")
         /// Warning: a module passed in replaces a module that nothing needs.
         public static let unusedReplacement = Code(raw: "unusedReplacement")
         /// Warning: a contribution was dropped because its dynamic module is not in this assembler's graph.
@@ -100,6 +105,17 @@ public struct ModuleAssemblyError: Error, Sendable, CustomStringConvertible, Equ
             case .cycle:
                 return "A cycle of module dependencies: \(pathDescription).\n"
                     + "Fix: move what the modules share into a module that both depend on."
+            case .replacesItself:
+                return "\(module) lists itself in its `replaces`; a module cannot stand in for itself.\n"
+                    + "Dependency path: \(pathDescription)\n"
+                    + "Fix: remove \(module).self from \(module).replaces."
+            case .dependsOnReplacedModule:
+                return "\(module) both replaces and depends on \(others): the replaced module is not assembled, "
+                    + "so the dependency would be \(module) itself.\n"
+                    + "Dependency path: \(pathDescription)\n"
+                    + "Fix: remove \(others).self from \(module).dependencies (a replacement registers what it "
+                    + "replaces itself), or keep \(others) and change its services with `decorate(_:name:)` "
+                    + "instead of replacing it."
             case .duplicateModule:
                 return "\(module) was passed in more than once.\nFix: pass one instance of each module type."
             case .eagerSingletonFailed:

@@ -24,18 +24,19 @@ final class _ModuleRecord: Sendable {
     let container: Container
     /// Forwarding entries for `container`'s registrations, resolved in `container` (see ModuleScope.swift).
     let exports: Container
-    /// The exports `container` falls back to: its dependencies', transitively, depth-first, each once.
-    let closure: [Container]
+    /// What `container` falls back to: its dependencies' exports, transitively, depth-first, first occurrence
+    /// first. The list ends with its last dependency's list, shared, so a chain of n modules costs O(n).
+    let lookupList: _Fallbacks?
     /// The modules it depends on, in declared order (after replacements).
     let dependencies: [_ModuleRecord]
     let scope: _ModuleScope
 
-    init(type: _ModuleType, container: Container, exports: Container, closure: [Container],
+    init(type: _ModuleType, container: Container, exports: Container, lookupList: _Fallbacks?,
          dependencies: [_ModuleRecord], scope: _ModuleScope) {
         self.type = type
         self.container = container
         self.exports = exports
-        self.closure = closure
+        self.lookupList = lookupList
         self.dependencies = dependencies
         self.scope = scope
     }
@@ -79,8 +80,10 @@ struct _ModulePlan {
     struct Node {
         let type: _ModuleType
         let source: Source
-        /// How the walk first reached it, ending with its own name.
-        let path: [String]
+        /// The node whose dependency first reached it (nil for a module passed in): its path from the roots
+        /// is rebuilt from these links when a problem needs it, so a chain of n modules keeps n links
+        /// rather than n paths of up to n names.
+        let parent: Int?
         /// Its dependencies (node indices), in declared order, after replacements, each once.
         var dependencies: [Int] = []
     }
@@ -95,11 +98,24 @@ struct _ModulePlan {
     var problems: [ModuleAssemblyError.Problem] = []
     var warnings: [ModuleAssemblyError.Problem] = []
 
+    /// The names from a module passed in to `node`, root first (a loop over the parent links).
+    func path(to node: Int) -> [String] {
+        var names: [String] = []
+        var current: Int? = node
+        while let index = current {
+            names.append(nodes[index].type.name)
+            current = nodes[index].parent
+        }
+        return names.reversed()
+    }
+
     /// Plans the graph of `inputs`.
     ///
-    /// Replacements come from the modules passed in and from every module the walk reaches; when the walk
-    /// finds a replacement it did not know, it starts again with it (each restart adds a replacement, and
-    /// there are finitely many module types, so this ends).
+    /// Replacements come from the modules passed in and from every module the walk reaches, as it reaches
+    /// them. When the walk finds a replacement of a module it has already met, it starts again (each restart
+    /// adds a replacement, and there are finitely many module types, so this ends); otherwise one walk does.
+    ///
+    /// - Complexity: O(modules + dependencies) per walk; no recursion, whatever the depth of the graph.
     static func make(_ inputs: [any ModuleAssembly], usesDefaultOverrides: Bool,
                      parent: ModuleAssembler?) -> _ModulePlan {
         var problems = _Problems()
@@ -121,20 +137,16 @@ struct _ModulePlan {
             }
         }
         var walk: _Walk
-        while true {
-            walk = _Walk(explicit: explicit, replacements: replacements.map,
-                         usesDefaultOverrides: usesDefaultOverrides, parent: parent)
-            for root in roots { _ = walk.visit(root, from: []) }
-            var added = false
-            for node in walk.plan.nodes {
-                guard case .instance = node.source else { continue }
-                for base in node.type.replaces where base != node.type {
-                    if replacements.add(base, by: node.type, path: node.path, problems: &problems) { added = true }
-                }
-            }
-            if !added { break }
-        }
+        repeat {
+            walk = _Walk(explicit: explicit, usesDefaultOverrides: usesDefaultOverrides, parent: parent)
+            for root in roots { walk.walk(from: root, replacements: &replacements, problems: &problems) }
+        } while walk.needsRestart
         var plan = walk.plan
+        // The walk reports a module that replaces itself when it reaches it; a module passed in that another
+        // replaces is not reached, so it is reported here.
+        for root in roots where root.replaces.contains(root) && !plan.nodes.contains(where: { $0.type == root }) {
+            problems.add(.init(.replacesItself, module: root.name, path: [root.name]))
+        }
         plan.replacements = replacements.map
         plan.problems = problems.list + walk.problems.list
         for root in roots {
@@ -164,7 +176,7 @@ struct _Replacements {
 
     /// Records that `replacement` replaces `base`; returns whether this is new. A second, different
     /// replacement of the same base is a problem.
-    mutating func add(_ base: _ModuleType, by replacement: _ModuleType, path: [String],
+    mutating func add(_ base: _ModuleType, by replacement: _ModuleType, path: @autoclosure () -> [String],
                       problems: inout _Problems) -> Bool {
         guard let existing = map[base.id] else {
             map[base.id] = replacement
@@ -173,7 +185,7 @@ struct _Replacements {
         }
         if existing != replacement, !(replacers[base.id] ?? []).contains(replacement.name) {
             replacers[base.id, default: []].append(replacement.name)
-            problems.add(.init(.conflictingReplacements, module: base.name, path: path,
+            problems.add(.init(.conflictingReplacements, module: base.name, path: path(),
                                related: replacers[base.id] ?? []),
                          identity: "conflict|\(base.name)|\(replacement.name)")
         }
@@ -181,76 +193,123 @@ struct _Replacements {
     }
 }
 
-/// One depth-first walk of the graph from the modules passed in, given the known replacements.
+/// One depth-first walk of the graph from the modules passed in.
 ///
 /// The post-order of the walk is the assembly order: every module comes after its dependencies, and
 /// among modules that do not depend on each other, the one reached first (by input order, then by
-/// declaration order of dependencies) comes first. A back edge to a module still on the stack is a cycle.
+/// declaration order of dependencies) comes first. A dependency on a module still on the walk's stack is a
+/// cycle. The walk keeps its own stack of frames, so its depth is bounded by memory, not by the thread's
+/// stack.
 struct _Walk {
+    typealias Choice = (type: _ModuleType, source: _ModulePlan.Source)
+
     let explicit: [ObjectIdentifier: any ModuleAssembly]
-    let replacements: [ObjectIdentifier: _ModuleType]
     let usesDefaultOverrides: Bool
     let parent: ModuleAssembler?
 
     var plan = _ModulePlan()
     var problems = _Problems()
+    /// Set when a module reached declares a new replacement of a module this walk has already met.
+    private(set) var needsRestart = false
     private var nodeByType: [ObjectIdentifier: Int] = [:]
-    private var choices: [ObjectIdentifier: (type: _ModuleType, source: _ModulePlan.Source)?] = [:]
-    private var stack: [Int] = []
+    private var choices: [ObjectIdentifier: Choice?] = [:]
 
-    init(explicit: [ObjectIdentifier: any ModuleAssembly], replacements: [ObjectIdentifier: _ModuleType],
-         usesDefaultOverrides: Bool, parent: ModuleAssembler?) {
+    /// A module being walked: its dependencies, the next one to visit, and those found so far.
+    private struct Frame {
+        let node: Int
+        let dependencies: [_ModuleType]
+        var next = 0
+        var found: Set<Int> = []
+    }
+    private var frames: [Frame] = []
+    /// node → its frame's position in `frames`, while it is there.
+    private var framePosition: [Int: Int] = [:]
+
+    init(explicit: [ObjectIdentifier: any ModuleAssembly], usesDefaultOverrides: Bool, parent: ModuleAssembler?) {
         self.explicit = explicit
-        self.replacements = replacements
         self.usesDefaultOverrides = usesDefaultOverrides
         self.parent = parent
     }
 
-    /// Visits the module that stands for `requested`; returns its node, or nil when there is none.
-    mutating func visit(_ requested: _ModuleType, from path: [String]) -> Int? {
-        let choice: (type: _ModuleType, source: _ModulePlan.Source)?
+    /// Walks everything reachable from `root`, adding replacements as the modules declaring them are reached.
+    mutating func walk(from root: _ModuleType, replacements: inout _Replacements, problems found: inout _Problems) {
+        _ = visit(root, from: nil, replacements: &replacements, problems: &found)
+        while let top = frames.indices.last {
+            guard frames[top].next < frames[top].dependencies.count else {
+                let frame = frames.removeLast()
+                framePosition[frame.node] = nil
+                plan.order.append(frame.node)
+                continue
+            }
+            let dependency = frames[top].dependencies[frames[top].next]
+            frames[top].next += 1
+            let node = frames[top].node
+            let type = plan.nodes[node].type
+            if type.replaces.contains(dependency), dependency != type {
+                reportDependencyOnReplaced(node, dependency: dependency)
+                continue
+            }
+            guard let index = visit(dependency, from: node, replacements: &replacements, problems: &found) else {
+                continue
+            }
+            if index == node {
+                // Reached through a chain of replacements (a plain self-dependency is reported as a cycle).
+                if dependency != type { reportDependencyOnReplaced(node, dependency: dependency) }
+                continue
+            }
+            if frames[top].found.insert(index).inserted { plan.nodes[node].dependencies.append(index) }
+        }
+    }
+
+    /// Visits the module that stands for `requested`: returns its node (pushing a frame when it is new and
+    /// assembled here), or nil when there is none.
+    private mutating func visit(_ requested: _ModuleType, from parentNode: Int?, replacements: inout _Replacements,
+                                problems found: inout _Problems) -> Int? {
+        let choice: Choice?
         if let cached = choices[requested.id] {
             choice = cached
         } else {
-            choice = choose(requested, path: path + [requested.name])
+            choice = choose(requested, from: parentNode, replacements: replacements.map)
             choices[requested.id] = choice
         }
         guard let choice else { return nil }
         if let index = nodeByType[choice.type.id] {
             plan.requested[requested.id] = index
-            if let position = stack.firstIndex(of: index) {
-                // A replacement that depends on what it replaces (through a chain) is not a cycle.
-                let isSelfThroughReplacement = position == stack.count - 1 && requested != choice.type
-                if !isSelfThroughReplacement { reportCycle(Array(stack[position...])) }
+            if let position = framePosition[index], !(index == parentNode && requested != choice.type) {
+                reportCycle(frames[position...].map(\.node))
             }
             return index
         }
         let index = plan.nodes.count
-        let nodePath = path + [choice.type.name]
-        plan.nodes.append(.init(type: choice.type, source: choice.source, path: nodePath))
+        plan.nodes.append(.init(type: choice.type, source: choice.source, parent: parentNode))
         nodeByType[choice.type.id] = index
         plan.requested[requested.id] = index
         plan.requested[choice.type.id] = index
         guard case .instance = choice.source else { return index }
-        stack.append(index)
-        let replaced = Set(choice.type.replaces)
-        for dependency in choice.type.dependencies where !replaced.contains(dependency) {
-            guard let found = visit(dependency, from: nodePath), found != index else { continue }
-            if !plan.nodes[index].dependencies.contains(found) { plan.nodes[index].dependencies.append(found) }
+        for base in choice.type.replaces {
+            if base == choice.type {
+                problems.add(.init(.replacesItself, module: base.name, path: plan.path(to: index)),
+                             identity: "replacesItself|\(base.name)")
+            } else if replacements.add(base, by: choice.type, path: plan.path(to: index), problems: &found),
+                      choices[base.id] != nil || nodeByType[base.id] != nil {
+                needsRestart = true
+            }
         }
-        stack.removeLast()
-        plan.order.append(index)
+        framePosition[index] = frames.count
+        frames.append(Frame(node: index, dependencies: choice.type.dependencies))
         return index
     }
 
     /// The module that stands for `requested`: a replacement, a parent's module, the instance passed in,
     /// the default override, or a new instance, in that order of preference.
-    private mutating func choose(_ requested: _ModuleType,
-                                 path: [String]) -> (type: _ModuleType, source: _ModulePlan.Source)? {
+    private mutating func choose(_ requested: _ModuleType, from parentNode: Int?,
+                                 replacements: [ObjectIdentifier: _ModuleType]) -> Choice? {
         var target = requested
         var chain = [requested]
+        var inChain: Set<_ModuleType> = [requested]
         while let next = replacements[target.id], next != target {
-            if let start = chain.firstIndex(of: next) {
+            if !inChain.insert(next).inserted {
+                let start = chain.firstIndex(of: next) ?? 0
                 let loop = chain[start...].map(\.name) + [next.name]
                 problems.add(.init(.replacementCycle, module: next.name, path: loop),
                              identity: "replacementCycle|\(Set(loop).sorted())")
@@ -259,12 +318,13 @@ struct _Walk {
             chain.append(next)
             target = next
         }
+        func path() -> [String] { (parentNode.map { plan.path(to: $0) } ?? []) + [requested.name] }
         if let record = parent?.record(for: target.id) { return (record.type, .parent(record)) }
         if let module = explicit[target.id] { return (target, .instance(module)) }
         if usesDefaultOverrides, let base = target.type as? any DefaultModuleAssemblyOverride.Type {
             let override = _ModuleType(_overrideType(of: base))
             guard override.replaces.contains(target) else {
-                problems.add(.init(.invalidDefaultOverride, module: target.name, path: path, related: [override.name]))
+                problems.add(.init(.invalidDefaultOverride, module: target.name, path: path(), related: [override.name]))
                 return nil
             }
             if let record = parent?.record(for: override.id) { return (record.type, .parent(record)) }
@@ -275,7 +335,7 @@ struct _Walk {
         // AutoInitModuleAssembly declared apart from (after) the type's ModuleAssembly conformance.
         if let made = target.type._makeIfAutoInit() { return (target, .instance(made)) }
         if let auto = target.type as? any AutoInitModuleAssembly.Type { return (target, .instance(auto.init())) }
-        problems.add(.init(.moduleNotProvided, module: target.name, path: path))
+        problems.add(.init(.moduleNotProvided, module: target.name, path: path()))
         return nil
     }
 
@@ -283,6 +343,14 @@ struct _Walk {
         let names = members.map { plan.nodes[$0].type.name }
         problems.add(.init(.cycle, module: names[0], path: names + [names[0]]),
                      identity: "cycle|\(Set(names).sorted())")
+    }
+
+    /// `node` depends on `dependency`, which it replaces (directly, or through a chain of replacements).
+    private mutating func reportDependencyOnReplaced(_ node: Int, dependency: _ModuleType) {
+        let name = plan.nodes[node].type.name
+        problems.add(.init(.dependsOnReplacedModule, module: name, path: plan.path(to: node),
+                           related: [dependency.name]),
+                     identity: "dependsOnReplaced|\(name)|\(dependency.name)")
     }
 }
 

@@ -123,7 +123,10 @@ public final class HeadlessNavigationHost<View>: NavigationHost {
     }
 
     /// Finishes the waiting transitions, oldest first (the coordinator may send more as each finishes;
-    /// those wait for the next call).
+    /// those wait for the next call, or finish at once when ``completesTransitionsImmediately`` is `true`).
+    ///
+    /// The coordinator takes each next navigation in a loop, not from inside this completion, so any number
+    /// of queued navigations finish here without deepening the stack.
     ///
     /// ```swift
     /// host.completesTransitionsImmediately = false

@@ -58,6 +58,36 @@ struct LoadedProbeModule: ModuleAssembly, AutoInitModuleAssembly {
 }
 
 @Suite struct ModuleAssemblerTests {
+    @Test func assemblesTenThousandModuleChainWithoutRecursion() throws {
+        // Module i depends on module i + 1: every walk (planning, ordering, wiring the scopes) is a loop, and
+        // each scope shares its dependency's fallback list instead of copying it.
+        let assembler = try ModuleAssembler([chainModuleRoot(length: 10_000)])
+        #expect(assembler.modules.count == 10_000)
+        #expect(ObjectIdentifier(assembler.modules.first!) == ObjectIdentifier(chainModuleType(99_999)))
+        #expect(ObjectIdentifier(assembler.modules.last!) == ObjectIdentifier(chainModuleType(90_000)))
+        // The first module sees the last one's registration through 9,999 shared lists, and nothing else's.
+        let first = try assembler.resolver(for: chainModuleType(90_000))
+        #expect(first.resolve(Int.self, name: "99999") == 99_999)
+        let last = try assembler.resolver(for: chainModuleType(99_999))
+        #expect(last.resolve(Int.self, name: "90000") == nil)
+        #expect(assembler.resolver.resolve(Int.self, name: "95000") == 95_000)
+        try assembler.resetAll(chainModuleType(90_000))
+    }
+
+    @Test func sharedFallbackListsKeepTheDepthFirstLookupOrder() throws {
+        // AppModule → Feed (→ Network, Storage, Analytics → Network), Profile (→ Network, Storage),
+        // Checkout (→ Network, Analytics): the last dependency's list is shared, not filtered, so a container may
+        // come again later in the list; lookup takes the first match, so only the first occurrences count.
+        let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "/tmp/app")])
+        let app = try #require(try assembler.resolver(for: AppModule.self) as? Container)
+        var firstOccurrences: [String] = []
+        for fallback in app.fallbacks where !firstOccurrences.contains(fallback.label) {
+            firstOccurrences.append(fallback.label)
+        }
+        #expect(firstOccurrences == ["FeedModule", "NetworkModule", "StorageModule", "AnalyticsModule",
+                                     "ProfileModule", "CheckoutModule"].map { "\($0) (exports)" })
+    }
+
     @Test func assemblesTheWholeTreeFromOneRoot() throws {
         let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
         let app = try assembler.resolver.require(AppCoordinator.self)

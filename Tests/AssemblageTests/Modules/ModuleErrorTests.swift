@@ -61,6 +61,30 @@ struct PongModule: RecordingModule, AutoInitModuleAssembly {
     func register(into container: Container) {}
 }
 
+/// Lists itself in `replaces`.
+struct SelfReplacingModule: RecordingModule, AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [] }
+    static var replaces: [any ModuleAssembly.Type] { [SelfReplacingModule.self] }
+    func register(into container: Container) {}
+}
+/// Reaches the self-replacing module as a dependency.
+struct SelfReplacingUserModule: RecordingModule, AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [SelfReplacingModule.self] }
+    func register(into container: Container) {}
+}
+/// Reaches the module that replaces and depends on NetworkModule as a dependency.
+struct LoggingNetworkUserModule: RecordingModule, AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [LoggingNetworkModule.self] }
+    func register(into container: Container) {}
+}
+/// Replaces InMemoryStorageModule (itself a replacement of StorageModule) and depends on StorageModule: through
+/// the chain of replacements, the dependency is the module itself.
+struct WrappingStorageModule: RecordingModule, AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [StorageModule.self] }
+    static var replaces: [any ModuleAssembly.Type] { [InMemoryStorageModule.self] }
+    func register(into container: Container) {}
+}
+
 /// Everything wrong at once.
 struct BrokenAppModule: RecordingModule, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [StoreFrontModule.self, AuthModule.self, CacheUserModule.self] }
@@ -160,6 +184,49 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
         let error = try #require(assemblyError { _ = try ModuleAssembler([PingModule(), PongModule()]) })
         #expect(error.codes == [.replacementCycle])
         #expect(error.description.contains("Modules replace each other in a loop"))
+    }
+
+    @Test func moduleThatReplacesItselfIsAnErrorNamingItsPath() throws {
+        let log = ModuleEventLog.recording {
+            let passedIn = assemblyError { _ = try ModuleAssembler([SelfReplacingModule()]) }
+            #expect(passedIn?.codes == [.replacesItself])
+            #expect(passedIn?.problems.first?.module == "SelfReplacingModule")
+            #expect(passedIn?.problems.first?.path == ["SelfReplacingModule"])
+            #expect(passedIn?.description == "SelfReplacingModule lists itself in its `replaces`; a module cannot "
+                + "stand in for itself.\nDependency path: SelfReplacingModule\n"
+                + "Fix: remove SelfReplacingModule.self from SelfReplacingModule.replaces.")
+
+            let reached = assemblyError { _ = try ModuleAssembler([SelfReplacingUserModule()]) }
+            #expect(reached?.codes == [.replacesItself])
+            #expect(reached?.problems.first?.path == ["SelfReplacingUserModule", "SelfReplacingModule"])
+        }
+        #expect(log.events.isEmpty)
+    }
+
+    @Test func moduleThatReplacesAndDependsOnTheSameModuleIsAnErrorNamingItsPath() throws {
+        let log = ModuleEventLog.recording {
+            let error = assemblyError { _ = try ModuleAssembler([LoggingNetworkUserModule()]) }
+            #expect(error?.codes == [.dependsOnReplacedModule])
+            let problem = error?.problems.first
+            #expect(problem?.module == "LoggingNetworkModule")
+            #expect(problem?.related == ["NetworkModule"])
+            #expect(problem?.path == ["LoggingNetworkUserModule", "LoggingNetworkModule"])
+            #expect(problem?.description.hasPrefix("LoggingNetworkModule both replaces and depends on NetworkModule: "
+                + "the replaced module is not assembled, so the dependency would be LoggingNetworkModule itself.\n"
+                + "Dependency path: LoggingNetworkUserModule → LoggingNetworkModule\n"
+                + "Fix: remove NetworkModule.self from LoggingNetworkModule.dependencies") == true)
+        }
+        #expect(log.events.isEmpty)
+    }
+
+    @Test func dependencyOnAModuleReplacedThroughAChainIsTheSameError() throws {
+        let error = try #require(assemblyError {
+            _ = try ModuleAssembler([ProfileModule(), InMemoryStorageModule(), WrappingStorageModule()])
+        })
+        #expect(error.codes == [.dependsOnReplacedModule])
+        #expect(error.problems[0].module == "WrappingStorageModule")
+        #expect(error.problems[0].related == ["StorageModule"])
+        #expect(error.problems[0].path.last == "WrappingStorageModule")
     }
 
     @Test func sameModulePassedTwiceIsReported() throws {
