@@ -93,9 +93,10 @@ extension Container {
     /// Registrations of the same service type under other names or argument lists, here and in fallbacks.
     func nearMisses(for key: ServiceKey) -> [ServiceKey] {
         var result: [ServiceKey] = []
+        var seen: Set<ServiceKey> = [key]
         for container in lookupChain() {
             let keys = container.writer.withLock { container.keysLocked(ofType: ObjectIdentifier(key.serviceType)) }
-            for candidate in keys where candidate != key && !result.contains(candidate) { result.append(candidate) }
+            for candidate in keys where seen.insert(candidate).inserted { result.append(candidate) }
         }
         return result
     }
