@@ -127,7 +127,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         container.removeAll()
         #expect(eventually { ReclaimProbe.alive.current == before })
         #expect(container.currentTable.capacity == 16, "removeAll returns the container to a fresh table")
-        #expect(container.writer.withLock { container.live.isEmpty && container.replacements.isEmpty })
+        #expect(container.writer.withLock { container.table.count == 0 && container.replacements.isEmpty })
     }
 
     @Test func reRegisteringOneKeyKeepsOneReplacementRecordPerSitePair() {

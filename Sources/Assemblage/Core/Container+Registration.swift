@@ -176,11 +176,11 @@ extension Container {
             table = table.grown()
             words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
         }
-        table.insert(entry)
         registrationCount += 1
-        if let earlier = live.updateValue(_LiveEntry(entry: entry, order: registrationCount), forKey: entry.key) {
-            replacements[entry.key, default: _ReplacementRecord()].add(replaced: earlier.entry.site, by: entry.site)
-            retired.append(earlier.entry)
+        if let earlier = table.insert(entry, order: registrationCount) {
+            replacements[entry.key, default: _ReplacementRecord()].add(replaced: (earlier as! any _AnyEntry).site,
+                                                                         by: entry.site)
+            retired.append(earlier)
         }
         let behaviors = self.behaviors
         writer.unlock()
@@ -195,12 +195,11 @@ extension Container {
     /// Fallback containers are untouched.
     public func removeAll() {
         let (removed, oldTable): ([any _AnyEntry], _RegistrationTable) = writer.withLock {
-            let removed = live.values.map(\.entry) + collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
+            let removed = table.liveEntries.map(\.entry) + collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
             let empty = _RegistrationTable(capacity: 16)
             let old = table
             table = empty
             words.storeRelease(0, Unmanaged.passUnretained(empty).toOpaque())
-            live = [:]
             registrationCount = 0
             replacements = [:]
             decoratorRecords.removeAll()

@@ -41,10 +41,9 @@ public final class Container: @unchecked Sendable {
     var table: _RegistrationTable
     /// The fallback list readers load now (replaced whole, and the old one retired, when one is added).
     var fallbackList: _Fallbacks?
-    /// The live registrations by key (owns them), each with its place in registration order. A replaced or
-    /// removed entry leaves here and is retired, so the container holds what is registered, not its history.
-    var live: [ServiceKey: _LiveEntry] = [:]
-    /// Counts registrations, to order ``live``.
+    /// Counts registrations, to order the live ones (the table keeps each entry's number). A replaced or
+    /// removed entry leaves the table and is retired, so the container holds what is registered, not its
+    /// history.
     var registrationCount = 0
     /// What replaced what, per key, for diagnostics: the distinct pairs of sites, not the entries.
     var replacements: [ServiceKey: _ReplacementRecord] = [:]
@@ -138,7 +137,10 @@ public final class Container: @unchecked Sendable {
     var currentTable: _RegistrationTable { table }
 
     /// Whether this container itself (not a fallback) has a registration under `key`.
-    func registersOwn(_ key: ServiceKey) -> Bool { writer.withLock { live[key] != nil } }
+    func registersOwn(_ key: ServiceKey) -> Bool { writer.withLock { table.find(key) != nil } }
+
+    /// This container's own entry for `key`, if any.
+    func ownEntry(for key: ServiceKey) -> (any _AnyEntry)? { writer.withLock { table.entry(for: key) } }
 
     /// The containers searched after this one, in order.
     public var fallbacks: [Container] {
@@ -152,14 +154,14 @@ public final class Container: @unchecked Sendable {
 
     /// The entries registered now, in registration order (call under the writer lock).
     func liveEntriesLocked() -> [any _AnyEntry] {
-        live.values.sorted { $0.order < $1.order }.map(\.entry)
+        table.liveEntries.sorted { $0.order < $1.order }.map(\.entry)
     }
 
     /// The keys of the live registrations of one service type, in registration order (call under the writer
     /// lock). A scan of the live registrations: only diagnostics, `hasAnyRegistration(of:)` and decorator
     /// checks need it, and keeping an index instead cost every registration an array.
     func keysLocked(ofType type: ObjectIdentifier) -> [ServiceKey] {
-        live.values.filter { ObjectIdentifier($0.entry.key.serviceType) == type }
+        table.liveEntries.filter { ObjectIdentifier($0.entry.key.serviceType) == type }
             .sorted { $0.order < $1.order }.map(\.entry.key)
     }
 
@@ -186,12 +188,6 @@ public final class Container: @unchecked Sendable {
         }
         return result
     }
-}
-
-/// A live registration and its place in registration order.
-struct _LiveEntry {
-    let entry: any _AnyEntry
-    let order: Int
 }
 
 /// The replacements of one key in one container: each distinct (replaced, replacing) pair of sites, in the

@@ -79,7 +79,7 @@ extension Container {
         var winner: (container: Container, entry: any _AnyEntry)?
         var shadowed: [(container: String, site: RegistrationSite)] = []
         for container in lookupChain() {
-            let entry = container.writer.withLock { container.live[key]?.entry }
+            let entry = container.ownEntry(for: key)
             if winner == nil { path.append(container.label) }
             guard let entry else { continue }
             if winner == nil {

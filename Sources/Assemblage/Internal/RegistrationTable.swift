@@ -1,97 +1,143 @@
-/// An open-addressing hash table from ``ServiceKey`` to entries, readable without a lock.
+import _AssemblageShims
+
+/// A hash table from ``ServiceKey`` to entries, readable without a lock, that owns its entries.
 ///
-/// Writers (serialised by the container's lock) fill a slot's key first and then publish the entry pointer
-/// with a release store; readers acquire-load the entry pointer first and read the key only when it is set.
-/// Slots are never emptied: replacing a registration swaps the pointer, and `removeAll` or growth builds a
-/// new table that the container publishes whole. Old tables stay alive until the container is freed, so a
-/// reader that loaded one a moment ago can finish with it safely. The load factor stays at or below one
-/// half, so a probe always meets an empty slot.
+/// Two parts: an open-addressing *index* of 32-bit slots (at most half full, so a probe always meets an empty
+/// slot), each holding 1 + the position of a key in the *dense* arrays — the keys, the entries and their
+/// registration order, in the order keys were first added. A slot costs 4 bytes and a key is stored once,
+/// so a registration costs about a hundred bytes of table instead of two or three full keys' worth.
+///
+/// Writers (serialised by the container's lock) fill a dense position's key and entry and then publish the
+/// position in its index slot with a release store; readers acquire-load the slot, compare the key, and
+/// acquire-load the entry. Index slots are never emptied and dense positions never move: replacing a
+/// registration swaps the entry pointer, and `removeAll` or growth builds a new table that the container
+/// publishes whole and retires the old one, which the reclaimer frees once no read section can hold it.
+///
+/// The table holds each entry it lists (+1); a replaced entry's reference goes to the reclaimer.
 @usableFromInline
 final class _RegistrationTable: @unchecked Sendable {
-    // @unchecked Sendable: `keys` and `entries` follow the publication protocol above; `count` is only used
-    // under the container's lock. The table does not own its entries: the container's `entries` list does.
+    // @unchecked Sendable: the index slots and entry words follow the publication protocol above; keys below
+    // a published position are immutable; `count`, `orders` and everything else are used under the container's
+    // lock only.
     let capacity: Int
     @usableFromInline let mask: Int
-    @usableFromInline let keys: UnsafeMutablePointer<ServiceKey?>
+    /// The index: `capacity` 32-bit slots, 0 when empty, else 1 + a dense position.
+    @usableFromInline let slots: UnsafeMutableRawPointer
+    /// Dense: the keys, `capacity / 2` of them at most.
+    @usableFromInline let keys: UnsafeMutablePointer<ServiceKey>
+    /// Dense: the entries (retained by the table), as atomic words.
     @usableFromInline let entries: _AtomicWords
+    /// Dense: when each position's entry was registered (the container's counter).
+    let orders: UnsafeMutablePointer<Int>
+    /// Dense positions in use.
     private(set) var count = 0
 
     init(capacity: Int) {
-        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
+        precondition(capacity > 1 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
         self.capacity = capacity
         mask = capacity - 1
-        keys = .allocate(capacity: capacity)
-        keys.initialize(repeating: nil, count: capacity)
-        entries = _AtomicWords(count: capacity)
+        slots = .allocate(byteCount: capacity * 4, alignment: 4)
+        slots.initializeMemory(as: UInt32.self, repeating: 0, count: capacity)
+        keys = .allocate(capacity: capacity / 2)
+        entries = _AtomicWords(count: capacity / 2)
+        orders = .allocate(capacity: capacity / 2)
     }
 
     deinit {
-        keys.deinitialize(count: capacity)
+        for position in 0..<count {
+            if let entry = entries.loadAcquire(position) { Unmanaged<AnyObject>.fromOpaque(entry).release() }
+        }
+        keys.deinitialize(count: count)
         keys.deallocate()
+        orders.deallocate()
         entries.deallocate()
+        slots.deallocate()
+    }
+
+    @inlinable @inline(__always)
+    func slot(_ index: Int) -> UInt32 { _asm_load_acquire_u32(slots + index &* 4) }
+
+    /// The dense position of `key`, or nil.
+    @inline(__always)
+    func position(of key: ServiceKey) -> Int? {
+        var index = key.hash & mask
+        while true {
+            let slot = self.slot(index)
+            guard slot != 0 else { return nil }
+            let position = Int(slot &- 1)
+            if ServiceKey._same(keys[position], key) { return position }
+            index = (index &+ 1) & mask
+        }
     }
 
     /// The entry registered under `key`, as an unretained pointer, or nil.
     @inline(__always)
     func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        var index = key.hash & mask
-        while true {
-            guard let entry = entries.loadAcquire(index) else { return nil }
-            if keys[index].unsafelyUnwrapped == key { return entry }
-            index = (index &+ 1) & mask
-        }
+        guard let position = position(of: key) else { return nil }
+        return entries.loadAcquire(position)
     }
 
-    /// The entry for `key` when it sits in its home slot (the common case at half load), else nil: the part
-    /// of ``find(_:)`` that is inlined into each resolve.
+    /// The entry for `key` when its index slot is its home slot (the common case at half load), else nil: the
+    /// part of ``find(_:)`` that is inlined into each resolve.
     @inlinable @inline(__always)
     func findAtHome(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        let index = key.hash & mask
-        guard let entry = entries.loadAcquire(index) else { return nil }
-        return ServiceKey._same(keys[index].unsafelyUnwrapped, key) ? entry : nil
+        let slot = self.slot(key.hash & mask)
+        guard slot != 0 else { return nil }
+        let position = Int(slot &- 1)
+        return ServiceKey._same(keys[position], key) ? entries.loadAcquire(position) : nil
     }
 
     /// Whether one more key fits without passing the load factor.
-    var hasRoomForOneMore: Bool { (count + 1) * 2 <= capacity }
+    var hasRoomForOneMore: Bool { count < capacity / 2 }
 
-    /// Inserts or replaces (writers only). Returns the address of the entry it replaced.
+    /// Inserts or replaces (writers only). Returns the replaced entry, +1 (the caller retires it).
     @discardableResult
-    func insert(_ entry: any _AnyEntry) -> UnsafeMutableRawPointer? {
-        insert(entry.key, Unmanaged.passUnretained(entry as AnyObject).toOpaque())
-    }
-
-    @discardableResult
-    private func insert(_ key: ServiceKey, _ entry: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-        var index = key.hash & mask
-        while let existing = keys[index] {
-            if existing == key {
-                let old = entries.loadAcquire(index)
-                entries.storeRelease(index, entry)
-                return old
-            }
-            index = (index &+ 1) & mask
+    func insert(_ entry: any _AnyEntry, order: Int) -> AnyObject? {
+        let pointer = Unmanaged.passRetained(entry as AnyObject).toOpaque()
+        if let position = position(of: entry.key) {
+            let old = entries.loadAcquire(position)
+            orders[position] = order
+            entries.storeRelease(position, pointer)
+            return old.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         }
-        precondition(hasRoomForOneMore, "registration table over its load factor")
-        keys[index] = key
-        count += 1
-        entries.storeRelease(index, entry)
+        append(entry.key, pointer, order: order)
         return nil
     }
 
-    /// The addresses of the entries registered now (writers and slow paths, under the container's lock).
-    var liveAddresses: Set<UnsafeMutableRawPointer> {
-        var result = Set<UnsafeMutableRawPointer>(minimumCapacity: count)
-        for index in 0..<capacity {
-            if let entry = entries.loadAcquire(index) { result.insert(entry) }
+    /// Adds a key that is not in the table, with a +1 entry pointer.
+    private func append(_ key: ServiceKey, _ entry: UnsafeMutableRawPointer, order: Int) {
+        precondition(hasRoomForOneMore, "registration table over its load factor")
+        let position = count
+        (keys + position).initialize(to: key)
+        orders[position] = order
+        entries.storeRelease(position, entry)
+        count += 1
+        var index = key.hash & mask
+        while slot(index) != 0 { index = (index &+ 1) & mask }
+        _asm_store_release_u32(slots + index &* 4, UInt32(position + 1))
+    }
+
+    /// The entries, with their registration order (writers and slow paths, under the container's lock).
+    var liveEntries: [(entry: any _AnyEntry, order: Int)] {
+        (0..<count).compactMap { position in
+            entries.loadAcquire(position).map {
+                (Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry, orders[position])
+            }
         }
-        return result
+    }
+
+    /// The entry under `key`, retained (under the container's lock).
+    func entry(for key: ServiceKey) -> (any _AnyEntry)? {
+        find(key).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry }
     }
 
     /// A larger copy holding the same entries (writers only).
     func grown() -> _RegistrationTable {
         let table = _RegistrationTable(capacity: capacity * 2)
-        for index in 0..<capacity {
-            if let entry = entries.loadAcquire(index) { table.insert(keys[index].unsafelyUnwrapped, entry) }
+        for position in 0..<count {
+            guard let entry = entries.loadAcquire(position) else { continue }
+            table.append(keys[position], Unmanaged<AnyObject>.fromOpaque(entry).retain().toOpaque(),
+                         order: orders[position])
         }
         return table
     }

@@ -24,6 +24,16 @@ static inline void *_Nullable _asm_exchange(void *_Nonnull word, void *_Nullable
     return atomic_exchange_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
 }
 
+/// Loads a 32-bit word with acquire ordering. `word` must be 4-byte aligned.
+static inline uint32_t _asm_load_acquire_u32(void *_Nonnull word) {
+    return atomic_load_explicit((_Atomic(uint32_t) *)word, memory_order_acquire);
+}
+
+/// Stores a 32-bit word with release ordering.
+static inline void _asm_store_release_u32(void *_Nonnull word, uint32_t value) {
+    atomic_store_explicit((_Atomic(uint32_t) *)word, value, memory_order_release);
+}
+
 /// Adds to a 64-bit counter (relaxed) and returns the new value.
 static inline uint64_t _asm_increment_u64(void *_Nonnull word) {
     return atomic_fetch_add_explicit((_Atomic(uint64_t) *)word, 1, memory_order_relaxed) + 1;
