@@ -14,8 +14,8 @@ import _AssemblageShims
 /// An entry is safe to configure from any thread; a resolution running at the same moment sees the
 /// configuration from before or after the change, never a mixture.
 public final class ServiceEntry<Service>: @unchecked Sendable {
-    // @unchecked Sendable: the words are atomics; `storage`, `weakInstance` and `multitonInstances` are only
-    // touched under the creation coordinator's lock; everything else is immutable.
+    // @unchecked Sendable: the words are atomics; `stored` is only touched under the creation coordinator's
+    // lock; everything else is immutable.
 
     /// The key the entry is registered under.
     public let key: ServiceKey
@@ -49,12 +49,17 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// Where the registration was made, for diagnostics.
     public let site: RegistrationSite
 
-    /// The storage of a custom scope (guarded by the coordinator).
-    private var storage: InstanceStorage?
-    /// The instance of the weak scope (guarded by the coordinator).
-    private weak var weakInstance: AnyObject?
-    /// The instances of the multiton scope, by argument values (guarded by the coordinator).
-    private var multitonInstances: [[AnyHashable]: Service] = [:]
+    /// The instances of the weak, custom and multiton scopes, made on first use, so that entries of the other
+    /// scopes do not carry their fields (guarded by the coordinator).
+    private var stored: _StoredInstances<Service>?
+
+    /// ``stored``, made if needed (under the coordinator's lock).
+    private var storedInstances: _StoredInstances<Service> {
+        if let stored { return stored }
+        let made = _StoredInstances<Service>()
+        stored = made
+        return made
+    }
 
     init(key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject, kind: Int8) {
         self.key = key
@@ -514,7 +519,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         let instance = try _construct(state, container, graph: true, make)
         _Coordinator.shared.withLock {
             if kind == .weak {
-                weakInstance = instance as AnyObject
+                storedInstances.weakInstance = instance as AnyObject
             } else {
                 let storage = customStorage()
                 storage.setInstance(instance, inGraph: graphID)
@@ -542,13 +547,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if !reentry {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
-                                                         isReady: { multitonInstances[values] }) {
+                                                         isReady: { stored?.multiton[values] }) {
                 return ready
             }
         }
         defer { if !reentry { _Coordinator.shared.end(pointer) } }
         let instance = try _construct(state, container, graph: false, make)
-        _Coordinator.shared.withLock { multitonInstances[values] = instance }
+        _Coordinator.shared.withLock { storedInstances.multiton[values] = instance }
         return instance
     }
 
@@ -572,7 +577,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Must be called under the coordinator's lock.
     private func storedInstance(_ kind: ObjectScope.Kind, _ graphID: GraphIdentifier) -> Service? {
-        if kind == .weak { return weakInstance as? Service }
+        if kind == .weak { return stored?.weakInstance as? Service }
         return customStorage().instance(inGraph: graphID) as? Service
     }
 
@@ -583,9 +588,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Must be called under the coordinator's lock.
     private func customStorage() -> InstanceStorage {
-        if let storage { return storage }
+        let instances = storedInstances
+        if let storage = instances.storage { return storage }
         let made = objectScope.makeStorage()
-        storage = made
+        instances.storage = made
         return made
     }
 
@@ -628,7 +634,8 @@ extension ServiceEntry: _AnyEntry {
         if let forwarded { return forwarded.hasSharedInstance }
         if words.loadAcquire(1) != nil { return true }
         return _Coordinator.shared.withLock {
-            weakInstance != nil || storage?.instance != nil || !multitonInstances.isEmpty
+            guard let stored else { return false }
+            return stored.weakInstance != nil || stored.storage?.instance != nil || !stored.multiton.isEmpty
         }
     }
 
@@ -646,10 +653,11 @@ extension ServiceEntry: _AnyEntry {
         if current.kind == .singleton, !includingSingletons { return }
         if let previous = words.exchange(1, nil) { _Reclaimer.retireBox(previous) }
         let dropped: [Any?] = _Coordinator.shared.withLock {
-            let held: [Any?] = [weakInstance as Any?, storage?.instance] + multitonInstances.values.map { $0 }
-            weakInstance = nil
-            storage?.instance = nil
-            multitonInstances.removeAll()
+            guard let stored else { return [] }
+            let held: [Any?] = [stored.weakInstance as Any?, stored.storage?.instance] + stored.multiton.values.map { $0 }
+            stored.weakInstance = nil
+            stored.storage?.instance = nil
+            stored.multiton.removeAll()
             return held
         }
         _ = dropped  // released here, outside the lock: a deinit may resolve again
@@ -716,6 +724,13 @@ final class _Factory3<Service, A, B, C>: _PackBoxMaking, @unchecked Sendable {  
     @usableFromInline let call: @Sendable (Resolver, A, B, C) throws -> Service
     init(_ call: @escaping @Sendable (Resolver, A, B, C) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A, B, C>(call) }
+}
+
+/// The instances a weak, custom or multiton registration keeps (guarded by the coordinator's lock).
+final class _StoredInstances<Service> {
+    var storage: InstanceStorage?
+    weak var weakInstance: AnyObject?
+    var multiton: [[AnyHashable]: Service] = [:]
 }
 
 /// Holds a shared (`.container`/`.singleton`) instance; immutable once published.
