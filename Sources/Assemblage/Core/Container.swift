@@ -293,8 +293,54 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable (its sto
         }
     }
 
+    /// The outcome of a search with a budget.
+    private enum Outcome {
+        case found(UnsafeMutableRawPointer)
+        case missed
+        case exhausted
+    }
+
+    /// A graph with branches: first depth-first with no bookkeeping while at most 64 containers are probed (a
+    /// container reached twice is probed twice, harmless for a miss and never changing which entry is found
+    /// first), which covers module scopes and ordinary hierarchies with no allocation; past that, the walk with
+    /// a visited set, linear at any size.
     @inline(never)
     private static func searchBranching(_ first: Unmanaged<_Fallbacks>, _ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        var budget = 64
+        switch searchBudgeted(first, key, &budget) {
+        case .found(let entry): return entry
+        case .missed: return nil
+        case .exhausted: return searchVisited(first, key)
+        }
+    }
+
+    /// Depth-first, in order, while `budget` lasts; recursion is at most `budget` deep.
+    private static func searchBudgeted(_ first: Unmanaged<_Fallbacks>, _ key: ServiceKey,
+                                       _ budget: inout Int) -> Outcome {
+        var current: Unmanaged<_Fallbacks>? = first
+        while let list = current {
+            let (count, start, index, tail) = list._withUnsafeGuaranteedRef {
+                ($0.unretained.count, $0.indexedCount, $0.unretainedIndex, $0.unretainedTail)
+            }
+            if let index, let entry = index._withUnsafeGuaranteedRef({ $0.find(key) }) { return .found(entry) }
+            for position in start..<count {
+                budget -= 1
+                if budget < 0 { return .exhausted }
+                let container = list._withUnsafeGuaranteedRef { $0.unretained[position] }
+                if let entry = container._withUnsafeGuaranteedRef({ $0._findOwn(key) }) { return .found(entry) }
+                if let deeper = container._withUnsafeGuaranteedRef({ $0.words.loadAcquire(1) }) {
+                    let outcome = searchBudgeted(Unmanaged<_Fallbacks>.fromOpaque(deeper), key, &budget)
+                    if case .missed = outcome { continue }
+                    return outcome
+                }
+            }
+            current = tail
+        }
+        return .missed
+    }
+
+    /// Depth-first with an explicit stack and a visited set: each container once, at any size.
+    private static func searchVisited(_ first: Unmanaged<_Fallbacks>, _ key: ServiceKey) -> UnsafeMutableRawPointer? {
         var visited = Set<UnsafeMutableRawPointer>()
         var stack: [(list: Unmanaged<_Fallbacks>, position: Int)] = []
         // The export index stands for the first containers of the list it belongs to.

@@ -163,4 +163,50 @@ import Testing
             #expect(a.resolve(Engine.self) == nil)   // would never return with a cycle
         }
     }
+
+    // MARK: Fallback graphs with shared containers
+
+    /// Stacks `levels` diamonds: each level's top falls back to two containers that share the level below.
+    private static func stackedDiamonds(_ levels: Int, bottom: Container) -> Container {
+        var top = bottom
+        for level in 0..<levels {
+            let left = Container(parent: top, label: "left\(level)")
+            let right = Container(parent: top, label: "right\(level)")
+            let next = Container(label: "top\(level)")
+            try? next.addFallback(left)
+            try? next.addFallback(right)
+            top = next
+        }
+        return top
+    }
+
+    @Test func lookupThroughManyStackedDiamondsFindsTheBottomAndMissesFast() {
+        let bottom = Container(label: "bottom")
+        bottom.register(Int.self) { _ in 42 }
+        // 40 levels: a walk that revisited shared containers would probe 2^40 of them.
+        let top = Self.stackedDiamonds(40, bottom: bottom)
+        #expect(top.resolve(Int.self) == 42)
+        #expect(top.resolve(String.self) == nil)
+        #expect(top.explain(Int.self).lookupPath.last == "bottom")
+    }
+
+    @Test func branchingLookupKeepsDepthFirstOrderPastTheUnbookkeptBudget() {
+        // More than 64 containers before the match, so the search switches to the walk with a visited set.
+        let shared = Container(label: "shared")
+        shared.register(String.self) { _ in "shared" }
+        let root = Container(label: "root")
+        for index in 0..<100 {
+            let branch = Container(parent: shared, label: "branch\(index)")
+            if index == 99 { branch.register(String.self) { _ in "branch99" } }
+            try? root.addFallback(branch)
+        }
+        // Depth-first: branch0, then its parent `shared`, which registers String: it wins over branch99.
+        #expect(root.resolve(String.self) == "shared")
+        let late = Container(label: "late")
+        for index in 0..<100 { try? late.addFallback(Container(label: "empty\(index)")) }
+        let last = Container(label: "last")
+        last.register(Double.self) { _ in 1.5 }
+        try? late.addFallback(last)
+        #expect(late.resolve(Double.self) == 1.5)
+    }
 }
