@@ -33,6 +33,8 @@ let package = Package(
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
         .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
+        .testTarget(name: "AssemblageGraphCheckTests", dependencies: ["AssemblageGraphCheckKit", "Assemblage"],
+                    resources: [.copy("Fixtures")]),
         // Stress, cycles, bad input, memory and fuzzing: bounded tests that each print a figure.
         .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage"]),
         // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.

@@ -11,12 +11,12 @@
 /// ```
 package struct DSLScanner {
     private enum Context {
-        case type(name: String, isProtocol: Bool, generics: [String])
+        case type(TypeReference, isProtocol: Bool, generics: [String])
         case function(generics: [String], assembleParameter: String?)
         case factory(Int)
         case initCompleted(Int)
         case decorator(Int)
-        case contribute(target: String)
+        case contribute(target: TypeReference)
         case loop
     }
 
@@ -128,22 +128,28 @@ package struct DSLScanner {
 
     // MARK: Enclosing code
 
-    private var enclosingTypeName: String? {
+    private var enclosingTypeName: TypeReference? {
         for entry in stack.reversed() {
-            if case .type(let name, let isProtocol, _) = entry.context { return isProtocol ? nil : name }
+            if case .type(let type, let isProtocol, _) = entry.context { return isProtocol ? nil : type }
         }
         return nil
     }
 
-    private var owner: String? {
+    /// The type whose body holds the current token, or the module a `contribute(into:)` closure targets.
+    private var owner: (type: TypeReference?, contributed: Bool) {
         for entry in stack.reversed() {
             switch entry.context {
-            case .contribute(let target): return target
-            case .type(let name, let isProtocol, _): return isProtocol ? nil : name
+            case .contribute(let target): return (target, true)
+            case .type(let type, let isProtocol, _): return (isProtocol ? nil : type, false)
             default: continue
             }
         }
-        return nil
+        return (nil, false)
+    }
+
+    /// A reference to the type named `name` from the current token.
+    private func reference(_ name: String) -> TypeReference {
+        TypeReference(name: name, context: enclosingTypeName?.name, file: file.path, exact: false)
     }
 
     private var genericParameters: Set<String> {
@@ -182,12 +188,12 @@ package struct DSLScanner {
 
     /// The type whose module scope a factory here resolves from: the enclosing type (for a contribution, the
     /// contributor), or the scope of the registration whose factory this is.
-    private var factoryScope: String? {
+    private var factoryScope: TypeReference? {
         for entry in stack.reversed() {
             switch entry.context {
             case .factory(let id), .initCompleted(let id): return facts.registrations[id].scopeType
             case .decorator(let id): return facts.decorators[id].scopeType
-            case .type(let name, let isProtocol, _): return isProtocol ? nil : name
+            case .type(let type, let isProtocol, _): return isProtocol ? nil : type
             default: continue
             }
         }
@@ -198,12 +204,23 @@ package struct DSLScanner {
 
     private mutating func typeDeclaration(at index: Int) {
         let isProtocol = tokens[index].text == "protocol"
+        let isExtension = tokens[index].text == "extension"
         var position = index + 1
         var name = tokens[position].text
         position += 1
         while let dot = token(position), dot.is("."), let part = token(position + 1), part.kind == .identifier {
-            name = part.text
+            name += "." + part.text
             position += 2
+        }
+        let type: TypeReference
+        if isExtension {
+            type = TypeReference(name: name, context: nil, file: file.path, exact: false)
+        } else if let outer = enclosingTypeName {
+            type = TypeReference(name: outer.name + "." + name, context: nil, file: file.path, exact: outer.exact)
+        } else {
+            let isPrivate = (max(0, index - 3)..<index).contains { tokens[$0].is("private") || tokens[$0].is("fileprivate") }
+            type = TypeReference(name: isPrivate ? DSLScanner.filePrivatePrefix(file.path) + name : name, context: nil,
+                                 file: file.path, exact: true)
         }
         var generics: [String] = []
         if token(position)?.is("<") == true {
@@ -222,9 +239,14 @@ package struct DSLScanner {
             position += 1
         }
         guard position < tokens.count else { return }
-        facts.types.append(TypeDeclarationFact(name: name, inherits: inherits, isProtocol: isProtocol,
+        facts.types.append(TypeDeclarationFact(type: type, inherits: inherits, isProtocol: isProtocol,
                                                location: file.location(index)))
-        push(.type(name: name, isProtocol: isProtocol, generics: generics), from: position, to: file.close(position))
+        push(.type(type, isProtocol: isProtocol, generics: generics), from: position, to: file.close(position))
+    }
+
+    /// The prefix of a file-private type's qualified name: such types are distinct in each file.
+    package static func filePrivatePrefix(_ path: String) -> String {
+        String(path.map { $0 == "." || $0 == "/" ? "_" : $0 }) + "/"
     }
 
     /// Reads `<A, B: P>` and returns the parameter names and the index after `>`.
@@ -323,7 +345,7 @@ package struct DSLScanner {
         guard bodyStart >= 0, bodyStart <= bodyEnd else { return }
         let body = tokens[bodyStart..<bodyEnd]
         if body.count == 1, body.first?.text == "get" { return }
-        var entries: [(name: String, placement: Placement)] = []
+        var entries: [(type: TypeReference, placement: Placement)] = []
         var literal = true
         var brackets = 0
         var position2 = bodyStart
@@ -333,13 +355,13 @@ package struct DSLScanner {
                token(position2 + 1)?.is(".") == true {
                 // A dotted name ending in `.self`.
                 var end = position2 + 1
-                var last = current.text
+                var written = current.text
                 while end + 1 < bodyEnd, tokens[end].is("."), tokens[end + 1].kind == .identifier, tokens[end + 1].text != "self" {
-                    last = tokens[end + 1].text
+                    written += "." + tokens[end + 1].text
                     end += 2
                 }
                 if end + 1 < bodyEnd + 1, tokens[end].is("."), token(end + 1)?.text == "self" {
-                    entries.append((last, placement(position2)))
+                    entries.append((reference(written), placement(position2)))
                     position2 = end + 2
                     continue
                 }
@@ -437,7 +459,8 @@ package struct DSLScanner {
                         if entryStart < scan {
                             let colon = (entryStart..<scan).first { tokens[$0].is(":") }
                             let type = colon.map { colon in
-                                tokens[(colon + 1)..<scan].map(\.text).joined()
+                                TypeExpression.parse(tokens[(colon + 1)..<scan])?.description
+                                    ?? tokens[(colon + 1)..<scan].map(\.text).joined()
                             }
                             parameters.append(type)
                         }
@@ -546,9 +569,10 @@ package struct DSLScanner {
         let key = KeyPattern(type: type, name: name(arguments), arity: collection ? 0 : arity,
                              argumentTypes: argumentTypes)
         let id = facts.registrations.count
+        let (ownerType, contributed) = owner
         facts.registrations.append(RegistrationFact(
-            id: id, kind: collection ? .collectionElement : .service, key: key, owner: owner, scopeType: enclosingTypeName,
-            placement: place, inLoop: inLoop))
+            id: id, kind: collection ? .collectionElement : .service, key: key, owner: ownerType,
+            scopeType: enclosingTypeName, contributed: contributed, placement: place, inLoop: inLoop))
         if let generic {
             facts.notes.append(ScanNote(message: "This registration's type depends on the generic parameter \(generic), "
                 + "so its key cannot be known from source; validate() checks it at run time.", placement: place))
@@ -581,7 +605,8 @@ package struct DSLScanner {
                     facts.registrations.append(RegistrationFact(
                         id: facts.registrations.count, kind: .alias(of: id), key: key,
                         owner: facts.registrations[id].owner, scopeType: facts.registrations[id].scopeType,
-                        placement: placement(position + 1), inLoop: inLoop))
+                        contributed: facts.registrations[id].contributed, placement: placement(position + 1),
+                        inLoop: inLoop))
                 }
             case "initCompleted":
                 let closure = trailing ?? arguments.first.flatMap { tokens[$0.range.lowerBound].is("{") ? $0.range.lowerBound : nil }
@@ -598,9 +623,11 @@ package struct DSLScanner {
         guard arguments.contains(where: { $0.label == "to" }), let first = arguments.first, first.label == nil,
               let metatype = metatype(first.range) else { return }
         let id = facts.registrations.count
+        let (ownerType, contributed) = owner
         facts.registrations.append(RegistrationFact(
             id: id, kind: .alias(of: nil), key: KeyPattern(type: metatype.type, name: name(arguments), arity: nil),
-            owner: owner, scopeType: enclosingTypeName, placement: placement(index), inLoop: inLoop))
+            owner: ownerType, scopeType: enclosingTypeName, contributed: contributed, placement: placement(index),
+            inLoop: inLoop))
     }
 
     private mutating func decorator(at index: Int) {
@@ -616,9 +643,11 @@ package struct DSLScanner {
     private mutating func contribution(at index: Int) {
         let (arguments, trailing, _) = call(at: index)
         guard let target = arguments.first(where: { $0.label == "into" }), let metatype = metatype(target.range),
-              let name = metatype.type?.lastName else { return }
+              case .named(let components, _)? = metatype.type else { return }
         let closure = trailing ?? arguments.last.flatMap { tokens[$0.range.lowerBound].is("{") ? $0.range.lowerBound : nil }
-        if let closure { push(.contribute(target: name), from: closure, to: file.close(closure)) }
+        if let closure {
+            push(.contribute(target: reference(components.joined(separator: "."))), from: closure, to: file.close(closure))
+        }
     }
 
     private mutating func resolve(at index: Int) {

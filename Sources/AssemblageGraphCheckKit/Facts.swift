@@ -47,6 +47,27 @@ package struct KeyPattern: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// A type named in source: a declaration (exact, with its enclosing types) or a name written in code or an
+/// extension, which the checker resolves the way Swift looks names up (innermost scope first).
+package struct TypeReference: Sendable, Hashable {
+    /// The qualified name when ``exact``; otherwise the dotted name as written.
+    package var name: String
+    /// The type around the reference (a qualified name, or an extension's written name), for lookup.
+    package var context: String?
+    /// The file it is written in (file-private types are looked up there first).
+    package var file: String
+    /// Whether ``name`` is already the qualified name of a declaration.
+    package var exact: Bool
+
+    /// Creates a reference.
+    package init(name: String, context: String?, file: String, exact: Bool) {
+        self.name = name
+        self.context = context
+        self.file = file
+        self.exact = exact
+    }
+}
+
 /// Where a registration or resolve sits in the code: enough to know whose graph it belongs to.
 package struct Placement: Sendable, Hashable {
     /// The location of the call.
@@ -78,9 +99,11 @@ package struct RegistrationFact: Sendable {
     /// Its key.
     package var key: KeyPattern
     /// The type whose body holds it, or the module it was contributed into (`contribute(into:)`).
-    package var owner: String?
+    package var owner: TypeReference?
     /// The type whose module scope its factory resolves from (the contributor for contributions).
-    package var scopeType: String?
+    package var scopeType: TypeReference?
+    /// Whether it was contributed into another module with `contribute(into:)`.
+    package var contributed: Bool
     /// Where it is.
     package var placement: Placement
     /// Whether it sits in a loop (`for`, `while`, `forEach`): it may run any number of times.
@@ -109,8 +132,8 @@ package struct ResolveFact: Sendable {
     package var collection: Collection?
     /// The code it runs in.
     package var context: Context
-    /// The innermost type around it.
-    package var scopeType: String?
+    /// The innermost type around it (for a factory: the type whose module scope the factory resolves from).
+    package var scopeType: TypeReference?
     /// Where it is.
     package var placement: Placement
 
@@ -128,15 +151,15 @@ package struct DecoratorFact: Sendable {
     /// The decorated type and name.
     package var key: KeyPattern
     /// The innermost type around it.
-    package var scopeType: String?
+    package var scopeType: TypeReference?
     /// Where it is.
     package var placement: Placement
 }
 
 /// A type declaration or extension and what it conforms to.
 package struct TypeDeclarationFact: Sendable {
-    /// The last component of its name.
-    package var name: String
+    /// The declared type (exact) or the extended type (as written).
+    package var type: TypeReference
     /// The names in its inheritance clause.
     package var inherits: [String]
     /// Whether it is a protocol.
@@ -150,11 +173,11 @@ package struct ModuleListFact: Sendable {
     /// Which list.
     package enum Kind: Sendable { case dependencies, replaces }
     /// The module type.
-    package var typeName: String
+    package var typeName: TypeReference
     /// Which list.
     package var kind: Kind
-    /// The listed modules (last name component) and where each is written.
-    package var entries: [(name: String, placement: Placement)]
+    /// The listed modules and where each is written.
+    package var entries: [(type: TypeReference, placement: Placement)]
     /// Whether the list is a plain array literal of `Module.self` (otherwise it is computed at run time).
     package var literal: Bool
     /// Where the declaration is.
@@ -164,7 +187,7 @@ package struct ModuleListFact: Sendable {
 /// A place where a module's `assemble(container:)` hands its container to code the checker does not follow.
 package struct ContainerEscapeFact: Sendable {
     /// The module type.
-    package var typeName: String
+    package var typeName: TypeReference
     /// Where it is.
     package var placement: Placement
 }

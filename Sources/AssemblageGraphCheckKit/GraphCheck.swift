@@ -38,8 +38,8 @@ package enum GraphCheck {
 
         /// One line: what was read and what was found.
         package var summary: String {
-            let modules = Set(facts.types.filter { !$0.isProtocol }.map(\.name))
-                .intersection(facts.moduleLists.map(\.typeName)).count
+            let modules = Set(facts.moduleLists.filter { $0.kind == .dependencies }.map(\.typeName.name)).count
+
             let errorCount = errors.count
             let noteCount = findings.count - errorCount
             return "assemblage-check: \(fileCount) files, \(facts.registrations.count) registrations, "

@@ -51,7 +51,12 @@ extension GraphChecker {
         guard let site = path.first(where: { $0.site.own })?.site else { return }
         let keys = path.map { facts.registrations[$0.from].key.description } + [facts.registrations[start].key.description]
         let cycle = keys.joined(separator: " → ")
-        if severity == .error {
+        let recursive = path.contains { (facts.registrations[$0.from].key.arity ?? 1) > 0 }
+        if recursive {
+            // A factory with runtime arguments may resolve itself with other values and stop: recursion.
+            report(.note, .notChecked, at: site, "May be a circular dependency: \(cycle); a key on it takes runtime "
+                + "arguments, so the recursion may end on their values; validate() checks it.")
+        } else if severity == .error {
             report(.error, .cycle, at: site, "Circular dependency: \(cycle). Break it with initCompleted (property "
                 + "injection) or by resolving Lazy/Provider.")
         } else {

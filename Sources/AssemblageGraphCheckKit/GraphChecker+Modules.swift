@@ -3,7 +3,8 @@ extension GraphChecker {
     mutating func checkDuplicates() {
         for module in modules.sorted() {
             let registrations = (registrationsByModule[module] ?? []).filter { registration in
-                registration.kind != .collectionElement && !registration.inLoop && registration.key.type != nil
+                registration.kind != .collectionElement && !registration.inLoop && !registration.contributed
+                    && registration.key.type != nil
                     && registration.key.name != .unknown && registration.key.arity != nil
             }
             for (index, later) in registrations.enumerated() {
@@ -11,7 +12,7 @@ extension GraphChecker {
                     match(earlier.key, later.key) == .yes && !exclusiveBranches(earlier.placement, later.placement)
                 }) else { continue }
                 report(.error, .duplicateRegistration, at: later.placement,
-                       "\(module) registers \(later.key) twice: here and at \(earlier.placement.location.short). The "
+                       "\(display(module)) registers \(later.key) twice: here and at \(earlier.placement.location.short). The "
                        + "later registration replaces the earlier one at run time; remove one, or give them different names.")
             }
         }
@@ -20,27 +21,30 @@ extension GraphChecker {
     /// A `replaces` module must register every key of the module it replaces, or the modules that depend on
     /// the replaced one fail to resolve it.
     mutating func checkReplacements() {
-        for list in facts.moduleLists where list.kind == .replaces && modules.contains(list.typeName) {
-            let replacement = list.typeName
+        for list in facts.moduleLists where list.kind == .replaces {
+            guard let replacementModule = moduleName(list.typeName) else { continue }
+            let replacement = display(replacementModule)
             for entry in list.entries {
-                guard modules.contains(entry.name) else {
-                    report(.note, .notChecked, at: entry.placement, "\(replacement) replaces \(entry.name), whose source "
-                        + "is not visible; whether it registers the same keys is checked by validate() at run time.")
+                guard let replaced = moduleName(entry.type) else {
+                    report(.note, .notChecked, at: entry.placement, "\(replacement) replaces \(entry.type.name), whose "
+                        + "source is not visible; whether it registers the same keys is checked by validate() at run time.")
                     continue
                 }
                 var missingKeys: [String] = []
-                for registration in registrationsByModule[entry.name] ?? [] where registration.kind != .collectionElement
+                for registration in registrationsByModule[replaced] ?? [] where registration.kind != .collectionElement
                     && registration.key.type != nil && registration.key.name != .unknown {
-                    let found = lookup(registration.key, from: replacement)
-                    if found.winners.isEmpty, found.maybe.isEmpty {
-                        missingKeys.append("\(registration.key) (\(registration.placement.location.short))")
+                    let found = lookup(registration.key, from: replacementModule)
+                    let text = "\(registration.key) (\(registration.placement.location.short))"
+                    if found.winners.isEmpty, found.maybe.isEmpty, !missingKeys.contains(where: { $0.hasPrefix("\(registration.key) (") }) {
+                        missingKeys.append(text)
                     }
                 }
                 guard !missingKeys.isEmpty else { continue }
-                let message = "\(replacement) replaces \(entry.name) but does not register "
-                    + missingKeys.joined(separator: ", ") + ", which \(entry.name) registers: modules that depend on "
-                    + "\(entry.name) would fail to resolve " + (missingKeys.count == 1 ? "it." : "them.")
-                if let reason = openReasons[replacement] {
+                let replacedName = display(replaced)
+                let message = "\(replacement) replaces \(replacedName) but does not register "
+                    + missingKeys.joined(separator: ", ") + ", which \(replacedName) registers: modules that depend on "
+                    + "\(replacedName) would fail to resolve " + (missingKeys.count == 1 ? "it." : "them.")
+                if let reason = openReasons[replacementModule] {
                     report(.note, .notChecked, at: entry.placement, "May fail at run time: \(message) Not an error "
                         + "because \(reason); validate() checks it at run time.")
                 } else {
@@ -55,7 +59,7 @@ extension GraphChecker {
         for decorator in facts.decorators {
             guard let type = decorator.key.type else { continue }
             let registered = facts.registrations.contains { registration in
-                registration.key.type.map { sameType($0, type) } ?? true
+                registration.key.type.map { sameType($0, type) } ?? false
             }
             if !registered {
                 report(.note, .notChecked, at: decorator.placement, "No visible code registers \(type), so this "

@@ -4,8 +4,7 @@ extension GraphChecker {
     mutating func checkResolves() {
         for resolve in facts.resolves {
             guard let writtenType = resolve.key.type else { continue }
-            let scope: String? = resolve.context != .none && resolve.scopeType.map(modules.contains) == true
-                ? resolve.scopeType : nil
+            let scope: String? = resolve.context != .none ? moduleName(resolve.scopeType) : nil
             var key = resolve.key
             var collection = resolve.collection
             var wrapper: String?
@@ -62,20 +61,19 @@ extension GraphChecker {
                                         found: Lookup) {
         guard resolve.placement.own, !resolve.placement.ignored, let type = key.type else { return }
         var message = "No registration for \(resolve.key)"
-        message += scope.map { " visible from \($0)." } ?? "."
+        message += scope.map { " visible from \(display($0))." } ?? "."
         if let wrapper { message += " \(wrapper)<\(type)> resolves the registration of \(key), and there is none." }
         if let from = origin(of: resolve) { message += " Resolution path: \(from) → \(resolve.key)." }
         var code = Finding.Code.notRegistered
         let elsewhere = scope == nil ? [] : lookup(key, from: nil).winners
-        if let scope, let other = elsewhere.first {
+        if let scope, let other = elsewhere.first(where: { moduleName($0.owner) != nil }) ?? elsewhere.first {
             code = .outsideDependencies
-            let owner = other.owner.flatMap { modules.contains($0) ? $0 : nil }
-            if let owner {
-                message += " \(key) is registered in \(owner) (\(other.placement.location.short)), which \(scope) does not "
-                    + "depend on: add \(owner).self to \(scope).dependencies."
+            if let owner = moduleName(other.owner).map(display) {
+                message += " \(key) is registered in \(owner) (\(other.placement.location.short)), which \(display(scope)) "
+                    + "does not depend on: add \(owner).self to \(display(scope)).dependencies."
             } else {
                 message += " \(key) is registered only outside modules (\(other.placement.location.short)), where a "
-                    + "module's container never looks: register it in a module that \(scope) depends on."
+                    + "module's container never looks: register it in a module that \(display(scope)) depends on."
             }
         } else {
             let typeName = type.description

@@ -32,10 +32,18 @@ package struct GraphChecker {
     var modules: Set<String> = []
     /// Each module's dependencies, as declared.
     var dependencies: [String: [(name: String, placement: Placement)]] = [:]
+    /// The qualified names of every declared type.
+    var declaredTypes: Set<String> = []
     /// Why a module's registrations or dependencies cannot all be known from source.
     var openReasons: [String: String] = [:]
     /// Registrations by owner module (`nil`: outside any module).
     var registrationsByModule: [String?: [RegistrationFact]] = [:]
+    /// The same, by owner and then by ``typeKey(_:)`` (`"*"` for registrations of unknown type).
+    var index: [String?: [String: [RegistrationFact]]] = [:]
+    /// Every owner: code outside modules, then each module.
+    var allOwners: [String?] = [nil]
+    /// Resolved type references.
+    var resolved: [TypeReference: String?] = [:]
     var closures: [String: [String]] = [:]
     /// Edges between registrations for the cycle check.
     var edges: [CycleEdge] = []
@@ -78,38 +86,94 @@ package struct GraphChecker {
     // MARK: Modules
 
     mutating func prepareModules() {
+        declaredTypes = Set(facts.types.filter(\.type.exact).map(\.type.name))
         var protocols = GraphChecker.moduleProtocolRoots
         var changed = true
         while changed {
             changed = false
-            for type in facts.types where type.isProtocol && !protocols.contains(type.name)
-                && type.inherits.contains(where: protocols.contains) {
-                protocols.insert(type.name)
-                changed = true
+            for type in facts.types where type.isProtocol {
+                let name = String(type.type.name.split(separator: ".").last ?? "")
+                if !protocols.contains(name), type.inherits.contains(where: protocols.contains) {
+                    protocols.insert(name)
+                    changed = true
+                }
             }
         }
         for type in facts.types where !type.isProtocol && type.inherits.contains(where: protocols.contains) {
-            modules.insert(type.name)
+            modules.insert(resolve(type.type) ?? type.type.name)
         }
-        for list in facts.moduleLists where list.kind == .dependencies { modules.insert(list.typeName) }
-        for list in facts.moduleLists where list.kind == .dependencies && modules.contains(list.typeName) {
-            dependencies[list.typeName, default: []] += list.entries
+        for list in facts.moduleLists where list.kind == .dependencies {
+            modules.insert(resolve(list.typeName) ?? list.typeName.name)
+        }
+        for list in facts.moduleLists where list.kind == .dependencies {
+            guard let module = moduleName(list.typeName) else { continue }
+            for entry in list.entries {
+                if let dependency = moduleName(entry.type) {
+                    dependencies[module, default: []].append((dependency, entry.placement))
+                } else {
+                    openReasons[module] = "\(display(module)) depends on \(entry.type.name), whose source is not visible"
+                }
+            }
             if !list.literal {
-                openReasons[list.typeName] = "\(list.typeName).dependencies is computed at run time"
-            }
-            if let unknown = list.entries.first(where: { !modules.contains($0.name) }) {
-                openReasons[list.typeName] = "\(list.typeName) depends on \(unknown.name), whose source is not visible"
+                openReasons[module] = "\(display(module)).dependencies is computed at run time"
             }
         }
-        for escape in facts.escapes where modules.contains(escape.typeName) && openReasons[escape.typeName] == nil {
-            openReasons[escape.typeName] = "\(escape.typeName) hands its container to code the check does not follow "
+        for escape in facts.escapes {
+            guard let module = moduleName(escape.typeName), openReasons[module] == nil else { continue }
+            openReasons[module] = "\(display(module)) hands its container to code the check does not follow "
                 + "(\(escape.placement.location.short))"
         }
         for registration in facts.registrations {
-            let owner = registration.owner.flatMap { modules.contains($0) ? $0 : nil }
-            registrationsByModule[owner, default: []].append(registration)
+            let module = moduleName(registration.owner)
+            registrationsByModule[module, default: []].append(registration)
+            index[module, default: [:]][registration.key.type.map(typeKey) ?? "*", default: []].append(registration)
         }
         for module in modules { _ = closure(of: module) }
+        allOwners = [nil] + modules.sorted()
+    }
+
+    /// The qualified name of the declaration a reference names, looked up as Swift does: the enclosing types
+    /// from the innermost out, file-private types of the reference's file, then the only type of that name.
+    mutating func resolve(_ reference: TypeReference) -> String? {
+        if reference.exact { return reference.name }
+        if let known = resolved[reference] { return known }
+        let result = lookUp(reference)
+        resolved[reference] = result
+        return result
+    }
+
+    private mutating func lookUp(_ reference: TypeReference) -> String? {
+        var prefix: [Substring] = []
+        if let context = reference.context {
+            let outer = resolve(TypeReference(name: context, context: nil, file: reference.file, exact: false)) ?? context
+            prefix = outer.split(separator: ".")
+        }
+        let filePrivate = DSLScanner.filePrivatePrefix(reference.file)
+        while true {
+            if prefix.isEmpty, declaredTypes.contains(filePrivate + reference.name) { return filePrivate + reference.name }
+            let candidate = (prefix.map(String.init) + [reference.name]).joined(separator: ".")
+            if declaredTypes.contains(candidate) { return candidate }
+            if prefix.isEmpty { break }
+            prefix.removeLast()
+        }
+        let matches = declaredTypes.filter { declared in
+            (declared.hasSuffix("." + reference.name) || declared.hasSuffix("/" + reference.name))
+                && (!declared.contains("/") || declared.hasPrefix(filePrivate))
+        }
+        return matches.count == 1 ? matches.first : nil
+    }
+
+    /// The module a reference names, or nil when it names no module.
+    mutating func moduleName(_ reference: TypeReference?) -> String? {
+        guard let reference, let name = resolve(reference) ?? (reference.exact ? reference.name : nil) else {
+            return reference.flatMap { modules.contains($0.name) ? $0.name : nil }
+        }
+        return modules.contains(name) ? name : nil
+    }
+
+    /// A qualified name as a reader knows it: without the file prefix of a file-private type.
+    func display(_ name: String) -> String {
+        name.split(separator: "/").last.map(String.init) ?? name
     }
 
     /// The module and the modules its container searches, in the runtime's order: for each dependency, the
@@ -155,7 +219,7 @@ package struct GraphChecker {
             let placements = cycle.compactMap(\.1)
             guard !placements.contains(where: \.ignored), let site = placements.first(where: \.own) else { continue }
             report(.error, .moduleCycle, at: site, "Circular module dependency: "
-                + cycle.map(\.0).joined(separator: " → ") + ". ModuleAssembler rejects the graph; remove one of "
+                + cycle.map { display($0.0) }.joined(separator: " → ") + ". ModuleAssembler rejects the graph; remove one of "
                 + "these dependencies.")
         }
     }
@@ -206,7 +270,7 @@ package struct GraphChecker {
 
     /// The modules a scope searches, in order; `nil` for the flat scope of code outside modules.
     func searchOrder(_ module: String?) -> [String?] {
-        guard let module else { return [nil] + modules.sorted() }
+        guard let module else { return allOwners }
         return closures[module] ?? [module]
     }
 
@@ -216,12 +280,20 @@ package struct GraphChecker {
         var nearMisses: [RegistrationFact] = []
     }
 
+    /// The bucket of a type in ``index``: its last name, which every spelling of it shares.
+    func typeKey(_ type: TypeExpression) -> String {
+        let type = canonical(type)
+        return type.lastName ?? type.description
+    }
+
     /// What resolving `key` finds from `module`'s container (or from code outside modules).
     func lookup(_ key: KeyPattern, from module: String?) -> Lookup {
         var result = Lookup()
+        let bucket = key.type.map(typeKey) ?? "*"
         for owner in searchOrder(module) {
             var winners: [RegistrationFact] = []
-            for registration in registrationsByModule[owner] ?? [] where registration.kind != .collectionElement {
+            let candidates = (index[owner]?[bucket] ?? []) + (bucket == "*" ? [] : index[owner]?["*"] ?? [])
+            for registration in candidates where registration.kind != .collectionElement {
                 switch match(registration.key, key) {
                 case .yes: winners.append(registration)
                 case .maybe: result.maybe.append(registration)

@@ -1,0 +1,42 @@
+import AssemblageGraphCheckKit
+import Foundation
+import Testing
+
+/// Each fixture marks with `// expect: severity code` every line that must produce a finding; no other line may.
+@Suite struct FixtureTests {
+    @Test(arguments: ["CorrectGraph", "MissingRegistration", "ModuleRules", "Cycles", "Notes", "NoFalseErrors"])
+    func fixtureProducesExactlyTheFindingsItsMarkersName(_ name: String) throws {
+        let found = try Check.summary(ofFixture: name)
+        let expected = try Check.expectations(ofFixture: name)
+        #expect(found.subtracting(expected).isEmpty, "unexpected findings in \(name): \(found.subtracting(expected).sorted())")
+        #expect(expected.subtracting(found).isEmpty, "missing findings in \(name): \(expected.subtracting(found).sorted())")
+    }
+
+    @Test func correctGraphProducesNoFindingAtAll() throws {
+        #expect(Check.run(["CorrectGraph.swift": try Check.fixture("CorrectGraph")]).isEmpty)
+    }
+
+    @Test func everyErrorKindHasAFixtureLine() throws {
+        var codes = Set<String>()
+        for name in ["MissingRegistration", "ModuleRules", "Cycles"] {
+            for expectation in try Check.expectations(ofFixture: name) where expectation.contains(" error ") {
+                codes.insert(String(expectation.split(separator: " ").last!))
+            }
+        }
+        #expect(codes == ["notRegistered", "outsideDependencies", "duplicateRegistration", "cycle", "moduleCycle",
+                          "replacementMissingKey"])
+    }
+
+    @Test func demoSourcesCheckWithoutErrors() throws {
+        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/assemblage-demo").standardizedFileURL
+        let files = try FileManager.default.contentsOfDirectory(atPath: demo.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count >= 5)
+        var sources: [String: String] = [:]
+        for file in files {
+            sources[file] = try String(contentsOf: demo.appendingPathComponent(file), encoding: .utf8)
+        }
+        let findings = Check.run(sources)
+        #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)")
+    }
+}
