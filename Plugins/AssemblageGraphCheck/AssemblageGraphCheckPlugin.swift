@@ -8,7 +8,9 @@ import PackagePlugin
 @main
 struct AssemblageGraphCheckPlugin: BuildToolPlugin {
     /// Assemblage's own targets: their registrations are the library's, not the app's graph.
-    static let libraryTargets: Set<String> = ["Assemblage", "AssemblageScenes", "AssemblageTesting", "_AssemblageShims"]
+    static let libraryTargets: Set<String> = [
+        "Assemblage", "AssemblageScenes", "AssemblageTesting", "_AssemblageShims",
+    ]
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SwiftSourceModuleTarget else { return [] }

@@ -43,8 +43,8 @@ package enum GraphCheck {
             let errorCount = errors.count
             let noteCount = findings.count - errorCount
             return "assemblage-check: \(fileCount) files, \(facts.registrations.count) registrations, "
-                + "\(facts.resolves.count) resolves, \(modules) modules: \(errorCount) error\(errorCount == 1 ? "" : "s"), "
-                + "\(noteCount) note\(noteCount == 1 ? "" : "s")"
+                + "\(facts.resolves.count) resolves, \(modules) modules: "
+                + "\(errorCount) error\(errorCount == 1 ? "" : "s"), \(noteCount) note\(noteCount == 1 ? "" : "s")"
         }
     }
 

@@ -28,7 +28,10 @@ extension GraphChecker {
 
     private mutating func reportCycle(in component: Set<Int>, edges: [CycleEdge], severity: Finding.Severity) {
         let inside = edges.filter { component.contains($0.from) && component.contains($0.to) }
-        guard let start = component.min(by: { facts.registrations[$0].placement.location < facts.registrations[$1].placement.location })
+        guard
+            let start = component.min(by: {
+                facts.registrations[$0].placement.location < facts.registrations[$1].placement.location
+            })
         else { return }
         // Breadth-first from `start` back to itself, inside the component.
         var previous: [Int: CycleEdge] = [:]
@@ -37,8 +40,14 @@ extension GraphChecker {
         search: while !queue.isEmpty {
             let node = queue.removeFirst()
             for edge in inside where edge.from == node {
-                if edge.to == start { closing = edge; break search }
-                if previous[edge.to] == nil { previous[edge.to] = edge; queue.append(edge.to) }
+                if edge.to == start {
+                    closing = edge
+                    break search
+                }
+                if previous[edge.to] == nil {
+                    previous[edge.to] = edge
+                    queue.append(edge.to)
+                }
             }
         }
         guard var edge = closing else { return }
@@ -49,19 +58,26 @@ extension GraphChecker {
         }
         if path.contains(where: { $0.site.ignored || facts.registrations[$0.from].placement.ignored }) { return }
         guard let site = path.first(where: { $0.site.own })?.site else { return }
-        let keys = path.map { facts.registrations[$0.from].key.description } + [facts.registrations[start].key.description]
+        let keys =
+            path.map { facts.registrations[$0.from].key.description } + [facts.registrations[start].key.description]
         let cycle = keys.joined(separator: " → ")
         let recursive = path.contains { (facts.registrations[$0.from].key.arity ?? 1) > 0 }
         if recursive {
             // A factory with runtime arguments may resolve itself with other values and stop: recursion.
-            report(.note, .notChecked, at: site, "May be a circular dependency: \(cycle); a key on it takes runtime "
-                + "arguments, so the recursion may end on their values; validate() checks it.")
+            report(
+                .note, .notChecked, at: site,
+                "May be a circular dependency: \(cycle); a key on it takes runtime "
+                    + "arguments, so the recursion may end on their values; validate() checks it.")
         } else if severity == .error {
-            report(.error, .cycle, at: site, "Circular dependency: \(cycle). Break it with initCompleted (property "
-                + "injection) or by resolving Lazy/Provider.")
+            report(
+                .error, .cycle, at: site,
+                "Circular dependency: \(cycle). Break it with initCompleted (property "
+                    + "injection) or by resolving Lazy/Provider.")
         } else {
-            report(.note, .notChecked, at: site, "May be a circular dependency: \(cycle), depending on which of "
-                + "several registrations of a key wins at run time; validate() checks it.")
+            report(
+                .note, .notChecked, at: site,
+                "May be a circular dependency: \(cycle), depending on which of "
+                    + "several registrations of a key wins at run time; validate() checks it.")
         }
     }
 

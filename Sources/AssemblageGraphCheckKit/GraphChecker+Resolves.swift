@@ -24,8 +24,10 @@ extension GraphChecker {
                 if case .optional(let wrapped) = canonical(writtenType) {
                     wrapper = "Optional"
                     key.type = wrapped
-                } else if let arguments = writtenType.arguments(ofGeneric: "Lazy") ?? writtenType.arguments(ofGeneric: "Provider"),
-                          arguments.count == 1 {
+                } else if let arguments = writtenType.arguments(ofGeneric: "Lazy")
+                    ?? writtenType.arguments(ofGeneric: "Provider"),
+                    arguments.count == 1
+                {
                     wrapper = writtenType.lastName
                     key.type = arguments[0]
                 }
@@ -41,13 +43,17 @@ extension GraphChecker {
             if !found.winners.isEmpty {
                 if resolve.required, wrapper != "Lazy", wrapper != "Provider" {
                     let targets = found.winners.compactMap(target(of:))
-                    let exclusive = targets.count > 1 && targets.dropFirst().allSatisfy { exclusiveBranches($0.placement, targets[0].placement) }
-                    addEdges(from: resolve, to: targets, definite: targets.count == 1 && !exclusive
-                                && found.winners.count == targets.count)
+                    let exclusive =
+                        targets.count > 1
+                        && targets.dropFirst().allSatisfy { exclusiveBranches($0.placement, targets[0].placement) }
+                    addEdges(
+                        from: resolve, to: targets,
+                        definite: targets.count == 1 && !exclusive
+                            && found.winners.count == targets.count)
                 }
                 continue
             }
-            if wrapper == "Optional" { continue }   // Optional<T> resolves to nil when T is missing
+            if wrapper == "Optional" { continue }  // Optional<T> resolves to nil when T is missing
             reportMissing(resolve, key: key, wrapper: wrapper, scope: scope, found: found)
         }
     }
@@ -57,8 +63,10 @@ extension GraphChecker {
         lhs.branches.contains { left in rhs.branches.contains { $0.group == left.group && $0.branch != left.branch } }
     }
 
-    private mutating func reportMissing(_ resolve: ResolveFact, key: KeyPattern, wrapper: String?, scope: String?,
-                                        found: Lookup) {
+    private mutating func reportMissing(
+        _ resolve: ResolveFact, key: KeyPattern, wrapper: String?, scope: String?,
+        found: Lookup
+    ) {
         guard resolve.placement.own, !resolve.placement.ignored, let type = key.type else { return }
         var message = "No registration for \(resolve.key)"
         message += scope.map { " visible from \(display($0))." } ?? "."
@@ -69,10 +77,12 @@ extension GraphChecker {
         if let scope, let other = elsewhere.first(where: { moduleName($0.owner) != nil }) ?? elsewhere.first {
             code = .outsideDependencies
             if let owner = moduleName(other.owner).map(display) {
-                message += " \(key) is registered in \(owner) (\(other.placement.location.short)), which \(display(scope)) "
+                message +=
+                    " \(key) is registered in \(owner) (\(other.placement.location.short)), which \(display(scope)) "
                     + "does not depend on: add \(owner).self to \(display(scope)).dependencies."
             } else {
-                message += " \(key) is registered only outside modules (\(other.placement.location.short)), where a "
+                message +=
+                    " \(key) is registered only outside modules (\(other.placement.location.short)), where a "
                     + "module's container never looks: register it in a module that \(display(scope)) depends on."
             }
         } else {
@@ -80,7 +90,8 @@ extension GraphChecker {
             let nearMisses = found.nearMisses.map { $0.key.description }
             var unique: [String] = []
             for miss in nearMisses where !unique.contains(miss) { unique.append(miss) }
-            message += unique.isEmpty
+            message +=
+                unique.isEmpty
                 ? " Nothing is registered for \(typeName) under any name or argument list."
                 : " Registered for \(typeName): \(unique.joined(separator: ", "))."
         }
@@ -89,7 +100,8 @@ extension GraphChecker {
             reasons.append("it is resolved with resolve(…), which gives nil instead of failing")
         }
         if let maybe = found.maybe.first {
-            reasons.append("\(maybe.placement.location.short) registers a key the check cannot read, which may be this one")
+            reasons.append(
+                "\(maybe.placement.location.short) registers a key the check cannot read, which may be this one")
         }
         if let scope, let reason = openReasons[scope] { reasons.append(reason) }
         if scope == nil, !options.closedWorld {
@@ -98,8 +110,10 @@ extension GraphChecker {
         if reasons.isEmpty {
             report(.error, code, at: resolve.placement, message)
         } else {
-            report(.note, .notChecked, at: resolve.placement, "May fail at run time: \(message) Not an error because "
-                + reasons.joined(separator: "; ") + "; validate() checks it at run time.")
+            report(
+                .note, .notChecked, at: resolve.placement,
+                "May fail at run time: \(message) Not an error because "
+                    + reasons.joined(separator: "; ") + "; validate() checks it at run time.")
         }
     }
 
@@ -126,7 +140,7 @@ extension GraphChecker {
                     && (decorated.name == .none || decorated.name == registration.key.name)
             }.map(\.id)
         case .initCompleted, .none:
-            return   // property injection and code outside factories break or start no cycle
+            return  // property injection and code outside factories break or start no cycle
         }
         for source in sources {
             for target in targets {

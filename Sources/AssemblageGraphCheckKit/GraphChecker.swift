@@ -23,8 +23,10 @@ package struct GraphChecker {
         package init(closedWorld: Bool) { self.closedWorld = closedWorld }
     }
 
-    static let moduleProtocolRoots: Set<String> = ["ModuleAssembly", "AutoInitModuleAssembly", "DynamicModuleAssembly",
-                                                   "DefaultModuleAssemblyOverride"]
+    static let moduleProtocolRoots: Set<String> = [
+        "ModuleAssembly", "AutoInitModuleAssembly", "DynamicModuleAssembly",
+        "DefaultModuleAssemblyOverride",
+    ]
 
     let facts: Facts
     let options: Options
@@ -69,7 +71,9 @@ package struct GraphChecker {
         }
         var seen = Set<Finding>()
         return checker.findings.filter { seen.insert($0).inserted }.sorted {
-            ($0.location, $0.severity == .error ? 0 : 1, $0.message) < ($1.location, $1.severity == .error ? 0 : 1, $1.message)
+            ($0.location, $0.severity == .error ? 0 : 1, $0.message) < (
+                $1.location, $1.severity == .error ? 0 : 1, $1.message
+            )
         }
     }
 
@@ -78,7 +82,8 @@ package struct GraphChecker {
         self.options = options
     }
 
-    mutating func report(_ severity: Finding.Severity, _ code: Finding.Code, at placement: Placement, _ message: String) {
+    mutating func report(_ severity: Finding.Severity, _ code: Finding.Code, at placement: Placement, _ message: String)
+    {
         guard placement.own, !placement.ignored else { return }
         findings.append(Finding(severity, code, at: placement.location, message))
     }
@@ -111,7 +116,8 @@ package struct GraphChecker {
                 if let dependency = moduleName(entry.type) {
                     dependencies[module, default: []].append((dependency, entry.placement))
                 } else {
-                    openReasons[module] = "\(display(module)) depends on \(entry.type.name), whose source is not visible"
+                    openReasons[module] =
+                        "\(display(module)) depends on \(entry.type.name), whose source is not visible"
                 }
             }
             if !list.literal {
@@ -120,7 +126,8 @@ package struct GraphChecker {
         }
         for escape in facts.escapes {
             guard let module = moduleName(escape.typeName), openReasons[module] == nil else { continue }
-            openReasons[module] = "\(display(module)) hands its container to code the check does not follow "
+            openReasons[module] =
+                "\(display(module)) hands its container to code the check does not follow "
                 + "(\(escape.placement.location.short))"
         }
         for registration in facts.registrations {
@@ -145,12 +152,15 @@ package struct GraphChecker {
     private mutating func lookUp(_ reference: TypeReference) -> String? {
         var prefix: [Substring] = []
         if let context = reference.context {
-            let outer = resolve(TypeReference(name: context, context: nil, file: reference.file, exact: false)) ?? context
+            let outer =
+                resolve(TypeReference(name: context, context: nil, file: reference.file, exact: false)) ?? context
             prefix = outer.split(separator: ".")
         }
         let filePrivate = DSLScanner.filePrivatePrefix(reference.file)
         while true {
-            if prefix.isEmpty, declaredTypes.contains(filePrivate + reference.name) { return filePrivate + reference.name }
+            if prefix.isEmpty, declaredTypes.contains(filePrivate + reference.name) {
+                return filePrivate + reference.name
+            }
             let candidate = (prefix.map(String.init) + [reference.name]).joined(separator: ".")
             if declaredTypes.contains(candidate) { return candidate }
             if prefix.isEmpty { break }
@@ -218,9 +228,12 @@ package struct GraphChecker {
             guard reported.insert(signature).inserted else { continue }
             let placements = cycle.compactMap(\.1)
             guard !placements.contains(where: \.ignored), let site = placements.first(where: \.own) else { continue }
-            report(.error, .moduleCycle, at: site, "Circular module dependency: "
-                + cycle.map { display($0.0) }.joined(separator: " → ") + ". ModuleAssembler rejects the graph; remove one of "
-                + "these dependencies.")
+            report(
+                .error, .moduleCycle, at: site,
+                "Circular module dependency: "
+                    + cycle.map { display($0.0) }.joined(separator: " → ")
+                    + ". ModuleAssembler rejects the graph; remove one of "
+                    + "these dependencies.")
         }
     }
 
@@ -236,7 +249,8 @@ package struct GraphChecker {
             return .named(components, arguments.map { canonical($0, depth: depth + 1) })
         case .optional(let wrapped): return .optional(canonical(wrapped, depth: depth + 1))
         case .array(let element): return .array(canonical(element, depth: depth + 1))
-        case .dictionary(let key, let value): return .dictionary(canonical(key, depth: depth + 1), canonical(value, depth: depth + 1))
+        case .dictionary(let key, let value):
+            return .dictionary(canonical(key, depth: depth + 1), canonical(value, depth: depth + 1))
         case .other: return type
         }
     }
@@ -246,8 +260,10 @@ package struct GraphChecker {
         let right = canonical(rhs)
         if left == right { return true }
         // `Outer.Inner` and `Inner`, `MyModule.Service` and `Service`: the same when the last names agree.
-        if case .named(let leftComponents, let leftArguments) = left, case .named(let rightComponents, let rightArguments) = right,
-           leftComponents.last == rightComponents.last, leftArguments.count == rightArguments.count {
+        if case .named(let leftComponents, let leftArguments) = left,
+            case .named(let rightComponents, let rightArguments) = right,
+            leftComponents.last == rightComponents.last, leftArguments.count == rightArguments.count
+        {
             return zip(leftArguments, rightArguments).allSatisfy { sameType($0, $1) }
         }
         return false
@@ -257,7 +273,9 @@ package struct GraphChecker {
 
     func match(_ registration: KeyPattern, _ wanted: KeyPattern) -> Match {
         guard let registeredType = registration.type else {
-            if case .literal(let name) = registration.name, case .literal(let other) = wanted.name, name != other { return .no }
+            if case .literal(let name) = registration.name, case .literal(let other) = wanted.name, name != other {
+                return .no
+            }
             if registration.arity != nil, registration.arity != wanted.arity { return .no }
             return .maybe
         }

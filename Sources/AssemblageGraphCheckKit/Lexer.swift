@@ -93,11 +93,15 @@ package struct Lexer {
         index += 1
     }
 
-    private mutating func emit(_ kind: TokenKind, from start: Int, line startLine: Int, column: Int,
-                               text: String? = nil, literal: String? = nil) {
+    private mutating func emit(
+        _ kind: TokenKind, from start: Int, line startLine: Int, column: Int,
+        text: String? = nil, literal: String? = nil
+    ) {
         let value = text ?? String(decoding: bytes[start..<index], as: UTF8.self)
-        tokens.append(Token(kind: kind, text: value, line: startLine, column: column, spaceBefore: sawSpace,
-                            literal: literal))
+        tokens.append(
+            Token(
+                kind: kind, text: value, line: startLine, column: column, spaceBefore: sawSpace,
+                literal: literal))
         sawSpace = false
     }
 
@@ -143,14 +147,18 @@ package struct Lexer {
                 emit(.identifier, from: start, line: startLine, column: column)
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 while index < bytes.count,
-                      Lexer.isIdentifierBody(bytes[index])
-                        || (bytes[index] == UInt8(ascii: ".") && (48...57).contains(peek(1))) {
+                    Lexer.isIdentifierBody(bytes[index])
+                        || (bytes[index] == UInt8(ascii: ".") && (48...57).contains(peek(1)))
+                {
                     advance()
                 }
                 emit(.number, from: start, line: startLine, column: column)
             case UInt8(ascii: "/") where regexCanStart():
-                if !bareRegex() { punctuation(start: start, line: startLine, column: column) }
-                else { emit(.regex, from: start, line: startLine, column: column) }
+                if !bareRegex() {
+                    punctuation(start: start, line: startLine, column: column)
+                } else {
+                    emit(.regex, from: start, line: startLine, column: column)
+                }
             default:
                 if Lexer.isIdentifierStart(byte) {
                     while index < bytes.count, Lexer.isIdentifierBody(bytes[index]) { advance() }
@@ -217,8 +225,11 @@ package struct Lexer {
             for _ in 0...hashes { advance() }
             // Up to `/` followed by the same number of `#`.
             while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "\\") { advance() }
-                else if bytes[index] == UInt8(ascii: "/"), (0..<hashes).allSatisfy({ peek(1 + $0) == UInt8(ascii: "#") }) {
+                if bytes[index] == UInt8(ascii: "\\") {
+                    advance()
+                } else if bytes[index] == UInt8(ascii: "/"),
+                    (0..<hashes).allSatisfy({ peek(1 + $0) == UInt8(ascii: "#") })
+                {
                     for _ in 0...hashes { advance() }
                     break
                 }
@@ -243,11 +254,12 @@ package struct Lexer {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\""), (0..<quotes).allSatisfy({ peek($0) == UInt8(ascii: "\"") }),
-               (0..<hashes).allSatisfy({ peek(quotes + $0) == UInt8(ascii: "#") }) {
+                (0..<hashes).allSatisfy({ peek(quotes + $0) == UInt8(ascii: "#") })
+            {
                 for _ in 0..<(quotes + hashes) { advance() }
                 break
             }
-            if !multiline, byte == UInt8(ascii: "\n") { break }   // unterminated: stop at the line's end
+            if !multiline, byte == UInt8(ascii: "\n") { break }  // unterminated: stop at the line's end
             if byte == UInt8(ascii: "\\"), (0..<hashes).allSatisfy({ peek(1 + $0) == UInt8(ascii: "#") }) {
                 let after = peek(1 + hashes)
                 for _ in 0...hashes { advance() }
@@ -305,7 +317,8 @@ package struct Lexer {
     private func regexCanStart() -> Bool {
         let next = peek(1)
         if next == UInt8(ascii: " ") || next == UInt8(ascii: "\n") || next == UInt8(ascii: "=")
-            || next == UInt8(ascii: "/") || next == UInt8(ascii: "*") || next == 0 {
+            || next == UInt8(ascii: "/") || next == UInt8(ascii: "*") || next == 0
+        {
             return false
         }
         guard let previous = tokens.last else { return true }
@@ -323,7 +336,10 @@ package struct Lexer {
     private mutating func bareRegex() -> Bool {
         var probe = index + 1
         while probe < bytes.count, bytes[probe] != UInt8(ascii: "\n") {
-            if bytes[probe] == UInt8(ascii: "\\") { probe += 2; continue }
+            if bytes[probe] == UInt8(ascii: "\\") {
+                probe += 2
+                continue
+            }
             if bytes[probe] == UInt8(ascii: "/") {
                 while index <= probe { advance() }
                 return true

@@ -47,7 +47,7 @@ package struct SourceFile: Sendable {
                 directiveLine = token.line
                 continue
             }
-            if token.line == directiveLine { continue }   // the directive's condition
+            if token.line == directiveLine { continue }  // the directive's condition
             kept.append(token)
             branches.append(current)
         }

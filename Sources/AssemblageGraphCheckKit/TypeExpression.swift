@@ -117,7 +117,8 @@ package indirect enum TypeExpression: Sendable, Hashable, CustomStringConvertibl
                     } while accept(",")
                     guard accept(">") else { return nil }
                 } else if position + 1 < tokens.count, tokens[position].is("."),
-                          tokens[position + 1].kind == .identifier, tokens[position + 1].text != "self" {
+                    tokens[position + 1].kind == .identifier, tokens[position + 1].text != "self"
+                {
                     components.append(tokens[position + 1].text)
                     position += 2
                 } else {

@@ -3,7 +3,8 @@ import Foundation
 
 // The tool behind the AssemblageGraphCheck build-tool plugin. The plugin runs it with:
 //
-//   assemblage-graph-check --kind executable|library|test --output <file.swift> --own <files…> --dependency <files…>
+//   assemblage-graph-check --kind executable|library|test --output <file.swift> \
+//       --own <files…> --dependency <files…>
 //
 // It prints each finding as `file:line:column: error|note: …`, writes a small generated Swift file (the build
 // command's output, so that SwiftPM reruns the check only when a source changed), and exits with status 1 when
@@ -19,13 +20,18 @@ for argument in CommandLine.arguments.dropFirst() {
     case "--kind", "--output": list = argument
     case "--own", "--dependency": list = argument
     case "--help", "-h":
-        print("usage: assemblage-graph-check [--kind executable|library|test] [--output FILE] --own FILES… "
-            + "[--dependency FILES…]")
+        print(
+            "usage: assemblage-graph-check [--kind executable|library|test] [--output FILE] --own FILES… "
+                + "[--dependency FILES…]")
         exit(0)
     default:
         switch list {
-        case "--kind": kind = argument; list = nil
-        case "--output": output = argument; list = nil
+        case "--kind":
+            kind = argument
+            list = nil
+        case "--output":
+            output = argument
+            list = nil
         case "--dependency": dependencies.append(argument)
         default: own.append(argument)
         }

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct CycleTests {
     @Test func reportsACycleOfRequiredEdgesOnceWithTheRuntimesWords() throws {
-        let findings = Check.run("""
+        let findings = Check.run(
+            """
             c.register(Chicken.self) { r in Chicken(egg: try r.require(Egg.self)) }
             c.register(Egg.self) { r in Egg(chicken: try r.require(Chicken.self)) }
             """)
@@ -11,8 +12,9 @@ import Testing
         #expect(findings.count == 1)
         #expect(finding.code == .cycle)
         #expect(finding.location.line == 1)
-        #expect(finding.message == "Circular dependency: Chicken → Egg → Chicken. Break it with initCompleted "
-            + "(property injection) or by resolving Lazy/Provider.")
+        #expect(
+            finding.message == "Circular dependency: Chicken → Egg → Chicken. Break it with initCompleted "
+                + "(property injection) or by resolving Lazy/Provider.")
     }
 
     @Test(arguments: ["try r.require(Lazy<A>.self)", "try r.require(Provider<A>.self)", "r.resolve(A.self)"])
@@ -61,7 +63,8 @@ import Testing
     }
 
     @Test func recursionOnArgumentValuesIsANote() {
-        let source = "c.register(Count.self) { (r, n: Int) in Count(next: n == 0 ? nil : try r.require(Count.self, argument: n - 1)) }"
+        let source =
+            "c.register(Count.self) { (r, n: Int) in Count(next: n == 0 ? nil : try r.require(Count.self, argument: n - 1)) }"
         #expect(Check.run(source).map(\.severity) == [.note])
     }
 }

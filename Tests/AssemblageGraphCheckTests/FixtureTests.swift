@@ -8,8 +8,11 @@ import Testing
     func fixtureProducesExactlyTheFindingsItsMarkersName(_ name: String) throws {
         let found = try Check.summary(ofFixture: name)
         let expected = try Check.expectations(ofFixture: name)
-        #expect(found.subtracting(expected).isEmpty, "unexpected findings in \(name): \(found.subtracting(expected).sorted())")
-        #expect(expected.subtracting(found).isEmpty, "missing findings in \(name): \(expected.subtracting(found).sorted())")
+        #expect(
+            found.subtracting(expected).isEmpty,
+            "unexpected findings in \(name): \(found.subtracting(expected).sorted())")
+        #expect(
+            expected.subtracting(found).isEmpty, "missing findings in \(name): \(expected.subtracting(found).sorted())")
     }
 
     @Test func correctGraphProducesNoFindingAtAll() throws {
@@ -23,8 +26,11 @@ import Testing
                 codes.insert(String(expectation.split(separator: " ").last!))
             }
         }
-        #expect(codes == ["notRegistered", "outsideDependencies", "duplicateRegistration", "cycle", "moduleCycle",
-                          "replacementMissingKey"])
+        #expect(
+            codes == [
+                "notRegistered", "outsideDependencies", "duplicateRegistration", "cycle", "moduleCycle",
+                "replacementMissingKey",
+            ])
     }
 
     @Test func demoSourcesCheckWithoutErrors() throws {

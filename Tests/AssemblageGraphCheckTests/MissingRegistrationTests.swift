@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct MissingRegistrationTests {
     @Test func reportsResolveOfUnregisteredKeyAtItsLine() throws {
-        let findings = Check.run("""
+        let findings = Check.run(
+            """
             struct ServiceAssembly: Assembly {
                 func assemble(container: Container) {
                     container.register(UserService.self) { r in
@@ -16,22 +17,25 @@ import Testing
         #expect(findings.count == 1)
         #expect(finding.severity == .error)
         #expect(finding.code == .notRegistered)
-        #expect(finding.description == """
-            App.swift:4:37: error: No registration for HTTPClient (name: "staging"). Resolution path: UserService → \
-            HTTPClient (name: "staging"). Nothing is registered for HTTPClient under any name or argument list.
-            """)
+        #expect(
+            finding.description == """
+                App.swift:4:37: error: No registration for HTTPClient (name: "staging"). Resolution path: UserService → \
+                HTTPClient (name: "staging"). Nothing is registered for HTTPClient under any name or argument list.
+                """)
     }
 
     @Test func nearMissesListTheOtherNamesAndArgumentLists() throws {
-        let findings = Check.run("""
+        let findings = Check.run(
+            """
             c.register(Database.self, name: "replica") { _ in Database() }
             c.register(Database.self) { (_, url: URL) in Database(url: url) }
             let db = try c.require(Database.self, name: "primary")
             """)
-        #expect(findings.map(\.message) == [
-            #"No registration for Database (name: "primary"). Registered for Database: Database (name: "replica"), "#
-                + "Database (arguments: URL).",
-        ])
+        #expect(
+            findings.map(\.message) == [
+                #"No registration for Database (name: "primary"). Registered for Database: Database (name: "replica"), "#
+                    + "Database (arguments: URL)."
+            ])
     }
 
     @Test func argumentCountIsPartOfTheKey() {
@@ -44,10 +48,13 @@ import Testing
     }
 
     @Test func lazyOfAMissingServiceNamesTheWrappedKey() {
-        let findings = Check.run("c.register(Report.self) { r in Report(renderer: try r.require(Lazy<Renderer>.self)) }")
-        #expect(findings.first?.message.hasPrefix(
-            "No registration for Lazy<Renderer>. Lazy<Renderer> resolves the registration of Renderer, and there is none.")
-            == true)
+        let findings = Check.run(
+            "c.register(Report.self) { r in Report(renderer: try r.require(Lazy<Renderer>.self)) }")
+        #expect(
+            findings.first?.message.hasPrefix(
+                "No registration for Lazy<Renderer>. Lazy<Renderer> resolves the registration of Renderer, and there is none."
+            )
+                == true)
     }
 
     @Test func optionalOfAMissingServiceIsNoFinding() {

@@ -25,31 +25,41 @@ import Testing
     }
 
     @Test func reportsAModuleResolvingAKeyOfAnUndeclaredDependency() throws {
-        let source = network + module("FeedModule", body: """
-            container.register(Feed.self) { r in Feed(http: try r.require(HTTPClient.self)) }
-            """)
+        let source =
+            network
+            + module(
+                "FeedModule",
+                body: """
+                    container.register(Feed.self) { r in Feed(http: try r.require(HTTPClient.self)) }
+                    """)
         let finding = try #require(Check.run(source).first)
         #expect(finding.code == .outsideDependencies)
         #expect(finding.location.line == 10)
-        #expect(finding.message == "No registration for HTTPClient visible from FeedModule. Resolution path: Feed → "
-            + "HTTPClient. HTTPClient is registered in NetworkModule (App.swift:4), which FeedModule does not depend on: "
-            + "add NetworkModule.self to FeedModule.dependencies.")
+        #expect(
+            finding.message == "No registration for HTTPClient visible from FeedModule. Resolution path: Feed → "
+                + "HTTPClient. HTTPClient is registered in NetworkModule (App.swift:4), which FeedModule does not depend on: "
+                + "add NetworkModule.self to FeedModule.dependencies.")
     }
 
     @Test func transitiveDependenciesAreVisible() {
-        let source = network
+        let source =
+            network
             + module("ApiModule", dependencies: "NetworkModule.self", body: "")
-            + module("FeedModule", dependencies: "ApiModule.self", body: """
-                container.register(Feed.self) { r in Feed(http: try r.require(HTTPClient.self)) }
-                """)
+            + module(
+                "FeedModule", dependencies: "ApiModule.self",
+                body: """
+                    container.register(Feed.self) { r in Feed(http: try r.require(HTTPClient.self)) }
+                    """)
         #expect(Check.run(source).isEmpty)
     }
 
     @Test func reportsAKeyRegisteredTwiceInOneModuleAtTheSecondRegistration() throws {
-        let source = module("StorageModule", body: """
-            container.register(Storage.self) { _ in Disk() }
-                    container.register(Storage.self) { _ in Memory() }
-            """)
+        let source = module(
+            "StorageModule",
+            body: """
+                container.register(Storage.self) { _ in Disk() }
+                        container.register(Storage.self) { _ in Memory() }
+                """)
         let finding = try #require(Check.run(source).first)
         #expect(finding.code == .duplicateRegistration)
         #expect(finding.location.line == 5)
@@ -57,14 +67,16 @@ import Testing
     }
 
     @Test func registrationsInExclusiveIfBranchesOrOnlyInLoopsAreNotDuplicates() {
-        let source = module("StorageModule", body: """
-            #if DEBUG
-                    container.register(Storage.self) { _ in Disk() }
-                    #else
-                    container.register(Storage.self) { _ in Memory() }
-                    #endif
-                    for name in names { container.register(Shard.self) { _ in Shard(name) } }
-            """)
+        let source = module(
+            "StorageModule",
+            body: """
+                #if DEBUG
+                        container.register(Storage.self) { _ in Disk() }
+                        #else
+                        container.register(Storage.self) { _ in Memory() }
+                        #endif
+                        for name in names { container.register(Shard.self) { _ in Shard(name) } }
+                """)
         #expect(Check.run(source).isEmpty)
     }
 
@@ -85,22 +97,26 @@ import Testing
     }
 
     @Test func reportsAReplacementThatMissesAKeyOfTheModuleItReplaces() throws {
-        let source = network + """
-            struct FakeNetworkModule: AutoInitModuleAssembly {
-                static var dependencies: [any ModuleAssembly.Type] { [] }
-                static var replaces: [any ModuleAssembly.Type] { [NetworkModule.self] }
-                func assemble(container: Container) {}
-            }
-            """
+        let source =
+            network + """
+                struct FakeNetworkModule: AutoInitModuleAssembly {
+                    static var dependencies: [any ModuleAssembly.Type] { [] }
+                    static var replaces: [any ModuleAssembly.Type] { [NetworkModule.self] }
+                    func assemble(container: Container) {}
+                }
+                """
         let finding = try #require(Check.run(source).first)
         #expect(finding.code == .replacementMissingKey)
         #expect(finding.location.line == 9)
-        #expect(finding.message == "FakeNetworkModule replaces NetworkModule but does not register HTTPClient "
-            + "(App.swift:4), which NetworkModule registers: modules that depend on NetworkModule would fail to resolve it.")
+        #expect(
+            finding.message == "FakeNetworkModule replaces NetworkModule but does not register HTTPClient "
+                + "(App.swift:4), which NetworkModule registers: modules that depend on NetworkModule would fail to resolve it."
+        )
     }
 
     @Test func reportsAModuleCycleAtTheDependencyThatClosesIt() throws {
-        let source = module("AModule", dependencies: "BModule.self", body: "")
+        let source =
+            module("AModule", dependencies: "BModule.self", body: "")
             + module("BModule", dependencies: "AModule.self", body: "")
         let finding = try #require(Check.run(source).first)
         #expect(finding.code == .moduleCycle)
@@ -137,10 +153,12 @@ import Testing
     }
 
     @Test func aModuleThatHandsItsContainerToAHelperGetsNotesNotErrors() throws {
-        let source = module("HelperModule", body: """
-            registerNetworking(in: container)
-                    container.register(Feed.self) { r in Feed(http: try r.require(HTTPClient.self)) }
-            """)
+        let source = module(
+            "HelperModule",
+            body: """
+                registerNetworking(in: container)
+                        container.register(Feed.self) { r in Feed(http: try r.require(HTTPClient.self)) }
+                """)
         let finding = try #require(Check.run(source).first)
         #expect(finding.severity == .note)
         #expect(finding.message.contains("HelperModule hands its container to code the check does not follow"))

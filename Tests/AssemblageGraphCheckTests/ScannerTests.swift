@@ -9,11 +9,14 @@ import Testing
     }
 
     @Test func readsTypeNameAndArgumentsFromFactoryParameters() {
-        let found = facts("""
+        let found = facts(
+            """
             c.register(Greeter.self, name: "utc") { (r, zone: String, offset: Int) in Greeter() }
             c.register(Animal.self) { _, name in Cat(name: name) }
-            """).registrations
-        #expect(found.map(\.key.description) == [#"Greeter (name: "utc", arguments: String, Int)"#, "Animal (1 argument)"])
+            """
+        ).registrations
+        #expect(
+            found.map(\.key.description) == [#"Greeter (name: "utc", arguments: String, Int)"#, "Animal (1 argument)"])
     }
 
     @Test func readsArgumentCountFromShorthandParameters() {
@@ -28,15 +31,21 @@ import Testing
     }
 
     @Test func implementsRegistersAliasesWithTheEntrysArguments() {
-        let found = facts("c.register(FileCache.self) { (_, size: Int) in FileCache() }.implements(Cache.self, Purgeable.self)")
-            .registrations
-        #expect(found.map(\.key.description) == ["FileCache (arguments: Int)", "Cache (arguments: Int)",
-                                                  "Purgeable (arguments: Int)"])
+        let found = facts(
+            "c.register(FileCache.self) { (_, size: Int) in FileCache() }.implements(Cache.self, Purgeable.self)"
+        )
+        .registrations
+        #expect(
+            found.map(\.key.description) == [
+                "FileCache (arguments: Int)", "Cache (arguments: Int)",
+                "Purgeable (arguments: Int)",
+            ])
         #expect(found[1].kind == .alias(of: 0))
     }
 
     @Test func contributionBelongsToItsTargetAndResolvesInTheContributorsScope() {
-        let found = facts("""
+        let found = facts(
+            """
             struct Search: AutoInitModuleAssembly {
                 func assemble(container: Container) {
                     container.contribute(into: Interfaces.self) { i in
@@ -52,24 +61,29 @@ import Testing
     }
 
     @Test func forcedResolveIsRequiredAndPlainResolveIsNot() {
-        let found = facts("f(r.resolve(A.self)!, r.resolve(B.self), try r.require(C.self), try await r.resolveAsync(D.self))")
-            .resolves
+        let found = facts(
+            "f(r.resolve(A.self)!, r.resolve(B.self), try r.require(C.self), try await r.resolveAsync(D.self))"
+        )
+        .resolves
         #expect(found.map(\.required) == [true, false, true, true])
     }
 
     @Test func moduleListsKeepTheirEntriesAndWhetherTheyAreLiteral() {
-        let found = facts("""
+        let found = facts(
+            """
             struct Feed: ModuleAssembly {
                 static var dependencies: [any ModuleAssembly.Type] { [Network.self, Outer.Storage.self] }
                 static var replaces: [any ModuleAssembly.Type] { flag ? [Old.self] : [] }
             }
-            """).moduleLists
+            """
+        ).moduleLists
         #expect(found.map { $0.entries.map(\.type.name) } == [["Network", "Outer.Storage"], ["Old"]])
         #expect(found.map(\.literal) == [true, false])
     }
 
     @Test func otherMethodsNamedRegisterOrResolveAreIgnored() {
-        let found = facts("""
+        let found = facts(
+            """
             UserDefaults.standard.register(defaults: [:])
             container.register(scene: Home())
             promise.resolve(value)
@@ -78,8 +92,10 @@ import Testing
         #expect(found.resolves.isEmpty)
     }
 
-    @Test(arguments: [("Optional<Int>", "Int?"), ("Array<Swift.String>", "[String]"),
-                      ("Dictionary<String, Array<A>>", "[String: [A]]"), ("(any P)", "P"), ("Outer.Inner<T?>", "Outer.Inner<T?>")])
+    @Test(arguments: [
+        ("Optional<Int>", "Int?"), ("Array<Swift.String>", "[String]"),
+        ("Dictionary<String, Array<A>>", "[String: [A]]"), ("(any P)", "P"), ("Outer.Inner<T?>", "Outer.Inner<T?>"),
+    ])
     func typeExpressionsNormaliseSugar(_ written: String, _ normalised: String) {
         let tokens = Lexer.lex(written).tokens
         #expect(TypeExpression.parse(tokens[...])?.description == normalised)

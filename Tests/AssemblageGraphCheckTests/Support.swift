@@ -11,9 +11,12 @@ enum Check {
     }
 
     /// The findings for `sources` (all of them the target's own files unless listed in `dependencies`).
-    static func run(_ sources: [String: String], dependencies: [String: String] = [:],
-                    closedWorld: Bool = true) -> [Finding] {
-        let inputs = sources.sorted { $0.key < $1.key }.map { GraphCheck.Input(path: $0.key, text: $0.value, own: true) }
+    static func run(
+        _ sources: [String: String], dependencies: [String: String] = [:],
+        closedWorld: Bool = true
+    ) -> [Finding] {
+        let inputs =
+            sources.sorted { $0.key < $1.key }.map { GraphCheck.Input(path: $0.key, text: $0.value, own: true) }
             + dependencies.sorted { $0.key < $1.key }.map { GraphCheck.Input(path: $0.key, text: $0.value, own: false) }
         return GraphCheck.run(inputs, options: GraphChecker.Options(closedWorld: closedWorld)).findings
     }

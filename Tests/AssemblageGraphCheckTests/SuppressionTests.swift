@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct SuppressionTests {
     @Test func ignoreCommentSilencesTheFindingOnItsLine() {
-        let source = "let app = try c.require(App.self)   // assemblage-check: ignore (registered by a plug-in at run time)"
+        let source =
+            "let app = try c.require(App.self)   // assemblage-check: ignore (registered by a plug-in at run time)"
         #expect(Check.run(source).isEmpty)
         #expect(Check.run("let app = try c.require(App.self)").count == 1)
     }
