@@ -103,7 +103,8 @@ package struct DSLScanner {
             typeAlias(at: index)
             return
         }
-        if (text == "for" || text == "while" || text == "repeat") && !isMember {
+        // Loops and conditional branches: what is registered inside may run any number of times, or not at all.
+        if ["for", "while", "repeat", "if", "else", "switch"].contains(text), !isMember, next?.is(":") != true {
             if text == "while", previous?.is("}") == true { return }  // repeat { } while …
             loop(at: index)
             return

@@ -106,7 +106,8 @@ package struct RegistrationFact: Sendable {
     package var contributed: Bool
     /// Where it is.
     package var placement: Placement
-    /// Whether it sits in a loop (`for`, `while`, `forEach`): it may run any number of times.
+    /// Whether it sits in a loop (`for`, `while`, `forEach`) or a conditional branch (`if`, `else`, `switch`):
+    /// it may run any number of times, or not at all.
     package var inLoop: Bool
 }
 

@@ -80,6 +80,19 @@ import Testing
         #expect(Check.run(source).isEmpty)
     }
 
+    @Test func registrationsInIfAndElseBranchesAreNotDuplicates() {
+        let source = module(
+            "StorageModule",
+            body: """
+                if useMemory {
+                            container.register(Storage.self) { _ in Memory() }
+                        } else {
+                            container.register(Storage.self) { _ in Disk() }
+                        }
+                """)
+        #expect(Check.run(source).isEmpty)
+    }
+
     @Test func aContributionDoesNotDuplicateTheDynamicModulesOwnRegistration() {
         let source = """
             struct Interfaces: DynamicModuleAssembly, AutoInitModuleAssembly {
