@@ -11,15 +11,26 @@ extension DSLScanner {
             name += "." + part.text
             position += 2
         }
+        let isPrivate = (max(0, index - 3)..<index).contains {
+            tokens[$0].is("private") || tokens[$0].is("fileprivate")
+        }
+        // Whether code in another file of the module can name the type: not private, not local to a function
+        // or closure, not nested in a generic or inaccessible type.
+        var accessible = !isPrivate
+        for entry in stack {
+            switch entry.context {
+            case .type(_, _, let generics, let outerAccessible):
+                if !generics.isEmpty || !outerAccessible { accessible = false }
+            default:
+                accessible = false
+            }
+        }
         let type: TypeReference
         if isExtension {
             type = TypeReference(name: name, context: nil, file: file.path, exact: false)
         } else if let outer = enclosingTypeName {
             type = TypeReference(name: outer.name + "." + name, context: nil, file: file.path, exact: outer.exact)
         } else {
-            let isPrivate = (max(0, index - 3)..<index).contains {
-                tokens[$0].is("private") || tokens[$0].is("fileprivate")
-            }
             type = TypeReference(
                 name: isPrivate ? DSLScanner.filePrivatePrefix(file.path) + name : name, context: nil,
                 file: file.path, exact: true)
@@ -29,6 +40,7 @@ extension DSLScanner {
             let (names, after) = angleList(from: position)
             generics = names
             position = after
+            accessible = false
         }
         var inherits: [String] = []
         var inClause = false
@@ -47,9 +59,11 @@ extension DSLScanner {
         guard position < tokens.count else { return }
         facts.types.append(
             TypeDeclarationFact(
-                type: type, inherits: inherits, isProtocol: isProtocol,
-                location: file.location(index)))
-        push(.type(type, isProtocol: isProtocol, generics: generics), from: position, to: file.close(position))
+                type: type, inherits: inherits, isProtocol: isProtocol, accessible: accessible && !isExtension,
+                own: own, location: file.location(index)))
+        push(
+            .type(type, isProtocol: isProtocol, generics: generics, accessible: accessible), from: position,
+            to: file.close(position))
     }
 
     /// The prefix of a file-private type's qualified name: such types are distinct in each file.

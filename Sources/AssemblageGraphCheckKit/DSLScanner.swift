@@ -11,7 +11,7 @@
 /// ```
 package struct DSLScanner {
     enum Context {
-        case type(TypeReference, isProtocol: Bool, generics: [String])
+        case type(TypeReference, isProtocol: Bool, generics: [String], accessible: Bool)
         case function(generics: [String], assembleParameter: String?)
         case factory(Int)
         case initCompleted(Int)
@@ -48,6 +48,7 @@ package struct DSLScanner {
     ///   - facts: The facts gathered so far.
     package static func scan(_ file: SourceFile, own: Bool, into facts: inout Facts) {
         var scanner = DSLScanner(file: file, own: own, facts: facts)
+        if own && file.requestsAccessors { scanner.facts.accessorsRequested = true }
         scanner.run()
         facts = scanner.facts
     }
@@ -141,7 +142,7 @@ package struct DSLScanner {
 
     var enclosingTypeName: TypeReference? {
         for entry in stack.reversed() {
-            if case .type(let type, let isProtocol, _) = entry.context { return isProtocol ? nil : type }
+            if case .type(let type, let isProtocol, _, _) = entry.context { return isProtocol ? nil : type }
         }
         return nil
     }
@@ -151,7 +152,7 @@ package struct DSLScanner {
         for entry in stack.reversed() {
             switch entry.context {
             case .contribute(let target): return (target, true)
-            case .type(let type, let isProtocol, _): return (isProtocol ? nil : type, false)
+            case .type(let type, let isProtocol, _, _): return (isProtocol ? nil : type, false)
             default: continue
             }
         }
@@ -167,7 +168,7 @@ package struct DSLScanner {
         var names: Set<String> = ["Self"]
         for entry in stack {
             switch entry.context {
-            case .type(_, _, let generics), .function(let generics, _): names.formUnion(generics)
+            case .type(_, _, let generics, _), .function(let generics, _): names.formUnion(generics)
             default: break
             }
         }
@@ -204,7 +205,7 @@ package struct DSLScanner {
             switch entry.context {
             case .factory(let id), .initCompleted(let id): return facts.registrations[id].scopeType
             case .decorator(let id): return facts.decorators[id].scopeType
-            case .type(let type, let isProtocol, _): return isProtocol ? nil : type
+            case .type(let type, let isProtocol, _, _): return isProtocol ? nil : type
             default: continue
             }
         }

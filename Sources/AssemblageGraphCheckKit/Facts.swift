@@ -165,6 +165,10 @@ package struct TypeDeclarationFact: Sendable {
     package var inherits: [String]
     /// Whether it is a protocol.
     package var isProtocol: Bool
+    /// Whether other files of its module can name it: not private, not local, not nested in a generic type.
+    package var accessible: Bool
+    /// Whether it is declared in the checked target.
+    package var own: Bool
     /// Where it is.
     package var location: SourceLocation
 }
@@ -219,6 +223,8 @@ package struct Facts: Sendable {
     package var typeAliases: [String: TypeExpression] = [:]
     /// Scanner notes.
     package var notes: [ScanNote] = []
+    /// Whether a file of the checked target asks for typed accessors (`// assemblage-check: accessors`).
+    package var accessorsRequested = false
 
     /// No facts.
     package init() {}

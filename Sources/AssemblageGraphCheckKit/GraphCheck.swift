@@ -32,6 +32,8 @@ package enum GraphCheck {
         package var facts: Facts
         /// The number of files read.
         package var fileCount: Int
+        /// Typed accessors, when a file asked for them (see ``GraphChecker/accessorSource(_:)``).
+        package var accessors: String
 
         /// The errors.
         package var errors: [Finding] { findings.filter { $0.severity == .error } }
@@ -59,6 +61,8 @@ package enum GraphCheck {
         for input in inputs {
             DSLScanner.scan(SourceFile(path: input.path, text: input.text), own: input.own, into: &facts)
         }
-        return Report(findings: GraphChecker.check(facts, options: options), facts: facts, fileCount: inputs.count)
+        return Report(
+            findings: GraphChecker.check(facts, options: options), facts: facts, fileCount: inputs.count,
+            accessors: GraphChecker.accessorSource(facts))
     }
 }

@@ -56,7 +56,12 @@ package struct Lexer {
         package var tokens: [Token]
         /// Lines that carry the comment `assemblage-check: ignore`.
         package var ignoredLines: Set<Int>
+        /// Whether a comment says `assemblage-check: accessors`.
+        package var requestsAccessors: Bool
     }
+
+    /// The comment that asks the plugin to generate typed accessors for the target's registrations.
+    package static let accessorsMarker = "assemblage-check: accessors"
 
     /// The comment that silences every finding on its line.
     package static let ignoreMarker = "assemblage-check: ignore"
@@ -67,6 +72,7 @@ package struct Lexer {
     private var lineStart = 0
     private var tokens: [Token] = []
     private var ignoredLines = Set<Int>()
+    private var requestsAccessors = false
     private var sawSpace = true
 
     private init(_ source: String) { bytes = Array(source.utf8) }
@@ -78,7 +84,8 @@ package struct Lexer {
     package static func lex(_ source: String) -> Output {
         var lexer = Lexer(source)
         lexer.run()
-        return Output(tokens: lexer.tokens, ignoredLines: lexer.ignoredLines)
+        return Output(
+            tokens: lexer.tokens, ignoredLines: lexer.ignoredLines, requestsAccessors: lexer.requestsAccessors)
     }
 
     private func peek(_ offset: Int = 0) -> UInt8 {
@@ -183,9 +190,9 @@ package struct Lexer {
     private mutating func lineComment() {
         let start = index
         while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
-        if String(decoding: bytes[start..<index], as: UTF8.self).contains(Lexer.ignoreMarker) {
-            ignoredLines.insert(line)
-        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if text.contains(Lexer.ignoreMarker) { ignoredLines.insert(line) }
+        if text.contains(Lexer.accessorsMarker) { requestsAccessors = true }
         sawSpace = true
     }
 

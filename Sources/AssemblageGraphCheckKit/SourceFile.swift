@@ -6,6 +6,8 @@ package struct SourceFile: Sendable {
     package let tokens: [Token]
     /// Lines silenced with `// assemblage-check: ignore`.
     package let ignoredLines: Set<Int>
+    /// Whether a comment asks for typed accessors (`// assemblage-check: accessors`).
+    package let requestsAccessors: Bool
     /// For each opening `(`, `[` or `{`, the index of its closing partner (or the last token when it has none).
     package let partner: [Int: Int]
     /// For each token, the `#if` branches it is inside, as (group, branch) pairs.
@@ -28,6 +30,7 @@ package struct SourceFile: Sendable {
         self.path = path
         let lexed = Lexer.lex(text)
         ignoredLines = lexed.ignoredLines
+        requestsAccessors = lexed.requestsAccessors
         var kept: [Token] = []
         var branches: [[IfBranch]] = []
         var current: [IfBranch] = []

@@ -70,10 +70,12 @@ print("  api.baseURL = \(resolver.property("api.baseURL", as: String.self) ?? "?
 section("Registrations")
 print(resolver._container.description)
 
-// 2. Resolve.
+// 2. Resolve. `userManager()` is a typed accessor that the AssemblageGraphCheck plugin generates for the
+// registration of UserManager (asked for here: // assemblage-check: accessors); remove the registration and this
+// line stops compiling.
 section("Resolved")
 do {
-    let users = try resolver.require(UserManager.self)
+    let users = try resolver.userManager()
     print("  UserManager:", users.greet(id: 7))
     let orders = try resolver.require(OrderManager.self)
     print("  OrderManager:", orders.summary(for: 7))

@@ -33,15 +33,33 @@ import Testing
             ])
     }
 
-    @Test func demoSourcesCheckWithoutErrors() throws {
+    @Test func demoGetsTheAccessorTheArticleShows() throws {
+        let inputs = try Self.demoSources().map { GraphCheck.Input(path: $0.key, text: $0.value, own: true) }
+        let accessors = GraphCheck.run(inputs, options: .init(closedWorld: true)).accessors
+        #expect(
+            accessors.contains(
+                """
+                    /// UserManager, registered at Assemblies.swift:15.
+                    func userManager() throws(ResolutionError) -> UserManager {
+                        try require(UserManager.self)
+                    }
+                """))
+    }
+
+    /// The demo's Swift files, by file name.
+    static func demoSources() throws -> [String: String] {
         let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/assemblage-demo").standardizedFileURL
-        let files = try FileManager.default.contentsOfDirectory(atPath: demo.path).filter { $0.hasSuffix(".swift") }
-        #expect(files.count >= 5)
         var sources: [String: String] = [:]
-        for file in files {
+        for file in try FileManager.default.contentsOfDirectory(atPath: demo.path) where file.hasSuffix(".swift") {
             sources[file] = try String(contentsOf: demo.appendingPathComponent(file), encoding: .utf8)
         }
+        return sources
+    }
+
+    @Test func demoSourcesCheckWithoutErrors() throws {
+        let sources = try Self.demoSources()
+        #expect(sources.count >= 5)
         let findings = Check.run(sources)
         #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)")
     }
