@@ -27,6 +27,12 @@ package struct DSLScanner {
     var stack: [(end: Int, context: Context)] = []
 
     static let resolveNames: Set<String> = ["resolve", "require", "resolveAsync", "resolveAll", "resolveAllNamed"]
+    /// Members of `Container` that register nothing the check cannot see.
+    static let containerMembersRead: Set<String> = [
+        "register", "registerIntoCollection", "decorate", "contribute", "forward", "resolve", "require",
+        "resolveAsync", "resolveAll", "resolveAllNamed", "property", "requireProperty", "decodeProperties",
+        "addBehavior", "resetObjectScope", "synchronize", "hasAnyRegistration", "isolation", "label",
+    ]
     static let typeKeywords: Set<String> = ["struct", "class", "enum", "actor", "extension", "protocol"]
     static let notTypeNames: Set<String> = [
         "func", "var", "let", "subscript", "init", "override", "final",
@@ -118,8 +124,12 @@ package struct DSLScanner {
             moduleList(at: index)
             return
         }
-        if let parameter = assembleParameter, text == parameter, !isMember, next?.is(".") != true,
-            next?.is(":") != true, previous?.is("func") != true
+        // The container of `assemble(container:)` handed to other code (`helper(container)`, `let c = container`)
+        // or used through a method the check does not read (`container.registerNetworking()`): the module may
+        // register more than the check sees.
+        if let parameter = assembleParameter, text == parameter, !isMember, next?.is(":") != true,
+            previous?.is("func") != true,
+            next?.is(".") != true || !DSLScanner.containerMembersRead.contains(token(index + 2)?.text ?? "")
         {
             if let typeName = enclosingTypeName {
                 facts.escapes.append(ContainerEscapeFact(typeName: typeName, placement: placement(index)))

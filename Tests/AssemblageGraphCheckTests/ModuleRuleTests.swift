@@ -165,6 +165,16 @@ import Testing
         #expect(Check.run(["A.swift": a, "B.swift": b]).isEmpty)
     }
 
+    @Test func aModuleThatCallsAnUnreadContainerMethodGetsNotesNotErrors() throws {
+        let source = module(
+            "HelperModule",
+            body: """
+                container.registerNetworking()
+                        container.register(Feed.self) { r in Feed(http: try r.require(HTTPClient.self)) }
+                """)
+        #expect(Check.run(source).map(\.severity) == [.note])
+    }
+
     @Test func aModuleThatHandsItsContainerToAHelperGetsNotesNotErrors() throws {
         let source = module(
             "HelperModule",
