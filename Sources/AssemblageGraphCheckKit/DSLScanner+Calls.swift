@@ -40,14 +40,23 @@ extension DSLScanner {
     }
 
     /// The type of `T.self` in `range`, or nil when the argument is not such an expression.
-    func metatype(_ range: Range<Int>) -> (type: TypeExpression?, generic: String?)? {
+    /// The type of `T.self` in `range`, or why it cannot be known (`unknown`); nil when the argument is not a
+    /// `….self` expression at all.
+    func metatype(_ range: Range<Int>) -> (type: TypeExpression?, unknown: String?)? {
         guard range.count >= 3, tokens[range.upperBound - 1].text == "self", tokens[range.upperBound - 2].is(".")
         else { return nil }
+        let unreadable = "is not a type name the check can read"
         guard let type = TypeExpression.parse(tokens[range.lowerBound..<(range.upperBound - 2)]) else {
-            return (nil, nil)
+            return (nil, unreadable)
         }
         let generics = genericParameters
-        if let generic = type.names.first(where: { generics.contains($0) }) { return (nil, generic) }
+        if let generic = type.names.first(where: { generics.contains($0) }) {
+            return (nil, "depends on the generic parameter \(generic)")
+        }
+        // `value.self` (a value, not a type): types are capitalised.
+        if case .named(let components, _) = type, components.first?.first?.isLowercase == true {
+            return (nil, unreadable)
+        }
         return (type, nil)
     }
 
@@ -191,12 +200,12 @@ extension DSLScanner {
         // `register(scene:)`, `register(defaults:)`: not the container's registration.
         if let label = first?.label, !knownLabels.contains(label) { return }
         var type: TypeExpression?
-        var generic: String?
+        var unknown: String?
         var typeWritten = false
         if let first, first.label == nil {
             guard let metatype = metatype(first.range) else { return }  // not the container's register
             type = metatype.type
-            generic = metatype.generic
+            unknown = metatype.unknown
             typeWritten = true
         }
         var factoryOpen = trailing
@@ -209,7 +218,7 @@ extension DSLScanner {
             let shape = factoryShape(open, fixedParameters: 1)
             arity = shape.arity
             argumentTypes = shape.types
-            if !typeWritten, generic == nil {
+            if !typeWritten, unknown == nil {
                 type = constructedType(bodyStart: shape.bodyStart, close: file.close(open))
             }
         }
@@ -223,12 +232,11 @@ extension DSLScanner {
             RegistrationFact(
                 id: id, kind: collection ? .collectionElement : .service, key: key, owner: ownerType,
                 scopeType: enclosingTypeName, contributed: contributed, placement: place, inLoop: inLoop))
-        if let generic {
+        if let unknown {
             facts.notes.append(
                 ScanNote(
-                    message: "This registration's type depends on the generic parameter \(generic), "
-                        + "so its key cannot be known from source; validate() checks it at run time.", placement: place)
-            )
+                    message: "This registration's type \(unknown), so its key cannot be known from source; "
+                        + "resolves that it may satisfy are reported as notes.", placement: place))
         } else if type == nil {
             facts.notes.append(
                 ScanNote(
@@ -333,11 +341,11 @@ extension DSLScanner {
             arity = arguments[position].label == "argument" ? 1 : arguments.count - position
         }
         let key = KeyPattern(type: metatype.type, name: name(arguments), arity: arity)
-        if let generic = metatype.generic {
+        if let unknown = metatype.unknown {
             facts.notes.append(
                 ScanNote(
-                    message: "This \(method) asks for a type that depends on the generic parameter "
-                        + "\(generic); it cannot be checked from source.", placement: place))
+                    message: "This \(method) asks for a type that \(unknown); it cannot be checked from source.",
+                    placement: place))
             return
         }
         if case .unknown = key.name {

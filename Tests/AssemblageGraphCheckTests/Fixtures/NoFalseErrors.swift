@@ -89,3 +89,9 @@ func main() throws {
     let defaults = try Container().require(Defaults.self)
     print(defaults)
 }
+
+func dynamicType(container: Container, value: some Sendable) {
+    let type = Clock.self
+    _ = try? container.require(type.self)   // expect: note notChecked
+    _ = container.resolve(type(of: value).self)   // expect: note notChecked
+}
