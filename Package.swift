@@ -35,6 +35,9 @@ let package = Package(
         .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
         .testTarget(name: "AssemblageGraphCheckTests", dependencies: ["AssemblageGraphCheckKit", "Assemblage"],
                     resources: [.copy("Fixtures")]),
+        // The demo's module graph, validated by the tests that the graph-check plugin generates for its roots.
+        .testTarget(name: "AssemblageDemoTests", dependencies: ["assemblage-demo", "Assemblage", "AssemblageTesting"],
+                    plugins: ["AssemblageGraphCheck"]),
         // Stress, cycles, bad input, memory and fuzzing: bounded tests that each print a figure.
         .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage"]),
         // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.

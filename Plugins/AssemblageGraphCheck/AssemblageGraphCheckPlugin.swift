@@ -16,10 +16,16 @@ struct AssemblageGraphCheckPlugin: BuildToolPlugin {
         guard let module = target as? SwiftSourceModuleTarget else { return [] }
         let own = module.sourceFiles(withSuffix: "swift").map(\.url)
         var dependencies: [URL] = []
+        var dependencyArguments: [String] = []
         for dependency in module.recursiveTargetDependencies
         where !Self.libraryTargets.contains(dependency.name) {
             if let source = dependency as? SwiftSourceModuleTarget {
-                dependencies += source.sourceFiles(withSuffix: "swift").map(\.url)
+                let files = source.sourceFiles(withSuffix: "swift").map(\.url)
+                dependencies += files
+                // The module name, for `@testable import` in generated validation tests.
+                dependencyArguments +=
+                    ["--dependency-module", source.moduleName, "--dependency"]
+                    + files.map { $0.path(percentEncoded: false) }
             }
         }
         let kind: String
@@ -31,9 +37,7 @@ struct AssemblageGraphCheckPlugin: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "AssemblageGraphCheck.swift")
         var arguments = ["--kind", kind, "--output", output.path(percentEncoded: false), "--own"]
         arguments += own.map { $0.path(percentEncoded: false) }
-        if !dependencies.isEmpty {
-            arguments += ["--dependency"] + dependencies.map { $0.path(percentEncoded: false) }
-        }
+        arguments += dependencyArguments
         return [
             .buildCommand(
                 displayName: "Checking the dependency graph of \(target.name)",

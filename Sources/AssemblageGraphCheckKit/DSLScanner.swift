@@ -55,6 +55,7 @@ package struct DSLScanner {
     package static func scan(_ file: SourceFile, own: Bool, into facts: inout Facts) {
         var scanner = DSLScanner(file: file, own: own, facts: facts)
         if own && file.requestsAccessors { scanner.facts.accessorsRequested = true }
+        if own && file.requestsValidationTests { scanner.facts.validationTestsRequested = true }
         scanner.run()
         facts = scanner.facts
     }

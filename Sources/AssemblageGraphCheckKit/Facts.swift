@@ -225,6 +225,10 @@ package struct Facts: Sendable {
     package var notes: [ScanNote] = []
     /// Whether a file of the checked target asks for typed accessors (`// assemblage-check: accessors`).
     package var accessorsRequested = false
+    /// Whether a file of the checked target asks for validation tests (`// assemblage-check: validation-tests`).
+    package var validationTestsRequested = false
+    /// The Swift module of each file that belongs to another target (for `@testable import`).
+    package var moduleOfFile: [String: String] = [:]
 
     /// No facts.
     package init() {}

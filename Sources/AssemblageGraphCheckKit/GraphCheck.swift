@@ -15,12 +15,15 @@ package enum GraphCheck {
         /// Whether it belongs to the checked target (findings are reported only there); a dependency's file
         /// only contributes registrations and modules.
         package var own: Bool
+        /// For a dependency's file, the Swift module it belongs to.
+        package var module: String?
 
         /// Creates an input.
-        package init(path: String, text: String, own: Bool) {
+        package init(path: String, text: String, own: Bool, module: String? = nil) {
             self.path = path
             self.text = text
             self.own = own
+            self.module = module
         }
     }
 
@@ -34,6 +37,9 @@ package enum GraphCheck {
         package var fileCount: Int
         /// Typed accessors, when a file asked for them (see ``GraphChecker/accessorSource(_:)``).
         package var accessors: String
+        /// Validation tests of the root modules, when a file asked for them (see
+        /// ``GraphChecker/validationTestSource(_:)``).
+        package var validationTests: String
 
         /// The errors.
         package var errors: [Finding] { findings.filter { $0.severity == .error } }
@@ -60,9 +66,10 @@ package enum GraphCheck {
         var facts = Facts()
         for input in inputs {
             DSLScanner.scan(SourceFile(path: input.path, text: input.text), own: input.own, into: &facts)
+            if let module = input.module { facts.moduleOfFile[input.path] = module }
         }
         return Report(
             findings: GraphChecker.check(facts, options: options), facts: facts, fileCount: inputs.count,
-            accessors: GraphChecker.accessorSource(facts))
+            accessors: GraphChecker.accessorSource(facts), validationTests: GraphChecker.validationTestSource(facts))
     }
 }

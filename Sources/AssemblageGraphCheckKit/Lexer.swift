@@ -58,7 +58,12 @@ package struct Lexer {
         package var ignoredLines: Set<Int>
         /// Whether a comment says `assemblage-check: accessors`.
         package var requestsAccessors: Bool
+        /// Whether a comment says `assemblage-check: validation-tests`.
+        package var requestsValidationTests: Bool
     }
+
+    /// The comment that asks the plugin to generate a validation test per root module (in a test target).
+    package static let validationTestsMarker = "assemblage-check: validation-tests"
 
     /// The comment that asks the plugin to generate typed accessors for the target's registrations.
     package static let accessorsMarker = "assemblage-check: accessors"
@@ -73,6 +78,7 @@ package struct Lexer {
     private var tokens: [Token] = []
     private var ignoredLines = Set<Int>()
     private var requestsAccessors = false
+    private var requestsValidationTests = false
     private var sawSpace = true
 
     private init(_ source: String) { bytes = Array(source.utf8) }
@@ -85,7 +91,8 @@ package struct Lexer {
         var lexer = Lexer(source)
         lexer.run()
         return Output(
-            tokens: lexer.tokens, ignoredLines: lexer.ignoredLines, requestsAccessors: lexer.requestsAccessors)
+            tokens: lexer.tokens, ignoredLines: lexer.ignoredLines, requestsAccessors: lexer.requestsAccessors,
+            requestsValidationTests: lexer.requestsValidationTests)
     }
 
     private func peek(_ offset: Int = 0) -> UInt8 {
@@ -193,6 +200,7 @@ package struct Lexer {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if text.contains(Lexer.ignoreMarker) { ignoredLines.insert(line) }
         if text.contains(Lexer.accessorsMarker) { requestsAccessors = true }
+        if text.contains(Lexer.validationTestsMarker) { requestsValidationTests = true }
         sawSpace = true
     }
 

@@ -8,6 +8,8 @@ package struct SourceFile: Sendable {
     package let ignoredLines: Set<Int>
     /// Whether a comment asks for typed accessors (`// assemblage-check: accessors`).
     package let requestsAccessors: Bool
+    /// Whether a comment asks for validation tests (`// assemblage-check: validation-tests`).
+    package let requestsValidationTests: Bool
     /// For each opening `(`, `[` or `{`, the index of its closing partner (or the last token when it has none).
     package let partner: [Int: Int]
     /// For each token, the `#if` branches it is inside, as (group, branch) pairs.
@@ -31,6 +33,7 @@ package struct SourceFile: Sendable {
         let lexed = Lexer.lex(text)
         ignoredLines = lexed.ignoredLines
         requestsAccessors = lexed.requestsAccessors
+        requestsValidationTests = lexed.requestsValidationTests
         var kept: [Token] = []
         var branches: [[IfBranch]] = []
         var current: [IfBranch] = []
