@@ -46,6 +46,24 @@ import Testing
                 """))
     }
 
+    @Test func demoTestsGetTheValidationTestTheArticleShows() throws {
+        let demo = try Self.demoSources().map {
+            GraphCheck.Input(path: $0.key, text: $0.value, own: false, module: "assemblage_demo")
+        }
+        let marker = GraphCheck.Input(path: "T.swift", text: "// assemblage-check: validation-tests", own: true)
+        let tests = GraphCheck.run([marker] + demo, options: .init(closedWorld: true)).validationTests
+        #expect(
+            tests.contains(
+                """
+                @Suite struct GeneratedModuleGraphTests {
+                    @Test func shopAppModuleGraphIsValid() throws {
+                        _ = assertValidGraph(try ModuleAssembler([ShopAppModule()], overrideBehavior: .useDefaultOverrides))
+                    }
+                }
+                """))
+        #expect(tests.contains("@testable import assemblage_demo"))
+    }
+
     /// The demo's Swift files, by file name.
     static func demoSources() throws -> [String: String] {
         let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
