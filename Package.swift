@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "AssemblageScenes", targets: ["AssemblageScenes"]),
         .library(name: "AssemblageTesting", targets: ["AssemblageTesting"]),
         .executable(name: "assemblage-demo", targets: ["assemblage-demo"]),
+        // Opt-in build-time graph check: add `plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]`
+        // to a target. Nothing of it is built for targets that do not use it.
+        .plugin(name: "AssemblageGraphCheck", targets: ["AssemblageGraphCheck"]),
     ],
     targets: [
         // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
@@ -20,10 +23,21 @@ let package = Package(
         // Testing module).
         .target(name: "AssemblageTesting", dependencies: ["Assemblage"]),
         .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage", "AssemblageScenes"],
-                          resources: [.copy("settings.json")]),
+                          resources: [.copy("settings.json")],
+                          plugins: ["AssemblageGraphCheck"]),
+        // The build-time graph check: a lexer, a scanner of the registration DSL and the checker (no
+        // dependencies), the tool that runs it, and the build-tool plugin that runs the tool.
+        .target(name: "AssemblageGraphCheckKit"),
+        .executableTarget(name: "assemblage-graph-check", dependencies: ["AssemblageGraphCheckKit"]),
+        .plugin(name: "AssemblageGraphCheck", capability: .buildTool(), dependencies: ["assemblage-graph-check"]),
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
         .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
+        .testTarget(name: "AssemblageGraphCheckTests", dependencies: ["AssemblageGraphCheckKit", "Assemblage"],
+                    resources: [.copy("Fixtures")]),
+        // The demo's module graph, validated by the tests that the graph-check plugin generates for its roots.
+        .testTarget(name: "AssemblageDemoTests", dependencies: ["assemblage-demo", "Assemblage", "AssemblageTesting"],
+                    plugins: ["AssemblageGraphCheck"]),
         // Stress, cycles, bad input, memory and fuzzing: bounded tests that each print a figure.
         .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage"]),
         // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
