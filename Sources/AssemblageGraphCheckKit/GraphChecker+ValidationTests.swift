@@ -24,18 +24,7 @@ extension GraphChecker {
     }
 
     mutating func validationTestSource() -> String {
-        var autoInit: Set<String> = ["AutoInitModuleAssembly"]
-        var changed = true
-        while changed {
-            changed = false
-            for type in facts.types where type.isProtocol {
-                let name = String(type.type.name.split(separator: ".").last ?? "")
-                if !autoInit.contains(name), type.inherits.contains(where: autoInit.contains) {
-                    autoInit.insert(name)
-                    changed = true
-                }
-            }
-        }
+        let autoInit = protocolsInheriting(from: ["AutoInitModuleAssembly"])
         var notRoots = Set<String>()
         for (_, entries) in dependencies { notRoots.formUnion(entries.map(\.name)) }
         for list in facts.moduleLists where list.kind == .replaces {

@@ -90,9 +90,9 @@ package struct GraphChecker {
 
     // MARK: Modules
 
-    mutating func prepareModules() {
-        declaredTypes = Set(facts.types.filter(\.type.exact).map(\.type.name))
-        var protocols = GraphChecker.moduleProtocolRoots
+    /// `roots` and every protocol visible in the sources that inherits from one of them, directly or not.
+    func protocolsInheriting(from roots: Set<String>) -> Set<String> {
+        var protocols = roots
         var changed = true
         while changed {
             changed = false
@@ -104,6 +104,12 @@ package struct GraphChecker {
                 }
             }
         }
+        return protocols
+    }
+
+    mutating func prepareModules() {
+        declaredTypes = Set(facts.types.filter(\.type.exact).map(\.type.name))
+        let protocols = protocolsInheriting(from: GraphChecker.moduleProtocolRoots)
         for type in facts.types where !type.isProtocol && type.inherits.contains(where: protocols.contains) {
             modules.insert(resolve(type.type) ?? type.type.name)
         }
