@@ -175,4 +175,39 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         stop.add(1)
         #expect(sum == 40_000)
     }
+
+    @Test func growingTablesAndFallbackListsDoNotHoldContainersWhileASectionIsOpen() {
+        // Another thread sits in a read section, so nothing retired now can be freed until it leaves. Outgrown
+        // tables and fallback lists must not be what keeps containers alive meanwhile: their successors hold
+        // the same references.
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _withReadSection {
+                entered.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        entered.wait()
+        weak var held: Container?
+        do {
+            let root = Container(label: "root")
+            do {
+                let leaf = Container(label: "leaf")
+                held = leaf
+                let forwarding = Container(label: "forwarding")
+                for index in 0..<40 {  // several table growths, each entry capturing the leaf
+                    forwarding.register(Int.self, name: "\(index)") { _ in leaf.resolve(Int.self) ?? index }
+                }
+                for index in 0..<40 { try? root.addFallback(Container(label: "empty\(index)")) }
+                try? root.addFallback(forwarding)  // fallback lists grow past their storage several times
+            }
+            #expect(root.resolve(Int.self, name: "3") == 3)
+        }
+        #expect(held == nil, "an outgrown table or fallback list kept a container alive")
+        release.signal()
+        done.wait()
+    }
 }

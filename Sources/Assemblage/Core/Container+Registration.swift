@@ -172,9 +172,11 @@ extension Container {
         var retired: [AnyObject] = []
         writer.lock()
         if table.find(entry.key) == nil, !table.hasRoomForOneMore {
-            retired.append(table)
-            table = table.grown()
+            let outgrown = table
+            table = outgrown.grown()
             words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+            outgrown.disownEntries()  // the new table holds them all
+            retired.append(outgrown)
         }
         registrationCount += 1
         if let earlier = table.insert(entry, order: registrationCount) {
@@ -351,9 +353,19 @@ extension Container {
             let list = previous?.appending(added) ?? _Fallbacks(added, index: index, indexedCount: indexedCount, tail: tail)
             fallbackList = list
             words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
+            previous?.disownContainers(keptBy: list)
             return previous
         }
         if let replaced { _Reclaimer.retire(replaced) }
+    }
+
+    /// The current fallback list, marked as shared so that it keeps its containers when a later change
+    /// replaces it: another container's list is about to end with it (a module's scope, see `tail` above).
+    func fallbackListForSharing() -> _Fallbacks? {
+        writer.withLock {
+            fallbackList?.isSharedAsTail = true
+            return fallbackList
+        }
     }
 
     /// Whether lookup from this container can reach `target`.

@@ -212,9 +212,12 @@ struct _ReplacementRecord {
 /// shared (`tail`): a module's scope falls back to its own dependencies' exports, then to its last
 /// dependency's list, so a chain of n modules holds n short lists instead of n lists of up to n containers.
 @usableFromInline
-final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable (its storage is append-only).
-    /// The containers of this list before its tail, in order (holds them).
-    private let held: _AppendOnlyList<Container>
+final class _Fallbacks: @unchecked Sendable {
+    // @unchecked Sendable: what readers use is immutable (its storage is append-only); `held` is used and
+    // changed only under the owning container's lock.
+    /// The containers of this list before its tail, in order (holds them while the list is current; emptied
+    /// under the owner's lock when a successor replaces it, see ``disownContainers(keptBy:)``).
+    private var held: _AppendOnlyList<Container>
     /// The same containers, unretained, so that a lookup touches no reference count.
     private let unretained: _AppendOnlyList<Unmanaged<Container>>
     /// The list searched after this one's own containers (shared with another container), if any.
@@ -256,6 +259,21 @@ final class _Fallbacks: @unchecked Sendable {  // @unchecked: immutable (its sto
                           unretained: unretained.appending(contentsOf: added.map { Unmanaged.passUnretained($0) }),
                           index: index, indexedCount: indexedCount, tail: nil)
     }
+
+    /// Gives up this list's hold on its containers once `successor` replaced it (writers only, under the owning
+    /// container's lock): the successor holds every one of them, and a retired list that kept the shared
+    /// storage would keep alive every container appended to it later, until the reclaimer frees the list.
+    /// Readers use the unretained list and its own storage, which stay valid.
+    ///
+    /// A list another container's list ends with (a module's, see ``isSharedAsTail``) keeps its hold: it may
+    /// outlive its owner's interest in it.
+    func disownContainers(keptBy successor: _Fallbacks) {
+        guard !isSharedAsTail else { return }
+        held = _AppendOnlyList()
+    }
+
+    /// Set (under the owning container's lock) when another container's list ends with this one.
+    var isSharedAsTail = false
 
     /// This list's own containers, before its tail.
     var own: [Container] { held.array }

@@ -351,7 +351,7 @@ final class _Sandbox {
         copies[ObjectIdentifier(original)] = copy
         let (live, elements, decorators, properties, fallbacks) = original.writer.withLock {
             (original.liveEntriesLocked(), original.collectionElements, original.decoratorRecords,
-             original.ownProperties, original.fallbackList)
+             original.ownProperties, original.fallbackList.map { (own: $0.own, tail: $0.tail) })
         }
         for entry in live {
             if entry.isForwarding {

@@ -31,6 +31,8 @@ final class _RegistrationTable: @unchecked Sendable {
     let orders: UnsafeMutablePointer<Int>
     /// Dense positions in use.
     private(set) var count = 0
+    /// Whether the table still holds its entries (+1 each). An outgrown table hands them to its successor.
+    private var ownsEntries = true
 
     init(capacity: Int) {
         precondition(capacity > 1 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
@@ -44,9 +46,7 @@ final class _RegistrationTable: @unchecked Sendable {
     }
 
     deinit {
-        for position in 0..<count {
-            if let entry = entries.loadAcquire(position) { Unmanaged<AnyObject>.fromOpaque(entry).release() }
-        }
+        if ownsEntries { releaseEntries() }
         keys.deinitialize(count: count)
         keys.deallocate()
         orders.deallocate()
@@ -129,6 +129,21 @@ final class _RegistrationTable: @unchecked Sendable {
     /// The entry under `key`, retained (under the container's lock).
     func entry(for key: ServiceKey) -> (any _AnyEntry)? {
         find(key).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry }
+    }
+
+    private func releaseEntries() {
+        for position in 0..<count {
+            if let entry = entries.loadAcquire(position) { Unmanaged<AnyObject>.fromOpaque(entry).release() }
+        }
+    }
+
+    /// Gives up this table's references to its entries once ``grown()`` made its successor, which holds every
+    /// one of them (writers only). The table stays readable for sections that loaded it, but no longer keeps
+    /// its entries — and what they hold — alive while it waits to be freed.
+    func disownEntries() {
+        guard ownsEntries else { return }
+        ownsEntries = false
+        releaseEntries()
     }
 
     /// A larger copy holding the same entries (writers only).

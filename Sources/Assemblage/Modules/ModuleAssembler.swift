@@ -104,7 +104,7 @@ public final class ModuleAssembler: Sendable {
             let container = Container(behaviors: [scope], label: node.type.name)
             let dependencies = node.dependencies.compactMap { byNode[$0] }
             Self.wire(container, to: dependencies)
-            let lookupList = container.writer.withLock { container.fallbackList }
+            let lookupList = container.fallbackListForSharing()
             let record = _ModuleRecord(type: node.type, container: container, exports: exports,
                                        lookupList: lookupList, dependencies: dependencies, scope: scope)
             byNode[position] = record

@@ -226,6 +226,43 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         #expect(network == nil)
     }
 
+    @Test func releasingTheAssemblerReleasesEveryModuleContainerWhileAnotherThreadResolves() throws {
+        // Another thread is in the middle of a resolve (its factory waits), so what is retired now waits for it
+        // to finish; module containers must not be among what waits (outgrown tables and fallback lists give up
+        // their references at once).
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let blocking = Container()
+        blocking.register(Int.self) { _ in
+            entered.signal()
+            release.wait()
+            return 1
+        }
+        Thread.detachNewThread {
+            _ = blocking.resolve(Int.self)
+            done.signal()
+        }
+        entered.wait()
+        defer {
+            release.signal()
+            done.wait()
+        }
+        weak var feed: Container?
+        weak var network: Container?
+        do {
+            let parent = try ModuleAssembler([NetworkModule()])
+            let assembler = try ModuleAssembler([AppModule(), InMemoryStorageModule(), CheckoutScreenModule(),
+                                                 PaymentsContributorModule()], parent: parent)
+            _ = try assembler.resolver.require(AppCoordinator.self)
+            feed = try assembler.resolver(for: FeedModule.self) as? Container
+            network = try assembler.resolver(for: NetworkModule.self) as? Container
+            #expect(feed != nil && network != nil)
+        }
+        #expect(feed == nil)
+        #expect(network == nil)
+    }
+
     @Test func aModulesResolverKeepsItsDependenciesAlive() throws {
         var feed: Resolver?
         do {
