@@ -370,6 +370,10 @@ final class _ResolutionState {
 final class _GraphHandle: @unchecked Sendable {  // @unchecked: `instances` is only touched under `lock`.
     private struct WeakInstance {
         let entry: UnsafeRawPointer
+        /// The registration, weakly: replaced registrations are freed, and a freed one's address could be reused
+        /// by another registration, whose graph slot would then receive this instance. (Held strongly, it would
+        /// make a cycle through a shared instance that holds the `Lazy`.)
+        weak var registration: AnyObject?
         weak var object: AnyObject?
     }
     private let lock = _Lock()
@@ -378,13 +382,21 @@ final class _GraphHandle: @unchecked Sendable {  // @unchecked: `instances` is o
     func capture(_ graph: [(entry: UnsafeRawPointer, instance: Any)]) {
         let weak = graph.compactMap { item -> WeakInstance? in
             guard type(of: item.instance) is AnyClass else { return nil }
-            return WeakInstance(entry: item.entry, object: item.instance as AnyObject)
+            // Called at the end of a graph, inside its read section: the entry is alive to be referenced here.
+            return WeakInstance(entry: item.entry,
+                                registration: Unmanaged<AnyObject>.fromOpaque(item.entry).takeUnretainedValue(),
+                                object: item.instance as AnyObject)
         }
         lock.withLock { instances = weak }
     }
 
     func liveInstances() -> [(UnsafeRawPointer, AnyObject)] {
-        lock.withLock { instances.compactMap { item in item.object.map { (item.entry, $0) } } }
+        lock.withLock {
+            instances.compactMap { item in
+                guard item.registration != nil, let object = item.object else { return nil }
+                return (item.entry, object)
+            }
+        }
     }
 }
 
@@ -393,6 +405,12 @@ extension _ResolutionState {
     /// surviving instances and is cleared afterwards; nested, it simply runs in the current graph.
     static func resolve<T>(joining handle: _GraphHandle?, _ body: () throws -> T) rethrows -> T {
         guard let handle else { return try body() }
+        // In one read section: a registration the handle finds alive stays alive (its address unique) until the
+        // seeded graph is cleared.
+        return try _withReadSection { () throws -> T in try resolveInSection(joining: handle, body) }
+    }
+
+    private static func resolveInSection<T>(joining handle: _GraphHandle, _ body: () throws -> T) throws -> T {
         let state = Unmanaged<_ResolutionState>.fromOpaque(current).takeUnretainedValue()
         guard state.isTopLevel else { return try body() }
         state.seed(from: handle)
