@@ -120,7 +120,9 @@ uintptr_t _asm_compute_stack_limit(void) {
 #endif
     uintptr_t limit = 1;
     if (low != 0 && size != 0) {
-        size_t margin = size / 4;
+        // A quarter of the stack, at most 128 KiB; half of a small stack (up to 256 KiB), so that what is left
+        // when the guard fires still holds the hop to a roomier thread, even in a debug build.
+        size_t margin = size <= 256 * 1024 ? size / 2 : size / 4;
         if (margin > 128 * 1024) margin = 128 * 1024;
         limit = low + margin;
     }

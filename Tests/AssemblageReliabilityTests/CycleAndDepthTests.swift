@@ -250,6 +250,17 @@ extension Reliability {
             #expect(outcome == "value \(Self.chainLength - 1)")
         }
 
+        @Test(arguments: [48 * 1024, 64 * 1024, 128 * 1024])
+        func chainOf100ResolvesOnASmallStackThread(stackSize: Int) {
+            // The stack guard checks before every factory, so a thread with a small stack hands the rest of a
+            // deep chain to a roomier thread from the first level where it runs low (it used to start checking
+            // at depth 16, and chains of 24–40 overflowed such threads in release builds).
+            let container = chainContainer(length: 100)
+            let outcome = onThread(stackSize: stackSize, timeout: 60) { resolveChainEnd(container, length: 100) }
+            Figure.report("100-deep chain on a \(stackSize / 1024) KiB thread", outcome ?? "timed out")
+            #expect(outcome == "value 99")
+        }
+
         @Test func chainPastTheDepthLimitFailsWithoutExhaustingA512KiBStack() {
             // One level past the limit fails (the limit was once only checked when the frame buffer doubled,
             // from 1,024 to 2,048, which let a chain of 2,000 through); exactly the limit resolves.

@@ -6,7 +6,7 @@ import _AssemblageShims
 /// threads on Apple platforms (Dispatch workers, the cooperative pool) have 512 KiB, and threads a program starts
 /// itself may have far less, so a graph a few dozen levels deep could crash long before the depth limit. Before
 /// every factory runs, from the first, ``_ResolutionState`` checks the stack (one inline comparison, bounds read
-/// once per thread); when less than a quarter of it (at most 128 KiB) is left,
+/// once per thread); when less than a quarter of it (half of a stack of up to 256 KiB; at most 128 KiB) is left,
 /// the factory runs on a new thread with a 16 MiB stack while the calling thread waits for it. That thread
 /// continues for the caller: it uses the caller's resolution state (graph, cycle detection, read section), its
 /// thread identity for Assemblage's own once-only steps, and its task-scoped root container, so the resolution

@@ -179,8 +179,9 @@ static inline void _asm_mark_decorators(void) {
 /// `destructor` runs with the state when the thread exits.
 void _asm_set_thread_state(void *_Nullable value, void *_Nullable section, void (*_Nonnull destructor)(void *_Nonnull));
 
-/// The address below which the calling thread's stack is "low" (a quarter of its stack, at most 128 KiB,
-/// above its lowest address); 1 when the bounds cannot be read, 0 until computed.
+/// The address below which the calling thread's stack is "low" (half of a stack of up to 256 KiB, a quarter
+/// of a larger one, at most 128 KiB, above its lowest address); 1 when the bounds cannot be read, 0 until
+/// computed.
 extern _Thread_local uintptr_t _asm_stack_limit;
 
 /// Computes and caches `_asm_stack_limit` for the calling thread.
