@@ -25,7 +25,9 @@ extension Container {
     /// ## Order
     /// Elements are gathered in lookup order — this container's, then each fallback's (depth-first, in the
     /// order they were added, each container once) — each container's in registration order, and then sorted
-    /// by `priority`, highest first; equal priorities keep that order.
+    /// by `priority`, highest first; equal priorities keep that order. In a module tree, a module sees its own
+    /// elements and its dependencies', the assembler's resolver every module's, and each element resolves in
+    /// the scope of the module that registered it.
     ///
     /// - Parameters:
     ///   - serviceType: The element type.
@@ -51,6 +53,9 @@ extension Container {
         writer.withLock {
             collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: entry, name: name, priority: priority))
+        }
+        for hooks in contributionHooks() {
+            hooks.container(self, didRegisterElement: entry, name: name, priority: priority)
         }
         return entry
     }
