@@ -148,7 +148,14 @@ struct _ModulePlan {
             problems.add(.init(.replacesItself, module: root.name, path: [root.name]))
         }
         plan.replacements = replacements.map
-        plan.problems = problems.list + walk.problems.list
+        // A conflict is found where a second replacement is declared; report it on the path from the roots
+        // to the replaced module, like every other problem (the walk knows that path only when it has ended).
+        plan.problems = (problems.list + walk.problems.list).map { problem in
+            guard problem.code == .conflictingReplacements, let base = replacements.conflictBases[problem.module]
+            else { return problem }
+            let path = walk.path(toRequested: base) ?? problem.path + [problem.module]
+            return .init(.conflictingReplacements, module: problem.module, path: path, related: problem.related)
+        }
         for root in roots {
             for base in root.replaces where base != root && plan.requested[base.id] == nil {
                 plan.warnings.append(.init(.unusedReplacement, module: base.name, path: [root.name],
@@ -173,6 +180,8 @@ struct _Problems {
 struct _Replacements {
     private(set) var map: [ObjectIdentifier: _ModuleType] = [:]
     private var replacers: [ObjectIdentifier: [String]] = [:]
+    /// The modules replaced by more than one module: name → type identifier.
+    private(set) var conflictBases: [String: ObjectIdentifier] = [:]
 
     /// Records that `replacement` replaces `base`; returns whether this is new. A second, different
     /// replacement of the same base is a problem.
@@ -185,6 +194,7 @@ struct _Replacements {
         }
         if existing != replacement, !(replacers[base.id] ?? []).contains(replacement.name) {
             replacers[base.id, default: []].append(replacement.name)
+            conflictBases[base.name] = base.id
             problems.add(.init(.conflictingReplacements, module: base.name, path: path(),
                                related: replacers[base.id] ?? []),
                          identity: "conflict|\(base.name)|\(replacement.name)")
@@ -213,6 +223,15 @@ struct _Walk {
     private(set) var needsRestart = false
     private var nodeByType: [ObjectIdentifier: Int] = [:]
     private var choices: [ObjectIdentifier: Choice?] = [:]
+    /// Every module type asked for → the node whose dependency first asked for it (nil for one passed in).
+    private var requestedFrom: [ObjectIdentifier: (parent: Int?, name: String)] = [:]
+
+    /// The names from a module passed in to the first place `type` was asked for, ending with `type`; nil
+    /// when nothing asked for it.
+    func path(toRequested type: ObjectIdentifier) -> [String]? {
+        guard let first = requestedFrom[type] else { return nil }
+        return (first.parent.map { plan.path(to: $0) } ?? []) + [first.name]
+    }
 
     /// A module being walked: its dependencies, the next one to visit, and those found so far.
     private struct Frame {
@@ -265,6 +284,7 @@ struct _Walk {
     /// assembled here), or nil when there is none.
     private mutating func visit(_ requested: _ModuleType, from parentNode: Int?, replacements: inout _Replacements,
                                 problems found: inout _Problems) -> Int? {
+        if requestedFrom[requested.id] == nil { requestedFrom[requested.id] = (parentNode, requested.name) }
         let choice: Choice?
         if let cached = choices[requested.id] {
             choice = cached
