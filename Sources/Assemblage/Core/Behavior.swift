@@ -41,3 +41,10 @@ extension Container {
         writer.withLock { behaviors.compactMap { $0 as? any _ContributionHooks } }
     }
 }
+
+/// What a behavior adds to the error for a missing registration: sentences that name the fix, built on the
+/// failure path only. Core owns it; a module's scope adopts it to name the module that registers the key.
+protocol _MissingRegistrationHints: AnyObject {
+    /// Sentences that say how to make `key` resolvable from `container`, or none.
+    func hints(forMissing key: ServiceKey, in container: Container) -> [String]
+}

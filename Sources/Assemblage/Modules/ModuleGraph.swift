@@ -46,12 +46,23 @@ final class _ModuleRecord: Sendable {
 final class _ModuleGraphContext: Sendable {
     private struct State {
         var dynamicTargets: [ObjectIdentifier: Container] = [:]
+        /// Every module assembled here, in assembly order: its type name and its scope.
+        var modules: [(name: String, container: Container)] = []
         var warnings: [ModuleAssemblyError.Problem] = []
     }
     private let state = _Locked(State())
 
     func install(dynamicTargets: [ObjectIdentifier: Container]) {
         state.withLock { $0.dynamicTargets = dynamicTargets }
+    }
+
+    func install(modules: [(name: String, container: Container)]) {
+        state.withLock { $0.modules = modules }
+    }
+
+    /// The modules of this graph whose own scope registers `key`, in assembly order.
+    func modules(registering key: ServiceKey) -> [(name: String, container: Container)] {
+        state.withLock { $0.modules }.filter { $0.container.registersOwn(key) }
     }
 
     func dynamicTarget(for id: ObjectIdentifier) -> Container? {

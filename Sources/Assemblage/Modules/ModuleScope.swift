@@ -17,7 +17,7 @@
 
 /// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its
 /// exports, its module graph, and its eager registrations. Stored as a `Behavior` of the container.
-final class _ModuleScope: Behavior, _ContributionHooks, @unchecked Sendable {
+final class _ModuleScope: Behavior, _ContributionHooks, _MissingRegistrationHints, @unchecked Sendable {
     // @unchecked Sendable: `module` is immutable; `exports` and `graph` are weak references written only
     // in `init`; `eager` is a locked box.
 
@@ -78,6 +78,16 @@ final class _ModuleScope: Behavior, _ContributionHooks, @unchecked Sendable {
         guard let exports else { return }
         exports.writer.withLock {
             exports.decoratorRecords[ObjectIdentifier(record.serviceType), default: []].append(record)
+        }
+    }
+
+    /// Names the modules of the graph that register `key` when this module cannot see it: the module lacks
+    /// a dependency (what ``ModuleAssembler/validate(_:)`` reports as an undeclared dependency).
+    func hints(forMissing key: ServiceKey, in container: Container) -> [String] {
+        guard let module, let graph else { return [] }
+        return graph.modules(registering: key).filter { $0.container !== container }.map { owner in
+            "\(owner.name) registers \(key), but \(module) does not depend on \(owner.name): add "
+                + "\(owner.name).self to \(module).dependencies."
         }
     }
 
