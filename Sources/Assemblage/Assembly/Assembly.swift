@@ -34,3 +34,16 @@ extension Assembly {
     /// Does nothing.
     public func loaded(resolver: Resolver) {}
 }
+
+/// The name seed 000 (a Swinject-style library) gave ``Assembly``; code written against it compiles unchanged.
+///
+/// ```swift
+/// struct NetworkAssembly: AssemblyType {
+///     func assemble(container: Container) {
+///         container.register(HTTPClient.self) { _ in URLSessionClient() }
+///     }
+/// }
+/// ```
+///
+/// New code uses ``Assembly``; both names are the same protocol.
+public typealias AssemblyType = Assembly

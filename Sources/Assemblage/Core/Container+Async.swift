@@ -129,7 +129,8 @@ extension Container {
             return try _syncStep(context) { try self._resolveMissing(key, Service.self, repeat each arguments) }
         }
         let path = context?.frame?.pathKeys ?? []
-        throw ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key))
+        throw ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key),
+                              suggestions: suggestions(for: key))
     }
 }
 
@@ -176,7 +177,7 @@ extension ResolutionError {
     func prefixingPath(_ outer: [ServiceKey]) -> ResolutionError {
         guard !outer.isEmpty, !path.starts(with: outer) else { return self }
         return ResolutionError(code: code, key: key, path: outer + path, cycle: cycle, nearMisses: nearMisses,
-                               underlying: underlying)
+                               suggestions: suggestions, underlying: underlying)
     }
 }
 

@@ -25,7 +25,9 @@ extension Container {
     /// ## Order
     /// Elements are gathered in lookup order — this container's, then each fallback's (depth-first, in the
     /// order they were added, each container once) — each container's in registration order, and then sorted
-    /// by `priority`, highest first; equal priorities keep that order.
+    /// by `priority`, highest first; equal priorities keep that order. In a module tree, a module sees its own
+    /// elements and its dependencies', the assembler's resolver every module's, and each element resolves in
+    /// the scope of the module that registered it.
     ///
     /// - Parameters:
     ///   - serviceType: The element type.
@@ -51,6 +53,9 @@ extension Container {
         writer.withLock {
             collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: entry, name: name, priority: priority))
+        }
+        for hooks in contributionHooks() {
+            hooks.container(self, didRegisterElement: entry, name: name, priority: priority)
         }
         return entry
     }
@@ -102,7 +107,8 @@ extension Resolver {
     /// ```
     ///
     /// An empty collection is a valid result. Resolving `[Service].self` with `resolve` or `require` gives the same
-    /// array, unless `[Service]` itself is registered.
+    /// array, unless `[Service]` itself is registered, or the collection is empty while `Service` has plain
+    /// registrations (then `resolve` returns `nil` and `require` throws `notRegistered`, with a suggestion).
     ///
     /// - Parameter serviceType: The element type.
     /// - Returns: The elements; empty when nothing was contributed.
@@ -134,19 +140,38 @@ extension Resolver {
     }
 }
 
-/// `[T]` and `[String: T]` resolve to `T`'s collection when they are not registered themselves.
+/// `[T]` and `[String: T]` resolve to `T`'s collection when they are not registered themselves, unless the
+/// collection is empty while `T` has plain registrations: then the intent was plain, and resolving fails with
+/// `notRegistered` and a suggestion (as in Swinject, where `[T]` resolves only if registered).
 protocol _CollectionResolvable {
-    static func _resolveCollection(in container: Container) throws -> Any
+    static var _elementType: Any.Type { get }
+    /// The collection, or nil when it is empty and its element type has plain registrations.
+    static func _resolveCollection(in container: Container) throws -> Any?
 }
 
 extension Array: _CollectionResolvable {
-    static func _resolveCollection(in container: Container) throws -> Any {
-        try container.resolveCollection(Element.self)
+    static var _elementType: Any.Type { Element.self }
+    static func _resolveCollection(in container: Container) throws -> Any? {
+        let elements = try container.resolveCollection(Element.self)
+        if elements.isEmpty, container._hasPlainRegistrations(of: Element.self) { return nil }
+        return elements
     }
 }
 
 extension Dictionary: _CollectionResolvable where Key == String {
-    static func _resolveCollection(in container: Container) throws -> Any {
-        try container.resolveNamedCollection(Value.self)
+    static var _elementType: Any.Type { Value.self }
+    static func _resolveCollection(in container: Container) throws -> Any? {
+        let elements = try container.resolveNamedCollection(Value.self)
+        if elements.isEmpty, container._hasPlainRegistrations(of: Value.self) { return nil }
+        return elements
+    }
+}
+
+extension Container {
+    /// Whether `type` has a registration (any name, any arguments) here or in a fallback.
+    func _hasPlainRegistrations(of type: Any.Type) -> Bool {
+        lookupChain().contains { container in
+            container.writer.withLock { !container.keysLocked(ofType: ObjectIdentifier(type)).isEmpty }
+        }
     }
 }

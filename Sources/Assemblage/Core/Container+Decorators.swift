@@ -31,7 +31,9 @@ extension Container {
     /// Decorators run when an instance is made — after its factory and its `initCompleted` steps, before it is
     /// cached in its scope — so a shared instance is decorated once. They apply to registrations of exactly
     /// `Service` made by this container or by any container that falls back to it, including those another
-    /// assembly or module registered, and to collection elements:
+    /// assembly registered, and to collection elements. In a module tree, a module's decorators wrap its own
+    /// registrations and those of the modules that depend on it, never its dependencies' (see
+    /// <doc:CollectionsAndDecorators>):
     ///
     /// ```swift
     /// container.register(Storage.self) { _ in DiskStorage() }
@@ -65,6 +67,7 @@ extension Container {
                                       site: RegistrationSite(file: file, line: line))
         writer.withLock { decoratorRecords[ObjectIdentifier(Service.self), default: []].append(record) }
         _Decorators.markRegistered()
+        for hooks in contributionHooks() { hooks.container(self, didAddDecorator: record) }
     }
 
     /// The decorators for instances of `type` named `name`, in the order they apply.

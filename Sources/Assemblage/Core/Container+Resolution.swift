@@ -68,7 +68,7 @@ extension Container {
     func _resolveMissing<Service, each Arg>(_ key: ServiceKey, _: Service.Type,
                                             _ arguments: repeat each Arg) throws -> Service {
         if !key.hasArguments, key.name == nil, let collection = Service.self as? any _CollectionResolvable.Type,
-           let service = try collection._resolveCollection(in: self) as? Service {
+           let made = try collection._resolveCollection(in: self), let service = made as? Service {
             return service
         }
         if let wrapper = Service.self as? any _InstanceWrapper.Type,
@@ -85,7 +85,8 @@ extension Container {
         if let state = _asm_thread_state() {
             path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path
         }
-        let error = ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key))
+        let error = ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key),
+                                    suggestions: suggestions(for: key))
         recorder?.recordFailure(error)
         return error
     }
@@ -101,6 +102,42 @@ extension Container {
         return result
     }
 
+    /// Sentences naming the fix for a missing `key` (failure path only): registrations of a type that is a
+    /// `key.serviceType` but is not registered as one, `[T]` asked for while `T` has only plain
+    /// registrations, and what behaviors add (a module's scope names the module that registers `key`).
+    func suggestions(for key: ServiceKey) -> [String] {
+        var result: [String] = []
+        let requested = _typeName(key.serviceType, qualified: false)
+        if let collection = key.serviceType as? any _CollectionResolvable.Type, !key.hasArguments, key.name == nil {
+            let element = collection._elementType
+            let plain = lookupChain().flatMap { container in
+                container.writer.withLock { container.keysLocked(ofType: ObjectIdentifier(element)) }
+            }.uniqued { $0 }
+            if !plain.isEmpty {
+                let elementName = _typeName(element, qualified: false)
+                result.append("\(requested) is the collection of \(elementName), which has no elements, but "
+                    + "\(elementName) has plain registrations (\(plain.map(\.description).joined(separator: ", "))). "
+                    + "Resolve \(elementName) itself, contribute elements with "
+                    + "registerIntoCollection(\(elementName).self), or register \(requested) itself.")
+            }
+        }
+        let matcher = _KindMatcher(key.serviceType)
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(key.serviceType)]
+        for container in lookupChain() {
+            let entries = container.writer.withLock { container.table.liveEntries.map(\.entry) }
+            for entry in entries where seen.insert(ObjectIdentifier(entry.key.serviceType)).inserted
+                && matcher.matches(entry.key.serviceType) {
+                let concrete = _typeName(entry.key.serviceType, qualified: false)
+                result.append("\(entry.key) registered at \(entry.site) is a \(requested), but it is registered as "
+                    + "\(concrete) only: add `.implements(\(requested).self)` to that registration, or register "
+                    + "it as `register(\(requested).self) { … }`.")
+            }
+        }
+        let hints = writer.withLock { behaviors.compactMap { $0 as? any _MissingRegistrationHints } }
+        for hint in hints { result += hint.hints(forMissing: key, in: self) }
+        return result
+    }
+
     /// Whether a registration for `key` exists here or in a fallback.
     func isRegistered(_ key: ServiceKey) -> Bool { _withReadSection { _lookup(key) != nil } }
 
@@ -109,5 +146,39 @@ extension Container {
         _withReadSection {
             _lookup(key).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry }
         }
+    }
+}
+
+/// Whether values of a registered type are values of `target` (failure path only): a subclass of a class, or
+/// a type that conforms to every protocol of an existential (`any P`, `any P & Q`).
+///
+/// No instance is made. A class is checked by casting the candidate's metatype to `target`'s. An
+/// existential's metatype `(any P).Type` says nothing about conformances, so the existential metatype
+/// `any P.Type` is looked up once by mangled name (`_typeByName` of `target`'s mangled name with the
+/// existential-metatype suffix) and each candidate's metatype is cast to it, which is the runtime's own
+/// conformance check. When that name cannot be formed (parameterized existentials, compositions with a
+/// class, `Any`, some local types), nothing matches: a suggestion is left out, never made up.
+struct _KindMatcher {
+    let target: Any.Type
+    let existentialMetatype: Any.Type?
+
+    init(_ target: Any.Type) {
+        self.target = target
+        // Only a protocol existential (`any P`, `any P & Q`: mangled names ending in `p`; not `Any` nor
+        // `any Sendable`, `yp`, which every type is) has an existential metatype worth asking about.
+        if let mangled = _mangledTypeName(target), mangled.hasSuffix("p"), !mangled.hasSuffix("yp") {
+            existentialMetatype = _typeByName(mangled + "Xp")
+        } else {
+            existentialMetatype = nil
+        }
+    }
+
+    func matches(_ candidate: Any.Type) -> Bool {
+        guard ObjectIdentifier(candidate) != ObjectIdentifier(target) else { return false }
+        func isMetatype<T>(of _: T.Type) -> Bool { (candidate as Any) is T.Type }
+        if isMetatype(of: target) { return true }
+        guard let existentialMetatype else { return false }
+        func isValue<M>(of _: M.Type) -> Bool { (candidate as Any) is M }
+        return isValue(of: existentialMetatype)
     }
 }

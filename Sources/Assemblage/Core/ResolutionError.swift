@@ -48,18 +48,24 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
     public let cycle: [ServiceKey]
     /// For ``Code/notRegistered``: registrations of the same type under another name or argument list.
     public let nearMisses: [ServiceKey]
+    /// For ``Code/notRegistered``: what would make the service resolvable, when Assemblage can tell — a
+    /// registration of a conforming type that lacks `.implements(…)`, the module that registers the service
+    /// but is not a dependency, `[T]` asked for while `T` has only plain registrations. Built only when
+    /// resolution fails; each is one sentence that names the fix, and ``description`` lists them.
+    public let suggestions: [String]
     /// For ``Code/factoryFailed``: what the factory threw, described.
     public let underlyingDescription: String?
     /// For ``Code/factoryFailed``: what the factory threw.
     public let underlying: (any Error)?
 
     init(code: Code, key: ServiceKey, path: [ServiceKey], cycle: [ServiceKey] = [],
-         nearMisses: [ServiceKey] = [], underlying: (any Error)? = nil) {
+         nearMisses: [ServiceKey] = [], suggestions: [String] = [], underlying: (any Error)? = nil) {
         self.code = code
         self.key = key
         self.path = path
         self.cycle = cycle
         self.nearMisses = nearMisses
+        self.suggestions = suggestions
         self.underlying = underlying
         self.underlyingDescription = underlying.map { String(describing: $0) }
     }
@@ -102,6 +108,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
                 lines.append("  Registered for \(_typeName(key.serviceType, qualified: false)): "
                     + nearMisses.map(\.description).joined(separator: ", "))
             }
+            for suggestion in suggestions { lines.append("  Fix: \(suggestion)") }
         }
         return lines.joined(separator: "\n")
     }

@@ -337,6 +337,9 @@ final class _Sandbox {
     /// original entry → its copy.
     private var entryCopies: [ObjectIdentifier: any _AnyEntry] = [:]
     private var forwarders: [(original: any _AnyEntry, into: Container)] = []
+    /// Exported collection elements (forwarders into a module's elements), with their type and the copy they
+    /// belong to.
+    private var elementForwarders: [(original: _CollectionElement, type: ObjectIdentifier, into: Container)] = []
     /// Graph nodes: every copied entry, in order, with the label of its container.
     private var nodes: [(entry: any _AnyEntry, container: String, isElement: Bool)] = []
     /// node id → lifetime rank of its scope.
@@ -366,8 +369,14 @@ final class _Sandbox {
         }
         var copiedElements: [ObjectIdentifier: [_CollectionElement]] = [:]
         for (type, list) in elements {
-            copiedElements[type] = list.map { element in
+            copiedElements[type] = list.compactMap { element in
+                if element.entry.isForwarding {
+                    // A module's exported element: copied in `finish()`, once its module is mirrored.
+                    elementForwarders.append((element, type, copy))
+                    return nil
+                }
                 let duplicate = element.entry._sandboxCopy(forwardingTo: nil)
+                entryCopies[ObjectIdentifier(element.entry)] = duplicate
                 nodes.append((duplicate, original.label, true))
                 return _CollectionElement(entry: duplicate, name: element.name, priority: element.priority)
             }
@@ -406,7 +415,19 @@ final class _Sandbox {
     /// A module's exports forward through a `_ScopedEntry` into the module's own container, which lookup does
     /// not reach by fallbacks: that container is mirrored too, and the copy keeps resolving in the mirror.
     func finish() {
-        while !forwarders.isEmpty {
+        while !forwarders.isEmpty || !elementForwarders.isEmpty {
+            let pendingElements = elementForwarders
+            elementForwarders = []
+            for (element, type, container) in pendingElements {
+                guard let scoped = element.entry.forwardTarget as? _ScopedEntry else { continue }
+                let scope = mirror(scoped.scope)
+                guard let target = entryCopies[ObjectIdentifier(scoped.target)] else { continue }
+                let copied = element.entry._sandboxCopy(forwardingTo: _ScopedEntry(target: target, scope: scope))
+                container.writer.withLock {
+                    container.collectionElements[type, default: []]
+                        .append(_CollectionElement(entry: copied, name: element.name, priority: element.priority))
+                }
+            }
             let pending = forwarders
             forwarders = []
             for (original, container) in pending {

@@ -127,6 +127,7 @@ public final class ModuleAssembler: Sendable {
             index[base] = index[target]
         }
         graph.install(dynamicTargets: index.mapValues(\.container))
+        graph.install(modules: records.map { ($0.type.name, $0.container) })
 
         let root = Container(label: "ModuleAssembler")
         root.appendFallbacks(records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,

@@ -46,12 +46,23 @@ final class _ModuleRecord: Sendable {
 final class _ModuleGraphContext: Sendable {
     private struct State {
         var dynamicTargets: [ObjectIdentifier: Container] = [:]
+        /// Every module assembled here, in assembly order: its type name and its scope.
+        var modules: [(name: String, container: Container)] = []
         var warnings: [ModuleAssemblyError.Problem] = []
     }
     private let state = _Locked(State())
 
     func install(dynamicTargets: [ObjectIdentifier: Container]) {
         state.withLock { $0.dynamicTargets = dynamicTargets }
+    }
+
+    func install(modules: [(name: String, container: Container)]) {
+        state.withLock { $0.modules = modules }
+    }
+
+    /// The modules of this graph whose own scope registers `key`, in assembly order.
+    func modules(registering key: ServiceKey) -> [(name: String, container: Container)] {
+        state.withLock { $0.modules }.filter { $0.container.registersOwn(key) }
     }
 
     func dynamicTarget(for id: ObjectIdentifier) -> Container? {
@@ -148,7 +159,14 @@ struct _ModulePlan {
             problems.add(.init(.replacesItself, module: root.name, path: [root.name]))
         }
         plan.replacements = replacements.map
-        plan.problems = problems.list + walk.problems.list
+        // A conflict is found where a second replacement is declared; report it on the path from the roots
+        // to the replaced module, like every other problem (the walk knows that path only when it has ended).
+        plan.problems = (problems.list + walk.problems.list).map { problem in
+            guard problem.code == .conflictingReplacements, let base = replacements.conflictBases[problem.module]
+            else { return problem }
+            let path = walk.path(toRequested: base) ?? problem.path + [problem.module]
+            return .init(.conflictingReplacements, module: problem.module, path: path, related: problem.related)
+        }
         for root in roots {
             for base in root.replaces where base != root && plan.requested[base.id] == nil {
                 plan.warnings.append(.init(.unusedReplacement, module: base.name, path: [root.name],
@@ -173,6 +191,8 @@ struct _Problems {
 struct _Replacements {
     private(set) var map: [ObjectIdentifier: _ModuleType] = [:]
     private var replacers: [ObjectIdentifier: [String]] = [:]
+    /// The modules replaced by more than one module: name → type identifier.
+    private(set) var conflictBases: [String: ObjectIdentifier] = [:]
 
     /// Records that `replacement` replaces `base`; returns whether this is new. A second, different
     /// replacement of the same base is a problem.
@@ -185,6 +205,7 @@ struct _Replacements {
         }
         if existing != replacement, !(replacers[base.id] ?? []).contains(replacement.name) {
             replacers[base.id, default: []].append(replacement.name)
+            conflictBases[base.name] = base.id
             problems.add(.init(.conflictingReplacements, module: base.name, path: path(),
                                related: replacers[base.id] ?? []),
                          identity: "conflict|\(base.name)|\(replacement.name)")
@@ -213,6 +234,15 @@ struct _Walk {
     private(set) var needsRestart = false
     private var nodeByType: [ObjectIdentifier: Int] = [:]
     private var choices: [ObjectIdentifier: Choice?] = [:]
+    /// Every module type asked for → the node whose dependency first asked for it (nil for one passed in).
+    private var requestedFrom: [ObjectIdentifier: (parent: Int?, name: String)] = [:]
+
+    /// The names from a module passed in to the first place `type` was asked for, ending with `type`; nil
+    /// when nothing asked for it.
+    func path(toRequested type: ObjectIdentifier) -> [String]? {
+        guard let first = requestedFrom[type] else { return nil }
+        return (first.parent.map { plan.path(to: $0) } ?? []) + [first.name]
+    }
 
     /// A module being walked: its dependencies, the next one to visit, and those found so far.
     private struct Frame {
@@ -265,6 +295,7 @@ struct _Walk {
     /// assembled here), or nil when there is none.
     private mutating func visit(_ requested: _ModuleType, from parentNode: Int?, replacements: inout _Replacements,
                                 problems found: inout _Problems) -> Int? {
+        if requestedFrom[requested.id] == nil { requestedFrom[requested.id] = (parentNode, requested.name) }
         let choice: Choice?
         if let cached = choices[requested.id] {
             choice = cached

@@ -17,7 +17,7 @@
 
 /// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its
 /// exports, its module graph, and its eager registrations. Stored as a `Behavior` of the container.
-final class _ModuleScope: Behavior, @unchecked Sendable {
+final class _ModuleScope: Behavior, _ContributionHooks, _MissingRegistrationHints, @unchecked Sendable {
     // @unchecked Sendable: `module` is immutable; `exports` and `graph` are weak references written only
     // in `init`; `eager` is a locked box.
 
@@ -55,6 +55,40 @@ final class _ModuleScope: Behavior, @unchecked Sendable {
         proxy.container = exports
         _ = exports.add(proxy)
         exportIndex?.offer(proxy, position: position)
+    }
+
+    /// Exports a collection element: a forwarding element that resolves it in this module's scope, so that
+    /// dependents and the assembler's resolver gather it.
+    func container<Service>(_ container: Container, didRegisterElement entry: ServiceEntry<Service>, name: String?,
+                            priority: Int) {
+        guard let exports else { return }
+        let proxy = ServiceEntry<Service>(key: entry.key, forwardingTo: _ScopedEntry(target: entry, scope: container),
+                                          site: entry.site)
+        proxy.container = exports
+        exports.writer.withLock {
+            exports.collectionElements[ObjectIdentifier(Service.self), default: []]
+                .append(_CollectionElement(entry: proxy, name: name, priority: priority))
+        }
+    }
+
+    /// Exports a decorator, so that it also wraps the registrations of the modules that depend on this one
+    /// (their scopes fall back to these exports). It still receives the scope resolving the decorated
+    /// registration, which sees everything this module sees.
+    func container(_ container: Container, didAddDecorator record: _DecoratorRecord) {
+        guard let exports else { return }
+        exports.writer.withLock {
+            exports.decoratorRecords[ObjectIdentifier(record.serviceType), default: []].append(record)
+        }
+    }
+
+    /// Names the modules of the graph that register `key` when this module cannot see it: the module lacks
+    /// a dependency (what ``ModuleAssembler/validate(_:)`` reports as an undeclared dependency).
+    func hints(forMissing key: ServiceKey, in container: Container) -> [String] {
+        guard let module, let graph else { return [] }
+        return graph.modules(registering: key).filter { $0.container !== container }.map { owner in
+            "\(owner.name) registers \(key), but \(module) does not depend on \(owner.name): add "
+                + "\(owner.name).self to \(module).dependencies."
+        }
     }
 
     /// Creates every eager registration in `container`; returns the failures, in order.

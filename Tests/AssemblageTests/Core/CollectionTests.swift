@@ -111,4 +111,25 @@ final class NamedPlugin: Plugin, @unchecked Sendable {
         container.removeAll()
         #expect(try container.resolveAll(Plugin.self).isEmpty)
     }
+
+    @Test func arrayOfAPlainlyRegisteredTypeWithoutElementsFailsAndSaysSo() throws {
+        let container = Container()
+        container.register(Plugin.self) { _ in NamedPlugin("plain") }
+        #expect(container.resolve([Plugin].self) == nil)   // as in Swinject: [T] resolves only if registered
+        let error = try #require(throws: ResolutionError.self) { try container.require([Plugin].self) }
+        #expect(error.code == .notRegistered)
+        #expect(error.suggestions.count == 1)
+        #expect(error.description.contains("Plugin has plain registrations (Plugin)"))
+        #expect(error.description.contains("registerIntoCollection(Plugin.self)"))
+        #expect(container.resolve([String: Plugin].self) == nil)
+        // The explicit collection API still answers with the (empty) collection.
+        #expect(try container.resolveAll(Plugin.self).isEmpty)
+    }
+
+    @Test func arrayResolvesToElementsAlsoWhenTheTypeHasPlainRegistrations() throws {
+        let container = Container()
+        container.register(Plugin.self) { _ in NamedPlugin("plain") }
+        container.registerIntoCollection(Plugin.self) { _ in NamedPlugin("element") }
+        #expect(try container.require([Plugin].self).map(\.id) == ["element"])
+    }
 }

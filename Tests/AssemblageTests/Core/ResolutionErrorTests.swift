@@ -9,7 +9,59 @@ final class CycleA { init(_ b: CycleB) {} }
 final class CycleB { init(_ c: CycleC) {} }
 final class CycleC { init(_ a: CycleA) {} }
 
+protocol Greeting: Sendable {}
+struct EnglishGreeting: Greeting {}
+protocol Farewell: Sendable {}
+class BaseGreeter: @unchecked Sendable {}
+final class LoudGreeter: BaseGreeter, @unchecked Sendable {}
+
 @Suite struct ResolutionErrorTests {
+    @Test func concreteTypeRegisteredAndProtocolResolvedSuggestsImplements() {
+        let container = Container()
+        container.register(EnglishGreeting.self) { _ in EnglishGreeting() }
+        container.register(String.self) { _ in "unrelated" }
+        let error = #expect(throws: ResolutionError.self) { try container.require(Greeting.self) }
+        #expect(error?.code == .notRegistered)
+        #expect(error?.suggestions.count == 1)
+        #expect(error?.suggestions.first?.contains("EnglishGreeting registered at") == true)
+        #expect(error?.suggestions.first?.contains("add `.implements(Greeting.self)` to that registration") == true)
+        #expect(error?.description.contains("  Fix: EnglishGreeting registered at") == true)
+    }
+
+    @Test func conformingRegistrationIsSuggestedForACompositionAndAClassBoundProtocol() {
+        let container = Container()
+        container.register(NamedPlugin.self) { _ in NamedPlugin("x") }
+        let bound = #expect(throws: ResolutionError.self) { try container.require(Plugin.self) }
+        #expect(bound?.suggestions.first?.contains("`.implements(Plugin.self)`") == true)
+        let composed = #expect(throws: ResolutionError.self) { try container.require((any Plugin & Sendable).self) }
+        #expect(composed?.suggestions.count == 1)
+        let unrelated = #expect(throws: ResolutionError.self) { try container.require((any Greeting & Plugin).self) }
+        #expect(unrelated?.suggestions.isEmpty == true)
+    }
+
+    @Test func subclassRegisteredAndSuperclassResolvedSuggestsImplements() {
+        let container = Container()
+        container.register(LoudGreeter.self) { _ in LoudGreeter() }
+        let error = #expect(throws: ResolutionError.self) { try container.require(BaseGreeter.self) }
+        #expect(error?.suggestions.first?.contains("`.implements(BaseGreeter.self)`") == true)
+    }
+
+    @Test func noSuggestionWhenNothingRegisteredConforms() {
+        let container = Container()
+        container.register(EnglishGreeting.self) { _ in EnglishGreeting() }
+        let error = #expect(throws: ResolutionError.self) { try container.require(Farewell.self) }
+        #expect(error?.suggestions.isEmpty == true)
+        #expect(error?.description.contains("Fix:") == false)
+    }
+
+    @Test func conformingRegistrationInAParentIsSuggestedFromAChild() {
+        let parent = Container()
+        parent.register(EnglishGreeting.self) { _ in EnglishGreeting() }
+        let child = Container(parent: parent)
+        let error = #expect(throws: ResolutionError.self) { try child.require(Greeting.self) }
+        #expect(error?.suggestions.count == 1)
+    }
+
     @Test func missingRegistrationNamesTypeNamePathAndNearMisses() {
         let container = Container()
         container.register(App.self) { r in App(repository: try r.require(Repository.self)) }

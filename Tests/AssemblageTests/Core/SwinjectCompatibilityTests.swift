@@ -36,7 +36,21 @@ private struct CountingBehavior: Behavior {
     }
 }
 
+private struct SeedAssembly: AssemblyType {
+    func assemble(container: Container) {
+        container.register(AnimalType.self) { _ in Kitten(name: "Seed") }
+    }
+}
+
 @Suite struct SwinjectCompatibilityTests {
+    @Test func seedNamesAssemblyTypeAndResolverTypeAreTheSameProtocols() {
+        let assembler = Assembler([SeedAssembly()])
+        let resolver: ResolverType = assembler.resolver
+        #expect(resolver.resolve(AnimalType.self)?.name == "Seed")
+        let assemblies: [any Assembly] = [SeedAssembly() as any AssemblyType]
+        #expect(assemblies.count == 1)
+    }
+
     @Test func readmeStyleRegistrationAndResolution() {
         let container = Container()
         container.register(AnimalType.self) { _ in Kitten(name: "Mimi") }

@@ -53,8 +53,10 @@ enum DiagnosticsDoc {
     }
     // end-snippet
 
+    // snippet: diagnostics-implements-types
     protocol Storage: Sendable {}
     final class SQLStorage: Storage {}
+    // end-snippet
     final class ReportService: Sendable {
         init(storage: Storage) {}
     }
@@ -104,6 +106,36 @@ enum DiagnosticsDoc {
                   Resolution path: App → Repository → Database (name: "primary")
                   Registered for Database: Database (name: "replica")
                 """)
+        }
+
+        @Test func missingProtocolNamesTheConcreteRegistration() {
+            var message = ""
+            // snippet: diagnostics-implements
+            let container = Container()
+            container.register(SQLStorage.self) { _ in SQLStorage() }   // the concrete type only
+
+            do {
+                _ = try container.require(Storage.self)
+            } catch {
+                print(error)
+            }
+            // end-snippet
+            do {
+                _ = try container.require(Storage.self)
+            } catch {
+                message = error.description
+                #expect(error.code == .notRegistered)
+                #expect(error.suggestions.count == 1)
+            }
+            #expect(message.hasPrefix("""
+                No registration for Storage.
+                  Nothing is registered for Storage under any name or argument list.
+                  Fix: SQLStorage registered at AssemblageTests/DiagnosticsDocTests.swift:
+                """))
+            #expect(message.hasSuffix("""
+                 is a Storage, but it is registered as SQLStorage only: add `.implements(Storage.self)` to that \
+                registration, or register it as `register(Storage.self) { … }`.
+                """))
         }
 
         @Test func cycle() {

@@ -138,7 +138,17 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
         #expect(error.codes == [.conflictingReplacements])
         #expect(error.problems[0].module == "StorageModule")
         #expect(error.problems[0].related == ["InMemoryStorageModule", "RecordingStorageModule"])
+        #expect(error.problems[0].path == ["AppModule", "FeedModule", "StorageModule"])
         #expect(error.description.contains("StorageModule is replaced by more than one module"))
+        #expect(error.description.contains("Dependency path: AppModule → FeedModule → StorageModule"))
+    }
+
+    @Test func conflictingReplacementsOfAModuleNoOneUsesEndWithTheReplacedModule() throws {
+        let error = try #require(assemblyError {
+            _ = try ModuleAssembler([InMemoryStorageModule(), RecordingStorageModule()])
+        })
+        #expect(error.codes == [.conflictingReplacements])
+        #expect(error.problems[0].path.last == "StorageModule")
     }
 
     @Test func explicitReplacementConflictsWithOneReachedAsADependency() throws {
@@ -146,7 +156,7 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
             _ = try ModuleAssembler([AppModule(), RecordingStorageModule(), StorageTestSupportModule()])
         })
         #expect(error.codes == [.conflictingReplacements])
-        #expect(error.problems[0].path == ["StorageTestSupportModule", "InMemoryStorageModule"])
+        #expect(error.problems[0].path == ["AppModule", "FeedModule", "StorageModule"])
     }
 
     @Test func defaultOverrideThatDoesNotReplaceItsBaseIsInvalid() throws {

@@ -76,6 +76,16 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         #expect(error.code == .notRegistered)
         #expect(error.key == ServiceKey(AnalyticsTracker.self))
         #expect(error.pathDescription == "CheckoutService → AnalyticsTracker")
+        #expect(error.suggestions == ["AnalyticsModule registers AnalyticsTracker, but SneakyModule does not depend "
+            + "on AnalyticsModule: add AnalyticsModule.self to SneakyModule.dependencies."])
+        #expect(error.description.contains("Fix: AnalyticsModule registers AnalyticsTracker"))
+    }
+
+    @Test func missingRegistrationInAModuleWithoutOwnerNamesNoModule() throws {
+        let assembler = try ModuleAssembler([SneakyModule()])
+        let error = try #require(throws: ResolutionError.self) { try assembler.resolver.require(CheckoutService.self) }
+        #expect(error.code == .notRegistered)
+        #expect(error.suggestions.isEmpty)
     }
 
     @Test func factoryRunsInTheScopeOfTheModuleThatRegisteredIt() throws {
