@@ -38,6 +38,30 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     return true
 }
 
+/// A read section held open on another thread until ``end()``: what is retired meanwhile cannot be freed.
+private final class SectionOnAnotherThread: @unchecked Sendable {  // @unchecked: semaphores only.
+    private let release = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init() {
+        let entered = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [release, done] in
+            _withReadSection {
+                entered.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        entered.wait()
+    }
+
+    /// Lets the section end and waits for its thread.
+    func end() {
+        release.signal()
+        done.wait()
+    }
+}
+
 @Suite(.serialized) struct ReclaimerTests {
     @Test func retiredObjectWithNoSectionOpenIsReleasedAtOnce() {
         weak var held: Probe?
@@ -66,17 +90,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     }
 
     @Test func retiredObjectIsKeptUntilASectionOnAnotherThreadEnds() {
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _withReadSection {
-                entered.signal()
-                release.wait()
-            }
-            done.signal()
-        }
-        entered.wait()
+        let section = SectionOnAnotherThread()
         weak var held: Probe?
         do {
             let probe = Probe()
@@ -84,8 +98,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
             _Reclaimer.retire(probe)
         }
         #expect(held != nil, "released while another thread's section was open")
-        release.signal()
-        done.wait()
+        section.end()
         #expect(eventually { held == nil }, "still held after the other thread's section ended")
     }
 
@@ -180,17 +193,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         // Another thread sits in a read section, so nothing retired now can be freed until it leaves. Outgrown
         // tables and fallback lists must not be what keeps containers alive meanwhile: their successors hold
         // the same references.
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _withReadSection {
-                entered.signal()
-                release.wait()
-            }
-            done.signal()
-        }
-        entered.wait()
+        let section = SectionOnAnotherThread()
         weak var held: Container?
         do {
             let root = Container(label: "root")
@@ -207,7 +210,6 @@ private func eventually(_ condition: () -> Bool) -> Bool {
             #expect(root.resolve(Int.self, name: "3") == 3)
         }
         #expect(held == nil, "an outgrown table or fallback list kept a container alive")
-        release.signal()
-        done.wait()
+        section.end()
     }
 }

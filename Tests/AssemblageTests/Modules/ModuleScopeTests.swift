@@ -216,7 +216,13 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         #expect(try assembler.resolver.require(Animal.self) === cat)
     }
 
-    @Test func releasingTheAssemblerReleasesEveryModuleContainer() throws {
+    /// With `whileAnotherThreadResolves`, another thread is in the middle of a resolve (its factory waits), so
+    /// what is retired meanwhile waits for it to finish; module containers must not be among what waits
+    /// (outgrown tables and replaced fallback lists give up their references at once).
+    @Test(arguments: [false, true])
+    func releasingTheAssemblerReleasesEveryModuleContainer(whileAnotherThreadResolves: Bool) throws {
+        let inProgress = whileAnotherThreadResolves ? ResolveInProgress() : nil
+        defer { inProgress?.finish() }
         weak var feed: Container?
         weak var interfaces: Container?
         weak var network: Container?
@@ -233,43 +239,6 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         }
         #expect(feed == nil)
         #expect(interfaces == nil)
-        #expect(network == nil)
-    }
-
-    @Test func releasingTheAssemblerReleasesEveryModuleContainerWhileAnotherThreadResolves() throws {
-        // Another thread is in the middle of a resolve (its factory waits), so what is retired now waits for it
-        // to finish; module containers must not be among what waits (outgrown tables and fallback lists give up
-        // their references at once).
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        let blocking = Container()
-        blocking.register(Int.self) { _ in
-            entered.signal()
-            release.wait()
-            return 1
-        }
-        Thread.detachNewThread {
-            _ = blocking.resolve(Int.self)
-            done.signal()
-        }
-        entered.wait()
-        defer {
-            release.signal()
-            done.wait()
-        }
-        weak var feed: Container?
-        weak var network: Container?
-        do {
-            let parent = try ModuleAssembler([NetworkModule()])
-            let assembler = try ModuleAssembler([AppModule(), InMemoryStorageModule(), CheckoutScreenModule(),
-                                                 PaymentsContributorModule()], parent: parent)
-            _ = try assembler.resolver.require(AppCoordinator.self)
-            feed = try assembler.resolver(for: FeedModule.self) as? Container
-            network = try assembler.resolver(for: NetworkModule.self) as? Container
-            #expect(feed != nil && network != nil)
-        }
-        #expect(feed == nil)
         #expect(network == nil)
     }
 
@@ -322,4 +291,31 @@ final class Locked<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
     @discardableResult
     func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+}
+
+/// A resolve in progress on another thread until ``finish()``: its factory waits.
+private final class ResolveInProgress: @unchecked Sendable {  // @unchecked: semaphores only.
+    private let release = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init() {
+        let entered = DispatchSemaphore(value: 0)
+        let blocking = Container()
+        blocking.register(Int.self) { [release] _ in
+            entered.signal()
+            release.wait()
+            return 1
+        }
+        Thread.detachNewThread { [done] in
+            _ = blocking.resolve(Int.self)
+            done.signal()
+        }
+        entered.wait()
+    }
+
+    /// Lets the factory return and waits for the thread.
+    func finish() {
+        release.signal()
+        done.wait()
+    }
 }
