@@ -353,7 +353,7 @@ extension Container {
             let list = previous?.appending(added) ?? _Fallbacks(added, index: index, indexedCount: indexedCount, tail: tail)
             fallbackList = list
             words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
-            previous?.disownContainers(keptBy: list)
+            previous?.disownContainers()
             return previous
         }
         if let replaced { _Reclaimer.retire(replaced) }

@@ -216,7 +216,7 @@ final class _Fallbacks: @unchecked Sendable {
     // @unchecked Sendable: what readers use is immutable (its storage is append-only); `held` is used and
     // changed only under the owning container's lock.
     /// The containers of this list before its tail, in order (holds them while the list is current; emptied
-    /// under the owner's lock when a successor replaces it, see ``disownContainers(keptBy:)``).
+    /// under the owner's lock when a successor replaces it, see ``disownContainers()``).
     private var held: _AppendOnlyList<Container>
     /// The same containers, unretained, so that a lookup touches no reference count.
     private let unretained: _AppendOnlyList<Unmanaged<Container>>
@@ -260,14 +260,14 @@ final class _Fallbacks: @unchecked Sendable {
                           index: index, indexedCount: indexedCount, tail: nil)
     }
 
-    /// Gives up this list's hold on its containers once `successor` replaced it (writers only, under the owning
+    /// Gives up this list's hold on its containers once a successor replaced it (writers only, under the owning
     /// container's lock): the successor holds every one of them, and a retired list that kept the shared
     /// storage would keep alive every container appended to it later, until the reclaimer frees the list.
     /// Readers use the unretained list and its own storage, which stay valid.
     ///
     /// A list another container's list ends with (a module's, see ``isSharedAsTail``) keeps its hold: it may
     /// outlive its owner's interest in it.
-    func disownContainers(keptBy successor: _Fallbacks) {
+    func disownContainers() {
         guard !isSharedAsTail else { return }
         held = _AppendOnlyList()
     }

@@ -52,13 +52,7 @@ enum _Reclaimer {
 
     /// Releases `object` once no section that may have loaded it is open. Call it after unpublishing the
     /// object (no slot a reader can reach holds it any more).
-    static func retire(_ object: AnyObject) {
-        state.withLock { state in
-            state.retired.append(Retired(object: object, epoch: _asm_current_epoch()))
-            _asm_set_reclaim_pending(true)
-        }
-        reclaim()
-    }
+    static func retire(_ object: AnyObject) { retire([object]) }
 
     /// Releases several objects at once (a `removeAll`).
     static func retire(_ objects: [AnyObject]) {
