@@ -20,7 +20,13 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
     /// How many runtime arguments the registration takes. Part of the key, so that one tuple-typed argument
     /// and several arguments of the same types never match each other.
     public let argumentCount: Int
+    /// The extra discriminator an extension may add (Swinject's ``ServiceKeyOption``), boxed so that a key
+    /// without one pays a nil pointer, not an existential.
+    @usableFromInline let optionBox: _KeyOptionBox?
     @usableFromInline let hash: Int
+
+    /// The extra discriminator of this key, if an extension registered with one (Swinject's `option`).
+    public var option: (any ServiceKeyOption)? { optionBox?.option }
 
     /// Creates a key from its parts.
     ///
@@ -35,6 +41,38 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
         self.argumentsType = argumentsType
         self.name = name
         self.argumentCount = argumentCount
+        optionBox = nil
+        hash = ServiceKey.mix(serviceType, argumentsType, name, argumentCount)
+    }
+
+    /// Creates a key with an extension's discriminator, as Swinject's extensions (e.g. SwinjectStoryboard)
+    /// make them: `argumentsType` is the whole factory input as such an extension names it (e.g.
+    /// `(Resolver, String).self`), and the key has no separate argument count.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - argumentsType: The factory's input type.
+    ///   - name: The registration name, or `nil`.
+    ///   - option: The extension's discriminator, or `nil`.
+    public init(serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil,
+                option: (any ServiceKeyOption)? = nil) {
+        self.serviceType = serviceType
+        self.argumentsType = argumentsType
+        self.name = name
+        argumentCount = 0
+        optionBox = option.map(_KeyOptionBox.init)
+        var h = UInt(bitPattern: ServiceKey.mix(serviceType, argumentsType, name, 0))
+        if let option {
+            var hasher = Hasher()
+            option.hash(into: &hasher)
+            h ^= UInt(bitPattern: hasher.finalize()) &* 0x2545_F491_4F6C_DD1D
+        }
+        hash = Int(bitPattern: h)
+    }
+
+    /// The hash of a key's parts without an option.
+    @inlinable @inline(__always)
+    static func mix(_ serviceType: Any.Type, _ argumentsType: Any.Type, _ name: String?, _ argumentCount: Int) -> Int {
         var h = UInt(bitPattern: Int(bitPattern: unsafeBitCast(serviceType, to: UnsafeRawPointer.self)))
             &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt(bitPattern: Int(bitPattern: unsafeBitCast(argumentsType, to: UnsafeRawPointer.self)))
@@ -42,7 +80,7 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
         if let name { h ^= ServiceKey.hashName(name) }
         h ^= UInt(bitPattern: argumentCount) &* 0x1656_67B1_9E37_79F9
         h ^= h >> 29
-        hash = Int(bitPattern: h)
+        return Int(bitPattern: h)
     }
 
     /// Creates a key for a service type and argument types given as a parameter pack.
@@ -90,6 +128,7 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
         lhs.hash == rhs.hash && ObjectIdentifier(lhs.serviceType) == ObjectIdentifier(rhs.serviceType)
             && ObjectIdentifier(lhs.argumentsType) == ObjectIdentifier(rhs.argumentsType)
             && lhs.argumentCount == rhs.argumentCount && lhs.name == rhs.name
+            && (lhs.optionBox === rhs.optionBox || _KeyOptionBox.equal(lhs.optionBox, rhs.optionBox))
     }
 
     /// Feeds the key's precomputed hash (of its types, argument count and name) to `hasher`.
@@ -106,6 +145,7 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
         var parts: [String] = []
         if let name { parts.append("name: \"\(name)\"") }
         if argumentCount > 0 { parts.append("arguments: \(ServiceKey.argumentList(argumentsType))") }
+        if let option { parts.append("option: \(option)") }
         let type = _typeName(serviceType, qualified: false)
         return parts.isEmpty ? type : "\(type) (\(parts.joined(separator: ", ")))"
     }
@@ -119,4 +159,43 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
 
     /// Whether this key needs runtime arguments.
     public var hasArguments: Bool { argumentCount > 0 }
+}
+
+/// An extra discriminator of a ``ServiceKey``, for extensions that register several factories of one service
+/// type and name (Swinject's `ServiceKeyOption`; SwinjectStoryboard keys view controllers by storyboard this way).
+///
+/// ```swift
+/// struct StoryboardOption: ServiceKeyOption {
+///     let storyboardID: String
+///     func isEqualTo(_ another: any ServiceKeyOption) -> Bool {
+///         (another as? StoryboardOption)?.storyboardID == storyboardID
+///     }
+///     func hash(into hasher: inout Hasher) { hasher.combine(storyboardID) }
+///     var description: String { "Storyboard: \(storyboardID)" }
+/// }
+/// ```
+public protocol ServiceKeyOption: CustomStringConvertible, Sendable {
+    /// Whether `another` is the same option.
+    ///
+    /// - Parameter another: The option of another key.
+    /// - Returns: `true` when the two options discriminate the same registration.
+    func isEqualTo(_ another: any ServiceKeyOption) -> Bool
+    /// Feeds the option's identity to `hasher` (equal options must feed the same values).
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    func hash(into hasher: inout Hasher)
+}
+
+/// A ``ServiceKeyOption`` in a reference, so that ``ServiceKey`` stays small for the keys without one.
+@usableFromInline
+final class _KeyOptionBox: Sendable {
+    let option: any ServiceKeyOption
+    init(_ option: any ServiceKeyOption) { self.option = option }
+
+    /// Whether two boxes (either may be nil) hold equal options.
+    @usableFromInline
+    static func equal(_ lhs: _KeyOptionBox?, _ rhs: _KeyOptionBox?) -> Bool {
+        guard let lhs, let rhs else { return lhs == nil && rhs == nil }
+        return lhs.option.isEqualTo(rhs.option)
+    }
 }
