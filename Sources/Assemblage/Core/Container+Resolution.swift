@@ -76,6 +76,7 @@ extension Container {
            let service = made as? Service {
             return service
         }
+        if debugHelper != nil { reportResolutionFailure(Service.self, key) }
         throw notRegistered(key)
     }
 

@@ -61,6 +61,9 @@ public final class Container: @unchecked Sendable {
     /// Properties applied to this container (its fallbacks' are merged beneath them when read).
     var ownProperties = Properties()
 
+    /// Told about resolutions that find no registration (Swinject's internal hook; set only by its
+    /// initializer, before the container is shared).
+    var debugHelper: DebugHelper?
     /// The scope registrations get when they do not choose one.
     public let defaultObjectScope: ObjectScope
     /// A name for this container in diagnostics (`"main"`, a module's name, …).

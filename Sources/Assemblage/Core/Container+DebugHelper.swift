@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Told about every resolution that found no registration, with the registrations that were available
+/// (Swinject's internal debug hook, kept with its shape so that code and tests written against it work).
+///
+/// A container has none unless one is given to `Container(parent:debugHelper:defaultObjectScope:)`, so the
+/// common failure costs nothing extra; the typed ``ResolutionError`` of `require` carries the same facts.
+protocol DebugHelper {
+    /// Called when resolving `serviceType` under `key` found no registration.
+    func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
+                                   availableRegistrations: [ServiceKey: ServiceEntryProtocol])
+}
+
+/// A ``DebugHelper`` that writes the failure and the registrations of the same type to standard error when
+/// the environment variable `ASSEMBLAGE_LOGGING_ENABLED` (or Swinject's `SWINJECT_LOGGING_ENABLED`) is `1`.
+final class LoggingDebugHelper: DebugHelper {
+    func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
+                                   availableRegistrations: [ServiceKey: ServiceEntryProtocol]) {
+        guard LoggingDebugHelper.isEnabled else { return }
+        let sameType = availableRegistrations
+            .filter { ObjectIdentifier($0.key.serviceType) == ObjectIdentifier(key.serviceType) }
+            .map { "\t{ \($0.value.describe(with: $0.key)) }" }.sorted()
+        let lines = ["Assemblage: resolution failed. Expected registration:", "\t{ \(key) }",
+                     "Available registrations:"] + sameType
+        var text = lines.joined(separator: "\n") + "\n"
+        text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    }
+
+    static var isEnabled: Bool {
+        ["ASSEMBLAGE_LOGGING_ENABLED", "SWINJECT_LOGGING_ENABLED"].contains { name in
+            guard let value = getenv(name) else { return false }
+            return String(cString: value) == "1"
+        }
+    }
+}
+
+/// What every registration is, whatever its service type (Swinject's internal protocol of the same name).
+protocol ServiceEntryProtocol: AnyObject {
+    /// The registered service type.
+    var serviceType: Any.Type { get }
+    /// The scope of the registration.
+    var objectScope: ObjectScope { get }
+    /// The line ``Container/description`` prints for this registration under `key`.
+    func describe(with key: ServiceKey) -> String
+}
+
+extension ServiceEntry: ServiceEntryProtocol {
+    /// Swinject's format: `Service: Animal, Name: "x", Factory: (Resolver, String) -> Animal, ObjectScope: graph`
+    /// (`key` is the key the entry is registered under: a forwarded type shows as the factory's result).
+    func describe(with key: ServiceKey) -> String {
+        let factoryInput = key.argumentCount == 0 ? "Resolver" : "(Resolver, \(ServiceKey.argumentList(key.argumentsType)))"
+        var text = "Service: \(serviceType)"
+        if let name = key.name { text += ", Name: \"\(name)\"" }
+        if let option = key.option { text += ", \(option)" }
+        text += ", Factory: \(factoryInput) -> \(key.serviceType), ObjectScope: \(objectScope)"
+        let steps = initCompletedCount
+        if steps > 0 { text += ", InitCompleted: Specified \(steps) closures" }
+        return text
+    }
+}
+
+extension ServiceEntry {
+    /// An entry outside any container, as Swinject's tests make them: the factory is `(Resolver) -> Service`
+    /// or `() -> Service` (anything else makes a factory that throws, saying what it got).
+    convenience init(serviceType: Service.Type, argumentsType: Any.Type, factory: Any,
+                     objectScope: ObjectScope = .graph) {
+        let call: @Sendable (Resolver) throws -> Service
+        let description = "\(type(of: factory))"
+        switch factory {
+        case let make as @Sendable (Resolver) throws -> Service: call = make
+        case let make as @Sendable () throws -> Service: call = { _ in try make() }
+        default:
+            call = { _ in
+                throw ResolutionError(code: .factoryFailed, key: ServiceKey(Service.self), path: [ServiceKey(Service.self)],
+                                      underlying: _UncallableFactory(description: description))
+            }
+        }
+        self.init(key: ServiceKey(serviceType: Service.self, argumentsType: argumentsType, name: nil, argumentCount: 0),
+                  scope: objectScope, site: RegistrationSite(file: #fileID, line: #line), factory: _Factory0(call),
+                  kind: 0)
+    }
+}
+
+/// The failure of an entry made from a factory value of a shape Assemblage cannot call.
+struct _UncallableFactory: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension Container {
+    /// A container with a debug helper (Swinject's internal initializer, for tests written against it).
+    convenience init(parent: Container? = nil, debugHelper: DebugHelper, defaultObjectScope: ObjectScope = .graph) {
+        self.init(parent: parent, defaultObjectScope: defaultObjectScope)
+        self.debugHelper = debugHelper
+    }
+
+    /// Tells the debug helper, if any, that `key` has no registration (failure path only).
+    func reportResolutionFailure<Service>(_: Service.Type, _ key: ServiceKey) {
+        guard let debugHelper else { return }
+        var available: [ServiceKey: ServiceEntryProtocol] = [:]
+        for container in lookupChain() {
+            let entries = container.writer.withLock { container.liveEntriesLocked() }
+            for entry in entries where available[entry.key] == nil {
+                if let described = entry as? ServiceEntryProtocol { available[entry.key] = described }
+            }
+        }
+        debugHelper.resolutionFailed(serviceType: Service.self, key: key, availableRegistrations: available)
+    }
+
+    /// Resolves through an extension's invoker, as Swinject's extensions do: `invoker` receives a function from
+    /// the factory's input (`Arguments`, e.g. `Resolver`) to the instance, and returns what it made.
+    ///
+    /// Registrations without runtime arguments are reachable this way (`Arguments` is `Resolver`); the key
+    /// takes `name` and `option` into account. When nothing matches, the container's debug helper (if any) is
+    /// told and the result is `nil`.
+    ///
+    /// - Parameters:
+    ///   - name: The registration name, or `nil`.
+    ///   - option: The extension's discriminator, or `nil`.
+    ///   - invoker: Calls the function it is given with the factory's input.
+    /// - Returns: The service, or `nil` when no registration matches or the invoker's result is not one.
+    public func _resolve<Service, Arguments>(name: String?, option: (any ServiceKeyOption)? = nil,
+                                             invoker: @escaping ((Arguments) -> Any) -> Any) -> Service? {
+        guard option == nil, Arguments.self == Resolver.self, _lookupOnce(ServiceKey(Service.self, name: name)) else {
+            reportResolutionFailure(Service.self,
+                                    ServiceKey(serviceType: Service.self, argumentsType: Arguments.self, name: name,
+                                               option: option))
+            return nil
+        }
+        let made = invoker { _ in self.resolve(Service.self, name: name) as Any }
+        return (made as? Service?) ?? nil
+    }
+
+    /// Whether `key` has a registration here or in a fallback.
+    func _lookupOnce(_ key: ServiceKey) -> Bool {
+        _withReadSection { _lookupLocal(key) != nil }
+    }
+}
