@@ -374,11 +374,34 @@ extension Container {
     }
 }
 
-extension Container: CustomStringConvertible {
-    /// The registrations, one a line, with scope and registration site.
+extension Container: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The registrations, one a line, sorted, in Swinject's exact format (so that output and tests written
+    /// against Swinject read the same):
     ///
-    /// Collection elements (`[Type] element …`) and decorators (`decorator Type …`) follow the registrations.
+    /// ```text
+    /// [
+    ///     { Service: Animal, Name: "cat", Factory: Resolver -> Animal, ObjectScope: container },
+    ///     { Service: Animal, Factory: (Resolver, String) -> Animal, ObjectScope: graph, InitCompleted: Specified 1 closures }
+    /// ]
+    /// ```
+    ///
+    /// ``debugDescription`` adds each registration's site, collection elements and decorators.
     public var description: String {
+        let lines = currentEntries.compactMap { entry in
+            (entry as? ServiceEntryProtocol).map { "\n    { \($0.describe(with: entry.key)) }" }
+        }
+        return "[" + lines.sorted().joined(separator: ",") + "\n]"
+    }
+
+    /// The container's label and registration count, then one line a registration with its scope and the file
+    /// and line that registered it, then collection elements (`[Type] element …`) and decorators
+    /// (`decorator Type …`).
+    ///
+    /// ```text
+    /// notes: 1 registration
+    ///   Storage — scope: container — MyApp/Notes.swift:12
+    /// ```
+    public var debugDescription: String {
         let lines = currentEntries.map { entry in
             "  \(entry.key) — scope: \(entry.objectScope)\(entry.isForwarding ? ", forwarded" : "") — \(entry.site)"
         }
@@ -393,7 +416,8 @@ extension Container: CustomStringConvertible {
                 + (record.name.map { " (name: \"\($0)\")" } ?? "") + " — \(record.site)"
         }
         let all = lines + elementLines + decoratorLines
-        return "\(label) (\(lines.count) registrations)" + (all.isEmpty ? "" : "\n" + all.joined(separator: "\n"))
+        let count = lines.count == 1 ? "1 registration" : "\(lines.count) registrations"
+        return "\(label): \(count)" + (all.isEmpty ? "" : "\n" + all.joined(separator: "\n"))
     }
 }
 

@@ -107,11 +107,11 @@ import Testing
         #expect(container.synchronize().resolve(Animal.self)?.name == "Mimi")
     }
 
-    @Test func descriptionListsRegistrationsWithScopeAndSite() {
+    @Test func debugDescriptionListsRegistrationsWithScopeAndSite() {
         let container = Container(label: "app")
         container.register(Animal.self, name: "cat") { _ in Cat() }.inObjectScope(.container)
-        let text = container.description
-        #expect(text.contains("app (1 registrations)"))
+        let text = container.debugDescription
+        #expect(text.contains("app: 1 registration\n"))
         #expect(text.contains("Animal (name: \"cat\") — scope: container"))
         #expect(text.contains("RegistrationTests.swift"))
     }

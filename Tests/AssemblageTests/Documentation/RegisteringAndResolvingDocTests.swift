@@ -169,11 +169,15 @@ enum RegisteringDoc {
             container.register(Storage.self) { _ in MemoryStorage() }.inObjectScope(.container)
             // snippet: registering-inspect
             print(container)
-            // notes (1 registrations)
+            // [
+            //     { Service: Storage, Factory: Resolver -> Storage, ObjectScope: container }
+            // ]
+            debugPrint(container)
+            // notes: 1 registration
             //   Storage — scope: container — MyApp/Notes.swift:12
             // end-snippet
-            let text = container.description
-            #expect(text.hasPrefix("notes (1 registrations)\n  Storage — scope: container — AssemblageTests/"))
+            #expect(container.description == "[\n    { Service: Storage, Factory: Resolver -> Storage, ObjectScope: container }\n]")
+            #expect(container.debugDescription.hasPrefix("notes: 1 registration\n  Storage — scope: container — AssemblageTests/"))
         }
     }
 }
