@@ -70,6 +70,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.site = site
         words = _AtomicWords(count: 4)
         words.storeRelease(0, Unmanaged.passRetained(scope).toOpaque())
+        if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
 
     /// A forwarding entry. When `target` is a ``_ScopedEntry`` around a `ServiceEntry<Service>` (a module's
@@ -169,6 +170,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Whether any ``initCompleted(_:)`` step is registered.
     public var hasInitCompleted: Bool { words.loadAcquire(2) != nil }
+
+    /// How many ``initCompleted(_:)`` steps are registered.
+    var initCompletedCount: Int {
+        _Coordinator.shared.withLock {
+            words.loadAcquire(2).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue().steps.count } ?? 0
+        }
+    }
 
     /// Registers this entry under another type as well, so that resolving `type` gives the same instance.
     ///
@@ -639,9 +647,18 @@ extension ServiceEntry: _AnyEntry {
         }
     }
 
+    /// Sets the scope. A custom scope's storage is made now, as in Swinject, so that resetting the scope reaches
+    /// a registration that was never resolved (its storage may have been filled from outside).
     @usableFromInline func _setScope(_ scope: ObjectScope) {
         let new = Unmanaged.passRetained(scope).toOpaque()
-        let replaced = _Coordinator.shared.withLock { words.exchange(0, new) }
+        let replaced = _Coordinator.shared.withLock {
+            if scope.kind == .custom {
+                storedInstances.storage = scope.makeStorage()
+            } else {
+                stored?.storage = nil
+            }
+            return words.exchange(0, new)
+        }
         // A resolve running now may be reading the old scope: it is released once no read section can.
         if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
     }
