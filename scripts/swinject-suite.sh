@@ -27,4 +27,6 @@ done
 cp Compat/SwinjectSuite/Support/*.swift "$target_dir/"
 echo "swinject-suite: $count files of Swinject $version's Tests/SwinjectTests, import changed to Assemblage"
 
+# SwiftPM may keep a build plan that misses files added to Assemblage since the last run; plan afresh.
+rm -f Compat/SwinjectSuite/.build/debug.yaml
 swift test --package-path Compat/SwinjectSuite "$@"

@@ -52,10 +52,13 @@ if CommandLine.arguments.contains("--graph") || CommandLine.arguments.contains("
 print("assemblage-demo \(assemblageVersion): an example app wired with Assemblage (--help for what it shows)")
 
 // 1. Assemble: properties first (so the loaded hooks and factories see them), then the assemblies.
+// The demo keeps the container to inspect it; an app keeps only the assembler's resolver.
+let appContainer = Container(label: "app")
 let assembler: Assembler
 do {
     assembler = try Assembler([ServiceAssembly(), ManagerAssembly(), LoggerAssembly()],
-                              propertyLoaders: [JSONPropertyLoader(bundle: .module, name: "settings")])
+                              propertyLoaders: [JSONPropertyLoader(bundle: .module, name: "settings")],
+                              container: appContainer)
 } catch {
     print("Could not load the demo's settings:\n\(error)")
     exit(1)
@@ -68,7 +71,7 @@ print("  api.baseURL = \(resolver.property("api.baseURL", as: String.self) ?? "?
       "| api.retries = \(resolver.property("api.retries", as: Int.self) ?? 0)",
       "| server = \(server.map { "\($0.host):\($0.port)" } ?? "?")")
 section("Registrations")
-print(resolver._container.description)
+print(appContainer.debugDescription)
 
 // 2. Resolve. `userManager()` is a typed accessor that the AssemblageGraphCheck plugin generates for the
 // registration of UserManager (asked for here: // assemblage-check: accessors); remove the registration and this
@@ -95,7 +98,7 @@ do {
 section("Errors")
 // Both failures in this section are deliberate, so the lines that cause them tell the build-time graph check
 // (the AssemblageGraphCheck plugin, which fails the build on them otherwise) to let them pass.
-let broken = Container(parent: resolver._container, label: "broken")
+let broken = Container(parent: appContainer, label: "broken")
 broken.register(UserService.self) { r in
     RemoteUserService(http: try r.require(HTTPClient.self, name: "staging"))   // assemblage-check: ignore
 }
@@ -123,7 +126,7 @@ final class Tally: @unchecked Sendable {
     var count: Int { lock.withLock { value } }
 }
 let built = Tally()
-let counted = Container(parent: resolver._container, label: "counted")
+let counted = Container(parent: appContainer, label: "counted")
 counted.register(Clock.self) { _ in built.add(); return FixedClock() }.inObjectScope(.container)
 let resolved = Tally()
 DispatchQueue.concurrentPerform(iterations: 8) { _ in

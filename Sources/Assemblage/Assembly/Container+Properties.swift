@@ -66,7 +66,7 @@ extension Resolver {
     ///   - type: The type to read.
     /// - Returns: The value, or `nil`.
     public func property<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) -> T? {
-        _container.properties.property(key, as: type)
+        _container?.properties.property(key, as: type)
     }
 
     /// Reads a property as `T`, or throws an error naming the key, the expected type and what was found.
@@ -77,7 +77,7 @@ extension Resolver {
     /// - Returns: The value.
     /// - Throws: ``PropertyError`` (`.missingKey` or `.typeMismatch`).
     public func requireProperty<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) throws -> T {
-        try _container.properties.requireProperty(key, as: type)
+        try _requireContainer(for: "requireProperty").properties.requireProperty(key, as: type)
     }
 
     /// Decodes a configuration value from one key, or from all properties when `key` is `nil`.
@@ -93,7 +93,7 @@ extension Resolver {
     /// - Returns: The decoded value.
     /// - Throws: ``PropertyError`` naming the key path that failed.
     public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
-        try _container.properties.decode(type, forKey: key)
+        try _requireContainer(for: "decodeProperties").properties.decode(type, forKey: key)
     }
 }
 

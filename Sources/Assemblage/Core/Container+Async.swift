@@ -50,7 +50,7 @@ extension Resolver {
     public func resolveAsync<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                       isolation: isolated (any Actor)? = #isolation)
         async throws(ResolutionError) -> Service {
-        try await _container._resolveAsync(Service.self, name: name, isolation: isolation)
+        try await _requireContainer(for: "resolveAsync")._resolveAsync(Service.self, name: name, isolation: isolation)
     }
 
     /// Resolves a registration that takes one runtime argument, from an asynchronous context.
@@ -69,7 +69,7 @@ extension Resolver {
     public func resolveAsync<Service, Arg1>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                             argument: Arg1, isolation: isolated (any Actor)? = #isolation)
         async throws(ResolutionError) -> Service {
-        try await _container._resolveAsync(Service.self, name: name, argument, isolation: isolation)
+        try await _requireContainer(for: "resolveAsync")._resolveAsync(Service.self, name: name, argument, isolation: isolation)
     }
 
     /// Resolves a registration that takes any number of runtime arguments, from an asynchronous context.
@@ -89,7 +89,7 @@ extension Resolver {
                                                 arguments: repeat each Arg,
                                                 isolation: isolated (any Actor)? = #isolation)
         async throws(ResolutionError) -> Service {
-        try await _container._resolveAsync(Service.self, name: name, repeat each arguments, isolation: isolation)
+        try await _requireContainer(for: "resolveAsync")._resolveAsync(Service.self, name: name, repeat each arguments, isolation: isolation)
     }
 }
 

@@ -115,7 +115,7 @@ extension Resolver {
     /// - Throws: ``ResolutionError`` when an element cannot be made.
     public func resolveAll<Service>(_ serviceType: Service.Type) throws(ResolutionError) -> [Service] {
         do {
-            return try _container.resolveCollection(Service.self)
+            return try _requireContainer(for: "resolveAll").resolveCollection(Service.self)
         } catch {
             throw _asResolutionError(error)
         }
@@ -133,7 +133,7 @@ extension Resolver {
     /// - Throws: ``ResolutionError`` when an element cannot be made.
     public func resolveAllNamed<Service>(_ serviceType: Service.Type) throws(ResolutionError) -> [String: Service] {
         do {
-            return try _container.resolveNamedCollection(Service.self)
+            return try _requireContainer(for: "resolveAllNamed").resolveNamedCollection(Service.self)
         } catch {
             throw _asResolutionError(error)
         }

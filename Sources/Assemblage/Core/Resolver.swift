@@ -15,139 +15,83 @@
 /// Every resolver is safe to use from any thread. The resolver a factory receives is the container the
 /// resolution started from; it stays valid after the factory returns.
 ///
-/// Assemblage's own containers are the only conformers you need; the protocol's single requirement
-/// names the container that resolutions start from.
-public protocol Resolver: AnyObject, Sendable {
-    /// The container resolutions through this resolver start from, unretained: the resolver keeps it alive.
+/// ## A resolver of your own
+/// Test doubles and wrappers may conform, as in Swinject: implement the `resolve` methods of
+/// ``_ResolverRequirements`` (Swinject's twenty), and code that resolves through the protocol calls them. The
+/// resolver must be `Sendable` (a final class whose state is immutable or guarded by a lock). APIs that need a
+/// container (collections, properties, async resolution) throw ``ResolutionError`` for such a resolver, and
+/// `require` throws ``ResolutionError/Code-swift.struct/notRegistered`` when its `resolve` returns `nil`.
+public protocol Resolver: _ResolverRequirements, Sendable {
+    /// The Assemblage container resolutions through this resolver start from, unretained (the resolver keeps it
+    /// alive), or `nil` for a resolver of your own.
     ///
-    /// Unretained so that a nested resolve inside a factory touches no shared reference count.
-    var _unmanagedContainer: Unmanaged<Container> { get }
+    /// Unretained so that a nested resolve inside a factory touches no shared reference count. Leave the
+    /// default (`nil`) in your own resolvers.
+    var _unmanagedContainer: Unmanaged<Container>? { get }
 }
 
 extension Resolver {
-    /// The container resolutions through this resolver start from.
-    public var _container: Container { _unmanagedContainer.takeUnretainedValue() }
+    /// `nil`: a resolver of your own has no container behind it.
+    public var _unmanagedContainer: Unmanaged<Container>? { nil }
+
+    /// The container resolutions through this resolver start from, or `nil` for a resolver of your own.
+    public var _container: Container? { _unmanagedContainer?.takeUnretainedValue() }
+
+    /// The container behind this resolver, or the error an Assemblage-only API gives a resolver of your own.
+    @usableFromInline
+    func _requireContainer(for operation: String) throws(ResolutionError) -> Container {
+        if let container = _unmanagedContainer?.takeUnretainedValue() { return container }
+        let key = ServiceKey(serviceType: type(of: self), argumentsType: Void.self, name: nil, argumentCount: 0)
+        throw ResolutionError(code: .factoryFailed, key: key, path: [key],
+                              underlying: _NotAContainer(resolverType: type(of: self), operation: operation))
+    }
+}
+
+/// The failure of an Assemblage-only API called on a resolver that is not backed by a container.
+struct _NotAContainer: Error, CustomStringConvertible {
+    let resolverType: Any.Type
+    let operation: String
+    var description: String {
+        "\(resolverType) is a Resolver of your own, not an Assemblage Container: \(operation) needs a container. "
+            + "Pass a Container (or a child of one) where \(operation) is used."
+    }
 }
 
 extension Container: Resolver {
     /// The container itself, unretained.
     @inlinable
-    public var _unmanagedContainer: Unmanaged<Container> { Unmanaged.passUnretained(self) }
+    public var _unmanagedContainer: Unmanaged<Container>? { Unmanaged.passUnretained(self) }
+}
+
+/// Calls a resolver of your own, through the requirement it implements (out of line: the fast path of a
+/// container never comes here).
+///
+/// A type that does not implement a requirement gets the `Resolver` extension method as its implementation,
+/// which would call back here for ever; the same call (same resolver, method and service type) arriving again
+/// on this thread before the first returns is that case, and resolves to `nil`.
+@usableFromInline
+func _foreignResolve<Service>(_ resolver: any _ResolverRequirements, _: Service.Type, method: Int,
+                              _ call: (any _ResolverRequirements) -> Service?) -> Service? {
+    let token = _ForeignCall(resolver: ObjectIdentifier(resolver), method: method, service: ObjectIdentifier(Service.self))
+    let state = Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current).takeUnretainedValue()
+    if state.foreignCalls.contains(token) { return nil }
+    state.foreignCalls.append(token)
+    defer { state.foreignCalls.removeLast() }
+    return call(resolver)
+}
+
+/// One call into a resolver of your own that is in progress on this thread.
+struct _ForeignCall: Equatable {
+    let resolver: ObjectIdentifier
+    let method: Int
+    let service: ObjectIdentifier
 }
 
 // MARK: - Optional API (Swinject-compatible)
 
+// The methods for 0 to 9 arguments are generated: Resolver+Arities.swift.
+
 extension Resolver {
-    /// Resolves the unnamed registration of `serviceType`.
-    ///
-    /// ```swift
-    /// let engine = resolver.resolve(Engine.self)
-    /// ```
-    ///
-    /// - Parameter serviceType: The service type.
-    /// - Returns: The service, or `nil` when it is not registered or cannot be made.
-    @inlinable @inline(__always)
-    public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil) }
-    }
-
-    /// Resolves the registration of `serviceType` with `name`.
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - name: The registration name; `nil` for the unnamed registration.
-    /// - Returns: The service, or `nil` when it is not registered or cannot be made.
-    @inlinable @inline(__always)
-    public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
-    }
-
-    /// Resolves a registration that takes one runtime argument.
-    ///
-    /// ```swift
-    /// let cat = resolver.resolve(Animal.self, argument: "Mimi")
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - argument: The argument passed to the factory.
-    /// - Returns: The service, or `nil`.
-    @inlinable @inline(__always)
-    public func resolve<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, argument) }
-    }
-
-    /// Resolves a named registration that takes one runtime argument.
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - name: The registration name.
-    ///   - argument: The argument passed to the factory.
-    /// - Returns: The service, or `nil`.
-    @inlinable @inline(__always)
-    public func resolve<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
-    }
-
-    /// Resolves a registration that takes two runtime arguments, in the order the factory declares them.
-    ///
-    /// ```swift
-    /// let cat = resolver.resolve(Animal.self, arguments: "Mimi", 3)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - arg1: The first argument.
-    ///   - arg2: The second argument.
-    /// - Returns: The service, or `nil`.
-    @inlinable @inline(__always)
-    public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2) }
-    }
-
-    /// Resolves a named registration that takes two runtime arguments.
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - name: The registration name.
-    ///   - arg1: The first argument.
-    ///   - arg2: The second argument.
-    /// - Returns: The service, or `nil`.
-    @inlinable @inline(__always)
-    public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, name: String?,
-                                             arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
-    }
-
-    /// Resolves a registration that takes three runtime arguments.
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - arg1: The first argument.
-    ///   - arg2: The second argument.
-    ///   - arg3: The third argument.
-    /// - Returns: The service, or `nil`.
-    @inlinable @inline(__always)
-    public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2,
-                                                   _ arg3: Arg3) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) }
-    }
-
-    /// Resolves a named registration that takes three runtime arguments.
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - name: The registration name.
-    ///   - arg1: The first argument.
-    ///   - arg2: The second argument.
-    ///   - arg3: The third argument.
-    /// - Returns: The service, or `nil`.
-    @inlinable @inline(__always)
-    public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1,
-                                                   _ arg2: Arg2, _ arg3: Arg3) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
-    }
-
     /// Resolves a registration that takes any number of runtime arguments, in the order the factory declares them.
     ///
     /// ```swift
@@ -160,7 +104,8 @@ extension Resolver {
     /// - Returns: The service, or `nil`.
     @inlinable @inline(__always)
     public func resolve<Service, each Arg>(_ serviceType: Service.Type, arguments: repeat each Arg) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef {
+        guard let container = _unmanagedContainer else { return nil }
+        return try? container._withUnsafeGuaranteedRef {
             try $0._resolvePack(Service.self, name: nil, repeat each arguments)
         }
     }
@@ -175,7 +120,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, each Arg>(_ serviceType: Service.Type, name: String?,
                                            arguments: repeat each Arg) -> Service? {
-        try? _unmanagedContainer._withUnsafeGuaranteedRef {
+        guard let container = _unmanagedContainer else { return nil }
+        return try? container._withUnsafeGuaranteedRef {
             try $0._resolvePack(Service.self, name: name, repeat each arguments)
         }
     }
@@ -203,7 +149,10 @@ extension Resolver {
     public func require<Service>(_ serviceType: Service.Type = Service.self,
                                  name: String? = nil) throws(ResolutionError) -> Service {
         do {
-            return try _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
+            guard let container = _unmanagedContainer else {
+                return try _foreignRequired(resolve(Service.self, name: name), ServiceKey(Service.self, name: name), self)
+            }
+            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
         } catch {
             throw _asResolutionError(error)
         }
@@ -221,7 +170,11 @@ extension Resolver {
     public func require<Service, Arg1>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                        argument: Arg1) throws(ResolutionError) -> Service {
         do {
-            return try _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
+            guard let container = _unmanagedContainer else {
+                return try _foreignRequired(resolve(Service.self, name: name, argument: argument),
+                                            ServiceKey(Service.self, name: name, argumentTypes: Arg1.self), self)
+            }
+            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
         } catch {
             throw _asResolutionError(error)
         }
@@ -244,7 +197,11 @@ extension Resolver {
     public func require<Service, Arg1, Arg2>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                              arguments arg1: Arg1, _ arg2: Arg2) throws(ResolutionError) -> Service {
         do {
-            return try _unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
+            guard let container = _unmanagedContainer else {
+                return try _foreignRequired(resolve(Service.self, name: name, arguments: arg1, arg2),
+                                            ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self), self)
+            }
+            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
         } catch {
             throw _asResolutionError(error)
         }
@@ -265,7 +222,12 @@ extension Resolver {
                                                    arguments arg1: Arg1, _ arg2: Arg2,
                                                    _ arg3: Arg3) throws(ResolutionError) -> Service {
         do {
-            return try _unmanagedContainer._withUnsafeGuaranteedRef {
+            guard let container = _unmanagedContainer else {
+                return try _foreignRequired(resolve(Service.self, name: name, arguments: arg1, arg2, arg3),
+                                            ServiceKey(Service.self, name: name,
+                                                       argumentTypes: Arg1.self, Arg2.self, Arg3.self), self)
+            }
+            return try container._withUnsafeGuaranteedRef {
                 try $0._resolve(Service.self, name: name, arg1, arg2, arg3)
             }
         } catch {
@@ -285,13 +247,21 @@ extension Resolver {
     public func require<Service, each Arg>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                            arguments: repeat each Arg) throws(ResolutionError) -> Service {
         do {
-            return try _unmanagedContainer._withUnsafeGuaranteedRef {
-                try $0._resolvePack(Service.self, name: name, repeat each arguments)
-            }
+            let container = try _requireContainer(for: "require with a parameter pack")
+            return try container._resolvePack(Service.self, name: name, repeat each arguments)
         } catch {
             throw _asResolutionError(error)
         }
     }
+}
+
+/// `value` from a resolver of your own, or the error `require` gives when it returned `nil`.
+@usableFromInline
+func _foreignRequired<Service>(_ value: Service?, _ key: ServiceKey, _ resolver: some Resolver) throws(ResolutionError)
+    -> Service {
+    if let value { return value }
+    throw ResolutionError(code: .notRegistered, key: key, path: [key],
+                          suggestions: ["\(type(of: resolver)) (a Resolver of your own) returned nil for \(key)."])
 }
 
 /// Every failure inside resolution is a `ResolutionError`; this narrows the untyped error for the typed API.

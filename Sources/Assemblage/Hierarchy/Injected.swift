@@ -68,7 +68,7 @@ func _injectionFailure(_ wrapper: String, _ service: Any.Type, name: String?, fr
     let named = name.map { " (name: \"\($0)\")" } ?? ""
     return """
         @\(wrapper) could not resolve \(_typeName(service, qualified: false))\(named) from the container \
-        "\(resolver._container.label)":
+        "\(resolver._container?.label ?? "\(type(of: resolver))")":
         \(error.description)
         Register it in Container.main (or in the container the property resolves from), or \(alternative) \
         instead of stopping the program.

@@ -50,6 +50,8 @@ final class _ResolutionState {
     /// This thread's section block (see ``_Reclaimer``): the epoch its open read section announced (or 0),
     /// then its hazard word (the shared-instance box it is copying an instance out of, or nil).
     let section: UnsafeMutableRawPointer
+    /// Calls into resolvers of the user's own that are in progress on this thread (see `_foreignResolve`).
+    var foreignCalls: [_ForeignCall] = []
 
     /// Resolutions deeper than this fail with `depthLimitExceeded` instead of exhausting the stack.
     static let maxDepth = 1_500

@@ -67,7 +67,7 @@ extension Resolver {
     public func inject<Object: AnyObject>(into object: Object, name: String? = nil) throws(InjectionError) -> Object {
         let key = ServiceKey(Object.self, name: name, argumentTypes: _InjectionTarget<Object>.self)
         do {
-            return try _container._resolve(Object.self, name: name, _InjectionTarget(object: object))
+            return try _requireContainer(for: "inject(into:)")._resolve(Object.self, name: name, _InjectionTarget(object: object))
         } catch {
             let failure = _asResolutionError(error)
             let code: InjectionError.Code = failure.code == .notRegistered && failure.key == key
