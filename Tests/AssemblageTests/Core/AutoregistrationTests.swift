@@ -430,4 +430,62 @@ final class Forecast {
                 issue.key == ServiceKey(AuditLog.self) && issue.path.first == ServiceKey(Invoice.self)
             })
     }
+
+    // MARK: ~>
+
+    @Test func postfixOperatorResolvesTheTypeTheContextExpects() {
+        let container = billingContainer()
+        container.register(Invoice.self) { r in Invoice(clock: r~>, log: r~>) }
+        #expect(container.resolve(Invoice.self)?.clock.now == 42)
+        let clock: BillingClock = container~>
+        #expect(clock.now == 42)
+    }
+
+    @Test func infixOperatorResolvesTheGivenType() {
+        let container = Container()
+        container.register(Dog.self) { _ in Dog(name: "Fido") }
+        container.register(Person.self) { r in Person(pet: r ~> Dog.self) }
+        #expect(container.resolve(Person.self)?.pet.name == "Fido")
+    }
+
+    @Test func operatorResolvesANamedRegistration() {
+        let container = Container()
+        container.register(Animal.self, name: "dog") { _ in Dog(name: "Fido") }
+        container.register(Person.self) { r in Person(pet: r ~> (Animal.self, name: "dog")) }
+        #expect(container.resolve(Person.self)?.pet.name == "Fido")
+    }
+
+    @Test func operatorPassesOneArgument() {
+        let container = Container()
+        container.register(Animal.self) { _, name in Cat(name: name) }
+        container.register(Animal.self, name: "dog") { _, name in Dog(name: name) }
+        #expect((container ~> (Animal.self, argument: "Tom")).name == "Tom")
+        #expect((container ~> (Animal.self, name: "dog", argument: "Rex")) is Dog)
+    }
+
+    @Test func operatorPassesATupleOfArguments() {
+        let container = Container()
+        container.register(Cat.self) { (_, name: String, age: Int) in Cat(name: name, age: age) }
+        container.register(Int.self, name: "sum") { (_, a: Int, b: Int, c: Int, d: Int) in a + b + c + d }
+        let cat = container ~> (Cat.self, arguments: ("Tom", 3))
+        #expect(cat.name == "Tom" && cat.age == 3)
+        #expect((container ~> (Int.self, name: "sum", arguments: (1, 2, 3, 4))) == 10)
+    }
+
+    @Test func operatorStopsTheProgramWithTheResolutionError() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let container = Container()
+            container.register(Animal.self, name: "dog") { _ in Dog() }
+            container.register(Person.self) { r in Person(pet: try r.require(Animal.self)) }
+            let person = container ~> Person.self
+            print(person.pet.name)  // not reached
+        }.map { result in
+            let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(output.contains("`~>` could not resolve Person:"))
+            #expect(output.contains("No registration for Animal."))
+            #expect(output.contains("Resolution path: Person → Animal"))
+            #expect(output.contains(#"Registered for Animal: Animal (name: "dog")"#))
+            #expect(output.contains("`try r.require(…)` throws this error instead"))
+        }
+    }
 }
