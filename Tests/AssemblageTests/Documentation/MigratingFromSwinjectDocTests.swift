@@ -60,6 +60,15 @@ enum SwinjectMigrationDoc {
         init(name: String) { self.name = name }
     }
 
+    final class Walk {
+        let owner: PetOwner
+        let pet: Pet
+        init(owner: PetOwner, pet: Pet) {
+            self.owner = owner
+            self.pet = pet
+        }
+    }
+
     @MainActor
     final class PetViewModel {
         let owner: Owner
@@ -106,6 +115,20 @@ enum SwinjectMigrationDoc {
             }
             // end-snippet
             #expect(try container.require(PetOwner.self).pet.name == "Mimi")
+        }
+
+        @Test func autoregistration() throws {
+            let container = Container()
+            container.register(Pet.self) { _ in Kitten(name: "Tom") }
+            container.register(Pet.self, name: "mimi") { _ in Kitten(name: "Mimi") }
+            // snippet: swinject-autoregistration
+            container.autoregister(PetOwner.self, initializer: PetOwner.init)
+            container.register(Walk.self) { r in
+                Walk(owner: r~>, pet: r ~> (Pet.self, name: "mimi"))
+            }
+            // end-snippet
+            let walk = try container.require(Walk.self)
+            #expect(walk.owner.pet.name == "Tom" && walk.pet.name == "Mimi")
         }
 
         @Test func resolverInTests() throws {
