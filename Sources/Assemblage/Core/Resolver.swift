@@ -17,7 +17,7 @@
 ///
 /// ## A resolver of your own
 /// Test doubles and wrappers may conform, as in Swinject: implement the `resolve` methods of
-/// ``_ResolverRequirements`` (Swinject's twenty), and code that resolves through the protocol calls them. The
+/// `_ResolverRequirements` (Swinject's twenty), and code that resolves through the protocol calls them. The
 /// resolver must be `Sendable` (a final class whose state is immutable or guarded by a lock). APIs that need a
 /// container (collections, properties, async resolution) throw ``ResolutionError`` for such a resolver, and
 /// `require` throws ``ResolutionError/Code-swift.struct/notRegistered`` when its `resolve` returns `nil`.

@@ -1,9 +1,11 @@
 import Assemblage
 import Foundation
+import Synchronization
 import Testing
 
 // The code of the "Migrating from Swinject" article, compiled and run (see GettingStartedDocTests.swift).
-// The article's Swinject code ("before") is Swinject's, and is not compiled here.
+// The article's Swinject code ("before") is Swinject's, and is not compiled here; nor is the code of "Porting to
+// Swift 6" that does not compile (its messages were captured from Swift 6.3.1, building against Assemblage).
 
 enum SwinjectMigrationDoc {
     protocol Pet: AnyObject {
@@ -80,6 +82,87 @@ enum SwinjectMigrationDoc {
         init(owner: Owner) async { self.owner = owner }
     }
 
+    // snippet: swinject-own-resolver
+    /// A test double, written as for Swinject: answers from stubs and records what it was asked.
+    final class StubResolver: Resolver, @unchecked Sendable {   // @unchecked: state only touched under `lock`
+        private let lock = NSLock()
+        private var stubs: [String: Any] = [:]
+        private var asked: [String] = []
+
+        func stub<Service>(_ type: Service.Type, name: String? = nil, _ value: Service) {
+            lock.withLock { stubs["\(Service.self)|\(name ?? "")"] = value }
+        }
+
+        var calls: [String] { lock.withLock { asked } }
+
+        func resolve<Service>(_ serviceType: Service.Type) -> Service? {
+            resolve(Service.self, name: nil)
+        }
+
+        func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
+            lock.withLock {
+                asked.append("\(Service.self)")
+                return stubs["\(Service.self)|\(name ?? "")"] as? Service
+            }
+        }
+    }
+    // end-snippet
+
+    /// Implements only the unnamed form: `require` goes through the named one, so it finds nothing.
+    final class PlainOnlyResolver: Resolver, Sendable {
+        func resolve<Service>(_ serviceType: Service.Type) -> Service? { Kitten(name: "Plain") as? Service }
+    }
+
+    /// Code under test that knows only the protocol.
+    static func makeOwner(_ resolver: any Resolver) -> PetOwner? {
+        resolver.resolve(Pet.self).map { PetOwner(pet: $0) }
+    }
+
+    final class Settings {
+        var theme = "dark"
+    }
+
+    final class ThemeService: Sendable {
+        let theme: String
+        init(theme: String) { self.theme = theme }
+    }
+
+    // snippet: swift6-capture-self-after
+    final class AppComposition {
+        let container = Container()
+        var settings = Settings()
+
+        func setUp() {
+            container.register(ThemeService.self) { [theme = settings.theme] _ in
+                ThemeService(theme: theme)
+            }
+        }
+    }
+    // end-snippet
+
+    final class Router: Sendable {
+        let depth: Int
+        init(depth: Int) { self.depth = depth }
+    }
+
+    // snippet: swift6-main-actor-state-after
+    @MainActor
+    final class SceneDelegate {
+        let container = Container()
+        var navigationDepth = 0
+
+        func setUp() {
+            container.register(Router.self, mainActorFactory: { _ in
+                Router(depth: self.navigationDepth)
+            })
+            container.register(Router.self, name: "counting", mainActorFactory: { _ in
+                self.navigationDepth += 1
+                return Router(depth: self.navigationDepth)
+            })
+        }
+    }
+    // end-snippet
+
     @Suite("Docs: Migrating from Swinject") struct Samples {
         @Test func unchanged() throws {
             // snippet: swinject-unchanged
@@ -131,7 +214,46 @@ enum SwinjectMigrationDoc {
             #expect(walk.owner.pet.name == "Tom" && walk.pet.name == "Mimi")
         }
 
-        @Test func resolverInTests() throws {
+        @Test func resolverOfYourOwn() throws {
+            // snippet: swinject-own-resolver-use
+            let stub = StubResolver()
+            stub.stub(Pet.self, Kitten(name: "Stub"))
+
+            let owner = makeOwner(stub)               // code that takes `any Resolver` calls the stub
+            let pet = try stub.require(Pet.self)      // require: through resolve(_:name:), name nil
+            // end-snippet
+            #expect(owner?.pet.name == "Stub")
+            #expect(pet.name == "Stub")
+            #expect(stub.calls == ["Pet", "Pet"])
+            do {
+                _ = try stub.require(PetOwner.self)
+                Issue.record("require should have thrown")
+            } catch {
+                #expect(error.code == .notRegistered)
+                #expect(error.suggestions == ["StubResolver (a Resolver of your own) returned nil for PetOwner."])
+            }
+            do {
+                _ = try stub.resolveAll(Plugin.self)
+                Issue.record("resolveAll should have thrown")
+            } catch {
+                #expect(error.code == .factoryFailed)
+                #expect(error.description.contains("resolveAll needs a container"))
+            }
+            // More than three arguments: `require` takes the parameter-pack form, which needs a container.
+            #expect(throws: ResolutionError.self) { try stub.require(Pet.self, arguments: 1, 2, 3, 4) }
+            // Beyond Swinject's nine arguments, `resolve` has no requirement to call.
+            #expect((stub as any Resolver).resolve(Pet.self, arguments: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == nil)
+            // A requirement left unimplemented resolves to nil.
+            #expect((stub as any Resolver).resolve(Pet.self, argument: 1) == nil)
+        }
+
+        @Test func requireGoesThroughTheNamedForm() {
+            let plain = PlainOnlyResolver()
+            #expect((plain as any Resolver).resolve(Pet.self)?.name == "Plain")
+            #expect(throws: ResolutionError.self) { try plain.require(Pet.self) }
+        }
+
+        @Test func aContainerIsStillAResolver() throws {
             // snippet: swinject-resolver-stub
             let stubs = Container()
             stubs.register(Pet.self) { _ in Kitten(name: "Stub") }
@@ -210,6 +332,43 @@ enum SwinjectMigrationDoc {
             #expect(store.owner.name == "Ada")
             #expect(container.isolation(of: PetViewModel.self) == .mainActor)
             #expect(container.isolation(of: PetStore.self) == .async)
+        }
+
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        @Test func capturedCounters() throws {
+            let container = Container()
+            // snippet: swift6-captured-var-after
+            let made = Mutex(0)
+            let completed = Mutex(false)
+            container.register(Pet.self) { _ in
+                made.withLock { $0 += 1 }
+                return Kitten(name: "Mimi")
+            }
+            .initCompleted { _, _ in completed.withLock { $0 = true } }
+            // end-snippet
+            _ = try container.require(Pet.self)
+            _ = try container.require(Pet.self)
+            #expect(made.withLock { $0 } == 2)
+            #expect(completed.withLock { $0 })
+        }
+
+        @Test func captureSelf() throws {
+            let app = AppComposition()
+            app.settings.theme = "light"
+            app.setUp()
+            app.settings.theme = "dark"
+            // The capture list read the theme when the factory was registered.
+            #expect(try app.container.require(ThemeService.self).theme == "light")
+        }
+
+        @MainActor @Test func mainActorState() throws {
+            let scene = SceneDelegate()
+            scene.navigationDepth = 2
+            scene.setUp()
+            #expect(try scene.container.require(Router.self).depth == 2)
+            #expect(try scene.container.require(Router.self, name: "counting").depth == 3)
+            #expect(scene.navigationDepth == 3)
+            #expect(scene.container.isolation(of: Router.self) == .mainActor)
         }
     }
 }
