@@ -430,7 +430,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         let stored = graph && (completions != nil || state.graphIsObserved)
         if stored { state.storeGraphInstance(instance, for: pointer) }
         if let completions {
-            state.markCompleting()
+            // Only a stored instance closes a cycle through its steps (see `checkReentry`): when `graph` is
+            // set, `stored` is too, since there are steps.
+            if stored { state.markCompleting() }
             try _complete(instance, Unmanaged<_Completions<Service>>.fromOpaque(completions), container, state)
         }
         if _Decorators.anyRegistered {

@@ -13,7 +13,8 @@ final class _ResolutionState {
     // checks (which cost more than the bookkeeping itself on the resolve path) are switched off for them.
 
     /// The factories currently running on this thread, outermost first: entry addresses, with the low bit
-    /// set while that entry's `initCompleted` steps run. A raw buffer: pushing a frame is two stores.
+    /// set while that entry's `initCompleted` steps run with its instance already in the graph (see
+    /// ``checkReentry(_:)``). A raw buffer: pushing a frame is two stores.
     @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<UInt>
     /// For each frame, ``activeMask`` as it was before the frame was pushed (restored when it is popped).
     @exclusivity(unchecked) @usableFromInline var savedMasks: UnsafeMutablePointer<UInt>
@@ -162,9 +163,15 @@ final class _ResolutionState {
     }
 
     /// Throws a cycle error when `entry` is already being constructed on this thread, unless property
-    /// injection sits in between: an `initCompleted` step of a later frame may reach a registration whose
-    /// factory is still running, once, as in Swinject (the factory runs again, and the instance made by that
-    /// second run is the one the whole graph uses).
+    /// injection sits in between: when, above the innermost frame of `entry`, a graph-stored instance is
+    /// running its `initCompleted` steps, the factory of `entry` may run again, as in Swinject (the instance
+    /// made by that later run is the one the whole graph uses, see `_finishEntered`).
+    ///
+    /// Only a step of an instance already in the graph counts: that instance is never made again in this
+    /// graph, so each such step opens at most one more round of re-entries, and a registration repeated
+    /// with no such step between its frames is a real cycle (of initialisers, or of transient steps that
+    /// would make new instances forever). The stack therefore stays bounded: at most one stored step per
+    /// registration, and between two of them each registration at most once.
     ///
     /// - Returns: `true` when this is such an allowed re-entry.
     @inlinable @inline(__always) @discardableResult
@@ -173,30 +180,31 @@ final class _ResolutionState {
         return try scanForReentry(entry)
     }
 
-    /// ``checkReentry(_:)`` after the filter: scans the frames.
+    /// ``checkReentry(_:)`` after the filter: scans the frames from the innermost outwards to the innermost
+    /// frame of `entry`. The cycle reported is the one from that frame: the repetition that nothing closed.
     @usableFromInline @discardableResult
     func scanForReentry(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
         let target = UInt(bitPattern: entry)
-        var index = 0
-        while index < depth, frameEntry(index) != target { index &+= 1 }
-        guard index < depth else { return false }
-        var completing = false
-        var again = false
-        for later in index..<depth {
-            if frames[later] & Self.completingBit != 0 { completing = true }
-            if later > index, frameEntry(later) == target { again = true }
+        var index = depth
+        var closed = false
+        while index > 0 {
+            index &-= 1
+            if frameEntry(index) == target {
+                if closed {
+                    reentries &+= 1
+                    graphHasExtras = true
+                    return true
+                }
+                let key = Self.key(of: target)
+                let cycle = (index..<depth).map { Self.key(of: frameEntry($0)) } + [key]
+                throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: cycle)
+            }
+            if frames[index] & Self.completingBit != 0 { closed = true }
         }
-        if completing, !again {
-            reentries &+= 1
-            graphHasExtras = true
-            return true
-        }
-        let key = Self.key(of: target)
-        let cycle = (index..<depth).map { Self.key(of: frameEntry($0)) } + [key]
-        throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: cycle)
+        return false  // the filter's false positive: not being constructed
     }
 
-    /// Marks the innermost frame as running its `initCompleted` steps.
+    /// Marks the innermost frame as running its `initCompleted` steps with its instance stored in the graph.
     @inlinable @inline(__always)
     func markCompleting() { frames[depth &- 1] |= Self.completingBit }
 
