@@ -493,6 +493,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
                                                          isReady: { _sharedInstance() }) {
+                state.endRestoredGraph()
                 return ready
             }
         }
@@ -514,6 +515,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
                                                          isReady: { storedInstance(kind, graphID) }) {
+                state.endRestoredGraph()
                 return ready
             }
         }
@@ -527,7 +529,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                 storage.setInstance(instance, inGraph: graphID)
                 // At top level the graph has already ended (in `_construct`): finish it for this storage now
                 // rather than leave the storage (and its instance) on this thread until its next resolution.
-                if state.isTopLevel { storage._finishGraph(graphID) } else { state.touchedStorages.append(storage) }
+                // A `withObjectGraph` scope's graph goes on, and finishes its storages when it ends.
+                if state.isTopLevel, !state.graphIsScoped {
+                    storage._finishGraph(graphID)
+                } else {
+                    state.touchedStorages.append(storage)
+                }
             }
         }
         return instance
@@ -550,6 +557,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
                                                          isReady: { stored?.multiton[values] }) {
+                state.endRestoredGraph()
                 return ready
             }
         }

@@ -3,6 +3,10 @@ import _AssemblageShims
 /// The state of the resolutions running on one thread: the factories being run (for cycle detection and
 /// error paths) and the graph-scoped instances of the current top-level resolution.
 ///
+/// A graph normally lives exactly as long as its top-level resolution. It outlives it when it is *held*: by a
+/// ``Container/withObjectGraph(_:closure:)`` scope, across the resolutions of its closure, or by a restore
+/// (`Container.restoreObjectGraph`), until the next resolution (see ResolutionState+GraphIdentity.swift).
+///
 /// One object per thread, reached through a C thread-local, reused across resolutions so that resolving
 /// allocates nothing once warm. Factories are synchronous, so a thread's resolutions nest strictly and
 /// the state never crosses threads. Resolver values handed to factories are the container itself, so a
@@ -32,8 +36,10 @@ final class _ResolutionState {
     /// The same kind of filter over ``graphEntries``: a graph-scoped entry whose bit is clear has no instance
     /// in this graph yet, so the common miss costs one test instead of a scan.
     @exclusivity(unchecked) @usableFromInline var graphMask: UInt = 0
-    /// Whether a `Lazy` made in this graph holds a handle to it (see ``graphHandles``).
-    @exclusivity(unchecked) @usableFromInline var hasGraphHandles = false
+    /// Whether the graph's instances are wanted after its top-level resolution: a `Lazy` made in it holds a
+    /// handle (see ``graphHandles``), or its identifier was handed out (see ``isIdentified``). Every graph-scoped
+    /// instance is then stored, also the top-level one, and ending the graph takes the out-of-line path.
+    @exclusivity(unchecked) @usableFromInline var keepsGraph = false
     /// Whether ending the current top-level resolution has more to do than find an empty graph: set when a
     /// `Lazy` handle, a custom storage, a graph identifier or an allowed re-entry joins it.
     @exclusivity(unchecked) @usableFromInline var graphHasExtras = false
@@ -41,8 +47,22 @@ final class _ResolutionState {
     @exclusivity(unchecked) var touchedStorages: [InstanceStorage] = [] {
         didSet { graphHasExtras = true }
     }
-    /// Minted on demand for custom storages and `Lazy` handles.
+    /// Minted on demand for custom storages, `Lazy` handles and ``Container/currentObjectGraph``; or the
+    /// identifier of a restored or scoped graph.
     @exclusivity(unchecked) var graphID: GraphIdentifier?
+    /// Whether ``graphID`` was handed out (or given, by a restore or a scope): the graph's instances are
+    /// remembered under it in ``_GraphRegistry`` when it ends, so that it can be restored.
+    @exclusivity(unchecked) var isIdentified = false
+    /// Whether a ``Container/withObjectGraph(_:closure:)`` scope holds this graph open across top-level
+    /// resolutions.
+    @exclusivity(unchecked) var graphIsScoped = false
+    /// Whether this graph was restored for the next top-level resolution, which has not ended yet.
+    @exclusivity(unchecked) var restorePending = false
+    /// The registrations of the graph's entries, retained while the graph is held outside a read section (a
+    /// freed registration's address could be reused by another, which would then find this graph's instance).
+    @exclusivity(unchecked) var graphAnchors: [AnyObject] = []
+    /// How many of the graph's entries, from the first, are in ``graphAnchors``.
+    @exclusivity(unchecked) var anchoredCount = 0
     /// Handles of `Lazy` values created in this resolution; they receive the graph when it ends.
     @exclusivity(unchecked) var graphHandles: [_GraphHandle] = []
     /// How many allowed re-entries happened in this graph; when non-zero, a factory's own result may have
@@ -230,10 +250,14 @@ final class _ResolutionState {
 
     var isTopLevel: Bool { depth == 0 }
 
+    /// Whether the graph outlives the current top-level resolution: scoped or restored.
+    var graphIsHeld: Bool { graphIsScoped || restorePending }
+
     /// Whether a graph-scoped instance made now could be asked for again in this graph: by a sibling
-    /// (we are nested) or by a `Lazy` made in this graph. At top level with neither, storing it is wasted.
+    /// (we are nested), by a `Lazy` made in this graph, or after the graph ends, under its identifier. At top
+    /// level with none of these, storing it is wasted.
     @inlinable @inline(__always)
-    var graphIsObserved: Bool { depth > 1 || hasGraphHandles }
+    var graphIsObserved: Bool { depth > 1 || keepsGraph }
 
     /// The error for a factory (or step) that threw: a `ResolutionError` from deeper down passes through
     /// unchanged (it has the longer path); anything else is wrapped with this key and path.
@@ -250,13 +274,19 @@ final class _ResolutionState {
     func graphMayHold(_ entry: UnsafeRawPointer) -> Bool { graphMask & Self.filterBit(entry) != 0 }
 
     /// The instance of `entry` in this graph, if any.
+    ///
+    /// Found at top level, it is the whole resolution: a restored graph has then served its one resolution.
     @usableFromInline
     func graphInstance(_ entry: UnsafeRawPointer) -> Any? {
         guard graphMayHold(entry) else { return nil }
         var index = graphCount
         while index > 0 {
             index &-= 1
-            if graphEntries[index] == entry { return graphInstances[index] }
+            if graphEntries[index] == entry {
+                let instance = graphInstances[index]
+                if depth == 0, restorePending { endGraph() }
+                return instance
+            }
         }
         return nil
     }
@@ -317,6 +347,7 @@ final class _ResolutionState {
         guard count > 0 else { return }
         graphCount = 0
         graphMask = 0
+        anchoredCount = 0
         withUnsafeTemporaryAllocation(of: Any.self, capacity: count) { buffer in
             let moved = buffer.baseAddress!
             moved.moveInitialize(from: graphInstances, count: count)
@@ -324,7 +355,7 @@ final class _ResolutionState {
         }
     }
 
-    /// The graph's instances, for `Lazy` handles.
+    /// The graph's instances, for `Lazy` handles and the registry.
     var graphSnapshot: [(entry: UnsafeRawPointer, instance: Any)] {
         (0..<graphCount).map { (graphEntries[$0], graphInstances[$0]) }
     }
@@ -340,22 +371,23 @@ final class _ResolutionState {
 
     /// A handle that will hold this graph's instances (weakly) after it ends, for `Lazy`.
     func makeGraphHandle() -> _GraphHandle {
-        let handle = _GraphHandle()
+        let handle = _GraphHandle(graphID: currentGraphID)
         graphHandles.append(handle)
-        hasGraphHandles = true
+        keepsGraph = true
         graphHasExtras = true
         return handle
     }
 
+    /// Ends the graph: drops its instances, tells the custom storages it touched, forgets its identifier.
     @usableFromInline
     func endGraph() {
-        if hasGraphHandles {
-            let instances = graphSnapshot
-            for handle in graphHandles { handle.capture(instances) }
-            graphHandles.removeAll(keepingCapacity: true)
-            hasGraphHandles = false
-        }
+        if keepsGraph { return endKeptGraph() }
         clearGraph()
+        finishGraph()
+    }
+
+    /// The end of every graph after its instances are dropped.
+    func finishGraph() {
         reentries = 0
         if !touchedStorages.isEmpty {
             let storages = touchedStorages
@@ -365,64 +397,5 @@ final class _ResolutionState {
         }
         graphID = nil
         graphHasExtras = false
-    }
-
-    /// Seeds an empty state with the instances of a finished graph (used by `Lazy`).
-    func seed(from handle: _GraphHandle) {
-        for (entry, object) in handle.liveInstances() { storeGraphInstance(object, for: entry) }
-    }
-}
-
-/// Keeps the class instances of a finished graph, weakly, so that a `Lazy` made in that graph resolves
-/// into it later (as in Swinject).
-final class _GraphHandle: @unchecked Sendable {  // @unchecked: `instances` is only touched under `lock`.
-    private struct WeakInstance {
-        let entry: UnsafeRawPointer
-        /// The registration, weakly: replaced registrations are freed, and a freed one's address could be reused
-        /// by another registration, whose graph slot would then receive this instance. (Held strongly, it would
-        /// make a cycle through a shared instance that holds the `Lazy`.)
-        weak var registration: AnyObject?
-        weak var object: AnyObject?
-    }
-    private let lock = _Lock()
-    private var instances: [WeakInstance] = []
-
-    func capture(_ graph: [(entry: UnsafeRawPointer, instance: Any)]) {
-        let weak = graph.compactMap { item -> WeakInstance? in
-            guard type(of: item.instance) is AnyClass else { return nil }
-            // Called at the end of a graph, inside its read section: the entry is alive to be referenced here.
-            return WeakInstance(entry: item.entry,
-                                registration: Unmanaged<AnyObject>.fromOpaque(item.entry).takeUnretainedValue(),
-                                object: item.instance as AnyObject)
-        }
-        lock.withLock { instances = weak }
-    }
-
-    func liveInstances() -> [(UnsafeRawPointer, AnyObject)] {
-        lock.withLock {
-            instances.compactMap { item in
-                guard item.registration != nil, let object = item.object else { return nil }
-                return (item.entry, object)
-            }
-        }
-    }
-}
-
-extension _ResolutionState {
-    /// Runs `body` in the graph a `Lazy` was made in: at top level, the graph starts seeded with that graph's
-    /// surviving instances and is cleared afterwards; nested, it simply runs in the current graph.
-    static func resolve<T>(joining handle: _GraphHandle?, _ body: () throws -> T) rethrows -> T {
-        guard let handle else { return try body() }
-        // In one read section: a registration the handle finds alive stays alive (its address unique) until the
-        // seeded graph is cleared.
-        return try _withReadSection { () throws -> T in try resolveInSection(joining: handle, body) }
-    }
-
-    private static func resolveInSection<T>(joining handle: _GraphHandle, _ body: () throws -> T) throws -> T {
-        let state = Unmanaged<_ResolutionState>.fromOpaque(current).takeUnretainedValue()
-        guard state.isTopLevel else { return try body() }
-        state.seed(from: handle)
-        defer { if state.isTopLevel { state.clearGraph() } }
-        return try body()
     }
 }
