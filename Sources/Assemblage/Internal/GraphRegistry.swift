@@ -12,9 +12,10 @@ struct _WeakGraphInstance {
     static func capture(_ graph: [(entry: UnsafeRawPointer, instance: Any)]) -> [_WeakGraphInstance] {
         graph.compactMap { item in
             guard type(of: item.instance) is AnyClass else { return nil }
-            return _WeakGraphInstance(entry: item.entry,
-                                      registration: Unmanaged<AnyObject>.fromOpaque(item.entry).takeUnretainedValue(),
-                                      object: item.instance as AnyObject)
+            return _WeakGraphInstance(
+                entry: item.entry,
+                registration: Unmanaged<AnyObject>.fromOpaque(item.entry).takeUnretainedValue(),
+                object: item.instance as AnyObject)
         }
     }
 

@@ -41,9 +41,10 @@ extension _ResolutionState {
     /// Makes the next top-level resolution on the calling thread run in graph `identifier`.
     static func restoreGraph(_ identifier: GraphIdentifier) {
         let state = currentState
-        precondition(state.depth == 0 && !state.graphIsScoped,
-                     "restoreObjectGraph(_:) sets the graph of the next resolution: call it outside any resolution "
-                         + "and outside withObjectGraph(_:closure:), or use withObjectGraph(_:closure:) instead.")
+        precondition(
+            state.depth == 0 && !state.graphIsScoped,
+            "restoreObjectGraph(_:) sets the graph of the next resolution: call it outside any resolution "
+                + "and outside withObjectGraph(_:closure:), or use withObjectGraph(_:closure:) instead.")
         // A restore that no resolution used yet is replaced.
         if state.graphCount != 0 || state.graphHasExtras { state.endGraph() }
         state.openGraph(identifier)

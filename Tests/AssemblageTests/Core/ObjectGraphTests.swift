@@ -1,6 +1,7 @@
-@testable import Assemblage
 import Dispatch
 import Testing
+
+@testable import Assemblage
 
 // `restoreObjectGraph` (Swinject's internal hook) and the registry's size are internal, hence `@testable`.
 
@@ -37,12 +38,16 @@ private final class StorageSpy: InstanceStorage, @unchecked Sendable {
     /// Document is `.graph`; Page records the graph it was made in; Editor reads its graph's identifier.
     private func editing(documents: Counter = Counter()) -> Container {
         let container = Container()
-        container.register(Document.self) { _ in documents.increment(); return Document() }
+        container.register(Document.self) { _ in
+            documents.increment()
+            return Document()
+        }
         container.register(Page.self) { r in Page(graph: (r as! Container).currentObjectGraph) }
             .inObjectScope(.transient)
         container.register(Editor.self) { r in
-            Editor(graph: try r.require(GraphIdentifier.self), document: try r.require(Document.self),
-                   page: try r.require(Page.self))
+            Editor(
+                graph: try r.require(GraphIdentifier.self), document: try r.require(Document.self),
+                page: try r.require(Page.self))
         }
         return container
     }
@@ -296,7 +301,10 @@ private final class StorageSpy: InstanceStorage, @unchecked Sendable {
     @Test func unidentifiedGraphsAreNotRemembered() throws {
         let container = Container()
         container.register(Document.self) { _ in Document() }
-        container.register(Page.self) { r in _ = try r.require(Document.self); return Page(graph: nil) }
+        container.register(Page.self) { r in
+            _ = try r.require(Document.self)
+            return Page(graph: nil)
+        }
         let before = _GraphRegistry.shared.count
         let pages = try (0..<100).map { _ in try container.require(Page.self) }
         #expect(_GraphRegistry.shared.count == before)

@@ -3,8 +3,14 @@ import Testing
 
 // A → B → C → D through initialisers; C's step resolves A, D's step resolves B and C (Swinject's
 // `testContainerResolvesCircularDependencyOnInitializersAndProperties`, with fixtures of our own).
-private final class Alpha: @unchecked Sendable { let beta: Beta; init(beta: Beta) { self.beta = beta } }
-private final class Beta: @unchecked Sendable { let gamma: Gamma; init(gamma: Gamma) { self.gamma = gamma } }
+private final class Alpha: @unchecked Sendable {
+    let beta: Beta
+    init(beta: Beta) { self.beta = beta }
+}
+private final class Beta: @unchecked Sendable {
+    let gamma: Gamma
+    init(gamma: Gamma) { self.gamma = gamma }
+}
 private final class Gamma: @unchecked Sendable {
     let delta: Delta
     weak var alpha: Alpha?
@@ -21,8 +27,11 @@ private final class Runs: @unchecked Sendable { var count = 0 }
 @Suite struct PropertyCycleTests {
     private func chain(_ scope: ObjectScope, runs: Runs = Runs()) -> Container {
         let container = Container()
-        container.register(Alpha.self) { r in runs.count += 1; return Alpha(beta: try r.require(Beta.self)) }
-            .inObjectScope(scope)
+        container.register(Alpha.self) { r in
+            runs.count += 1
+            return Alpha(beta: try r.require(Beta.self))
+        }
+        .inObjectScope(scope)
         container.register(Beta.self) { r in Beta(gamma: try r.require(Gamma.self)) }.inObjectScope(scope)
         container.register(Gamma.self) { r in Gamma(delta: try r.require(Delta.self)) }
             .inObjectScope(scope)
