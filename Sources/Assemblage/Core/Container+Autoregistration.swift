@@ -180,7 +180,8 @@ func _autoresolve<Parameter, each Argument>(
         if let value = _autoregistrationArgument(argument, as: Parameter.self) { return value }
     }
     do {
-        return try resolver._unmanagedContainer._withUnsafeGuaranteedRef { try $0._resolve(Parameter.self, name: nil) }
+        guard let container = resolver._unmanagedContainer else { return try resolver.require(Parameter.self) }
+        return try container._withUnsafeGuaranteedRef { try $0._resolve(Parameter.self, name: nil) }
     } catch {
         throw site.failure(error, parameter: Parameter.self, position: position)
     }

@@ -61,12 +61,17 @@ extension Container {
         }
     }
 
-    /// No registration matched: `[T]` and `[String: T]` are `T`'s collection; `Optional`, `Lazy` and `Provider`
-    /// wrap the registration of what they wrap; anything else is a `notRegistered` error with the path and near
-    /// misses.
+    /// No registration matched: `GraphIdentifier` is the current graph's, while one is resolved; `[T]` and
+    /// `[String: T]` are `T`'s collection; `Optional`, `Lazy` and `Provider` wrap the registration of what they
+    /// wrap; anything else is a `notRegistered` error with the path and near misses.
     @usableFromInline
     func _resolveMissing<Service, each Arg>(_ key: ServiceKey, _: Service.Type,
                                             _ arguments: repeat each Arg) throws -> Service {
+        // `GraphIdentifier` (unregistered, no name, no arguments) is the graph being resolved, as in Swinject.
+        if Service.self == GraphIdentifier.self, !key.hasArguments, key.name == nil,
+           let graph = _ResolutionState.identifiedGraph() {
+            return graph as! Service
+        }
         if !key.hasArguments, key.name == nil, let collection = Service.self as? any _CollectionResolvable.Type,
            let made = try collection._resolveCollection(in: self), let service = made as? Service {
             return service

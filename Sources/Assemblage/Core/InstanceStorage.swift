@@ -2,7 +2,18 @@ import _AssemblageShims
 
 /// Identifies one top-level resolution (an object graph).
 ///
-/// Minted from a process-wide counter, so making one costs no system call and no random number.
+/// Read it inside a factory with ``Container/currentObjectGraph`` or by resolving `GraphIdentifier`, and enter
+/// the same graph again later with ``Container/withObjectGraph(_:closure:)``. Custom ``InstanceStorage`` types
+/// receive it to keep an instance per graph.
+///
+/// ```swift
+/// container.register(Editor.self) { r in
+///     Editor(graph: r.resolve(GraphIdentifier.self)!, document: r.resolve(Document.self)!)
+/// }
+/// ```
+///
+/// Minted from a process-wide counter when first asked for, so making one costs no system call and no random
+/// number, and a graph whose identifier nobody asks for has none.
 public struct GraphIdentifier: Hashable, Sendable, Identifiable {
     /// The graph's number, unique within the process.
     public let id: UInt64

@@ -74,9 +74,9 @@ extension Lazy: _InstanceWrapper {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
         guard container.isRegistered(key) else { return nil }
         var handle: _GraphHandle?
-        if let state = _asm_thread_state() {
-            let state = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue()
-            if !state.isTopLevel { handle = state.makeGraphHandle() }
+        if let state = _ResolutionState.existing, !state.isTopLevel || state.graphIsHeld {
+            handle = state.makeGraphHandle()
+            state.endRestoredGraph()  // a restored graph's one resolution was this one
         }
         return Lazy { [weak container] () throws -> Service in
             guard let container else { throw ResolutionError(code: .notRegistered, key: key, path: [key]) }

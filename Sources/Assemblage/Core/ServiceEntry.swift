@@ -438,7 +438,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         let stored = graph && (completions != nil || state.graphIsObserved)
         if stored { state.storeGraphInstance(instance, for: pointer) }
         if let completions {
-            state.markCompleting()
+            // Only a stored instance closes a cycle through its steps (see `checkReentry`): when `graph` is
+            // set, `stored` is too, since there are steps.
+            if stored { state.markCompleting() }
             try _complete(instance, Unmanaged<_Completions<Service>>.fromOpaque(completions), container, state)
         }
         if _Decorators.anyRegistered {
@@ -499,6 +501,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
                                                          isReady: { _sharedInstance() }) {
+                state.endRestoredGraph()
                 return ready
             }
         }
@@ -520,6 +523,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
                                                          isReady: { storedInstance(kind, graphID) }) {
+                state.endRestoredGraph()
                 return ready
             }
         }
@@ -533,7 +537,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                 storage.setInstance(instance, inGraph: graphID)
                 // At top level the graph has already ended (in `_construct`): finish it for this storage now
                 // rather than leave the storage (and its instance) on this thread until its next resolution.
-                if state.isTopLevel { storage._finishGraph(graphID) } else { state.touchedStorages.append(storage) }
+                // A `withObjectGraph` scope's graph goes on, and finishes its storages when it ends.
+                if state.isTopLevel, !state.graphIsScoped {
+                    storage._finishGraph(graphID)
+                } else {
+                    state.touchedStorages.append(storage)
+                }
             }
         }
         return instance
@@ -556,6 +565,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
                                                          isReady: { stored?.multiton[values] }) {
+                state.endRestoredGraph()
                 return ready
             }
         }

@@ -3,6 +3,10 @@ import _AssemblageShims
 /// The state of the resolutions running on one thread: the factories being run (for cycle detection and
 /// error paths) and the graph-scoped instances of the current top-level resolution.
 ///
+/// A graph normally lives exactly as long as its top-level resolution. It outlives it when it is *held*: by a
+/// ``Container/withObjectGraph(_:closure:)`` scope, across the resolutions of its closure, or by a restore
+/// (`Container.restoreObjectGraph`), until the next resolution (see ResolutionState+GraphIdentity.swift).
+///
 /// One object per thread, reached through a C thread-local, reused across resolutions so that resolving
 /// allocates nothing once warm. Factories are synchronous, so a thread's resolutions nest strictly and
 /// the state never crosses threads. Resolver values handed to factories are the container itself, so a
@@ -13,7 +17,8 @@ final class _ResolutionState {
     // checks (which cost more than the bookkeeping itself on the resolve path) are switched off for them.
 
     /// The factories currently running on this thread, outermost first: entry addresses, with the low bit
-    /// set while that entry's `initCompleted` steps run. A raw buffer: pushing a frame is two stores.
+    /// set while that entry's `initCompleted` steps run with its instance already in the graph (see
+    /// ``checkReentry(_:)``). A raw buffer: pushing a frame is two stores.
     @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<UInt>
     /// For each frame, ``activeMask`` as it was before the frame was pushed (restored when it is popped).
     @exclusivity(unchecked) @usableFromInline var savedMasks: UnsafeMutablePointer<UInt>
@@ -31,8 +36,10 @@ final class _ResolutionState {
     /// The same kind of filter over ``graphEntries``: a graph-scoped entry whose bit is clear has no instance
     /// in this graph yet, so the common miss costs one test instead of a scan.
     @exclusivity(unchecked) @usableFromInline var graphMask: UInt = 0
-    /// Whether a `Lazy` made in this graph holds a handle to it (see ``graphHandles``).
-    @exclusivity(unchecked) @usableFromInline var hasGraphHandles = false
+    /// Whether the graph's instances are wanted after its top-level resolution: a `Lazy` made in it holds a
+    /// handle (see ``graphHandles``), or its identifier was handed out (see ``isIdentified``). Every graph-scoped
+    /// instance is then stored, also the top-level one, and ending the graph takes the out-of-line path.
+    @exclusivity(unchecked) @usableFromInline var keepsGraph = false
     /// Whether ending the current top-level resolution has more to do than find an empty graph: set when a
     /// `Lazy` handle, a custom storage, a graph identifier or an allowed re-entry joins it.
     @exclusivity(unchecked) @usableFromInline var graphHasExtras = false
@@ -40,8 +47,22 @@ final class _ResolutionState {
     @exclusivity(unchecked) var touchedStorages: [InstanceStorage] = [] {
         didSet { graphHasExtras = true }
     }
-    /// Minted on demand for custom storages and `Lazy` handles.
+    /// Minted on demand for custom storages, `Lazy` handles and ``Container/currentObjectGraph``; or the
+    /// identifier of a restored or scoped graph.
     @exclusivity(unchecked) var graphID: GraphIdentifier?
+    /// Whether ``graphID`` was handed out (or given, by a restore or a scope): the graph's instances are
+    /// remembered under it in ``_GraphRegistry`` when it ends, so that it can be restored.
+    @exclusivity(unchecked) var isIdentified = false
+    /// Whether a ``Container/withObjectGraph(_:closure:)`` scope holds this graph open across top-level
+    /// resolutions.
+    @exclusivity(unchecked) var graphIsScoped = false
+    /// Whether this graph was restored for the next top-level resolution, which has not ended yet.
+    @exclusivity(unchecked) var restorePending = false
+    /// The registrations of the graph's entries, retained while the graph is held outside a read section (a
+    /// freed registration's address could be reused by another, which would then find this graph's instance).
+    @exclusivity(unchecked) var graphAnchors: [AnyObject] = []
+    /// How many of the graph's entries, from the first, are in ``graphAnchors``.
+    @exclusivity(unchecked) var anchoredCount = 0
     /// Handles of `Lazy` values created in this resolution; they receive the graph when it ends.
     @exclusivity(unchecked) var graphHandles: [_GraphHandle] = []
     /// How many allowed re-entries happened in this graph; when non-zero, a factory's own result may have
@@ -164,9 +185,15 @@ final class _ResolutionState {
     }
 
     /// Throws a cycle error when `entry` is already being constructed on this thread, unless property
-    /// injection sits in between: an `initCompleted` step of a later frame may reach a registration whose
-    /// factory is still running, once, as in Swinject (the factory runs again, and the instance made by that
-    /// second run is the one the whole graph uses).
+    /// injection sits in between: when, above the innermost frame of `entry`, a graph-stored instance is
+    /// running its `initCompleted` steps, the factory of `entry` may run again, as in Swinject (the instance
+    /// made by that later run is the one the whole graph uses, see `_finishEntered`).
+    ///
+    /// Only a step of an instance already in the graph counts: that instance is never made again in this
+    /// graph, so each such step opens at most one more round of re-entries, and a registration repeated
+    /// with no such step between its frames is a real cycle (of initialisers, or of transient steps that
+    /// would make new instances forever). The stack therefore stays bounded: at most one stored step per
+    /// registration, and between two of them each registration at most once.
     ///
     /// - Returns: `true` when this is such an allowed re-entry.
     @inlinable @inline(__always) @discardableResult
@@ -175,30 +202,31 @@ final class _ResolutionState {
         return try scanForReentry(entry)
     }
 
-    /// ``checkReentry(_:)`` after the filter: scans the frames.
+    /// ``checkReentry(_:)`` after the filter: scans the frames from the innermost outwards to the innermost
+    /// frame of `entry`. The cycle reported is the one from that frame: the repetition that nothing closed.
     @usableFromInline @discardableResult
     func scanForReentry(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
         let target = UInt(bitPattern: entry)
-        var index = 0
-        while index < depth, frameEntry(index) != target { index &+= 1 }
-        guard index < depth else { return false }
-        var completing = false
-        var again = false
-        for later in index..<depth {
-            if frames[later] & Self.completingBit != 0 { completing = true }
-            if later > index, frameEntry(later) == target { again = true }
+        var index = depth
+        var closed = false
+        while index > 0 {
+            index &-= 1
+            if frameEntry(index) == target {
+                if closed {
+                    reentries &+= 1
+                    graphHasExtras = true
+                    return true
+                }
+                let key = Self.key(of: target)
+                let cycle = (index..<depth).map { Self.key(of: frameEntry($0)) } + [key]
+                throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: cycle)
+            }
+            if frames[index] & Self.completingBit != 0 { closed = true }
         }
-        if completing, !again {
-            reentries &+= 1
-            graphHasExtras = true
-            return true
-        }
-        let key = Self.key(of: target)
-        let cycle = (index..<depth).map { Self.key(of: frameEntry($0)) } + [key]
-        throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: cycle)
+        return false  // the filter's false positive: not being constructed
     }
 
-    /// Marks the innermost frame as running its `initCompleted` steps.
+    /// Marks the innermost frame as running its `initCompleted` steps with its instance stored in the graph.
     @inlinable @inline(__always)
     func markCompleting() { frames[depth &- 1] |= Self.completingBit }
 
@@ -224,10 +252,14 @@ final class _ResolutionState {
 
     var isTopLevel: Bool { depth == 0 }
 
+    /// Whether the graph outlives the current top-level resolution: scoped or restored.
+    var graphIsHeld: Bool { graphIsScoped || restorePending }
+
     /// Whether a graph-scoped instance made now could be asked for again in this graph: by a sibling
-    /// (we are nested) or by a `Lazy` made in this graph. At top level with neither, storing it is wasted.
+    /// (we are nested), by a `Lazy` made in this graph, or after the graph ends, under its identifier. At top
+    /// level with none of these, storing it is wasted.
     @inlinable @inline(__always)
-    var graphIsObserved: Bool { depth > 1 || hasGraphHandles }
+    var graphIsObserved: Bool { depth > 1 || keepsGraph }
 
     /// The error for a factory (or step) that threw: a `ResolutionError` from deeper down passes through
     /// unchanged (it has the longer path); anything else is wrapped with this key and path.
@@ -244,13 +276,19 @@ final class _ResolutionState {
     func graphMayHold(_ entry: UnsafeRawPointer) -> Bool { graphMask & Self.filterBit(entry) != 0 }
 
     /// The instance of `entry` in this graph, if any.
+    ///
+    /// Found at top level, it is the whole resolution: a restored graph has then served its one resolution.
     @usableFromInline
     func graphInstance(_ entry: UnsafeRawPointer) -> Any? {
         guard graphMayHold(entry) else { return nil }
         var index = graphCount
         while index > 0 {
             index &-= 1
-            if graphEntries[index] == entry { return graphInstances[index] }
+            if graphEntries[index] == entry {
+                let instance = graphInstances[index]
+                if depth == 0, restorePending { endGraph() }
+                return instance
+            }
         }
         return nil
     }
@@ -311,6 +349,7 @@ final class _ResolutionState {
         guard count > 0 else { return }
         graphCount = 0
         graphMask = 0
+        anchoredCount = 0
         withUnsafeTemporaryAllocation(of: Any.self, capacity: count) { buffer in
             let moved = buffer.baseAddress!
             moved.moveInitialize(from: graphInstances, count: count)
@@ -318,7 +357,7 @@ final class _ResolutionState {
         }
     }
 
-    /// The graph's instances, for `Lazy` handles.
+    /// The graph's instances, for `Lazy` handles and the registry.
     var graphSnapshot: [(entry: UnsafeRawPointer, instance: Any)] {
         (0..<graphCount).map { (graphEntries[$0], graphInstances[$0]) }
     }
@@ -334,22 +373,23 @@ final class _ResolutionState {
 
     /// A handle that will hold this graph's instances (weakly) after it ends, for `Lazy`.
     func makeGraphHandle() -> _GraphHandle {
-        let handle = _GraphHandle()
+        let handle = _GraphHandle(graphID: currentGraphID)
         graphHandles.append(handle)
-        hasGraphHandles = true
+        keepsGraph = true
         graphHasExtras = true
         return handle
     }
 
+    /// Ends the graph: drops its instances, tells the custom storages it touched, forgets its identifier.
     @usableFromInline
     func endGraph() {
-        if hasGraphHandles {
-            let instances = graphSnapshot
-            for handle in graphHandles { handle.capture(instances) }
-            graphHandles.removeAll(keepingCapacity: true)
-            hasGraphHandles = false
-        }
+        if keepsGraph { return endKeptGraph() }
         clearGraph()
+        finishGraph()
+    }
+
+    /// The end of every graph after its instances are dropped.
+    func finishGraph() {
         reentries = 0
         if !touchedStorages.isEmpty {
             let storages = touchedStorages
@@ -359,64 +399,5 @@ final class _ResolutionState {
         }
         graphID = nil
         graphHasExtras = false
-    }
-
-    /// Seeds an empty state with the instances of a finished graph (used by `Lazy`).
-    func seed(from handle: _GraphHandle) {
-        for (entry, object) in handle.liveInstances() { storeGraphInstance(object, for: entry) }
-    }
-}
-
-/// Keeps the class instances of a finished graph, weakly, so that a `Lazy` made in that graph resolves
-/// into it later (as in Swinject).
-final class _GraphHandle: @unchecked Sendable {  // @unchecked: `instances` is only touched under `lock`.
-    private struct WeakInstance {
-        let entry: UnsafeRawPointer
-        /// The registration, weakly: replaced registrations are freed, and a freed one's address could be reused
-        /// by another registration, whose graph slot would then receive this instance. (Held strongly, it would
-        /// make a cycle through a shared instance that holds the `Lazy`.)
-        weak var registration: AnyObject?
-        weak var object: AnyObject?
-    }
-    private let lock = _Lock()
-    private var instances: [WeakInstance] = []
-
-    func capture(_ graph: [(entry: UnsafeRawPointer, instance: Any)]) {
-        let weak = graph.compactMap { item -> WeakInstance? in
-            guard type(of: item.instance) is AnyClass else { return nil }
-            // Called at the end of a graph, inside its read section: the entry is alive to be referenced here.
-            return WeakInstance(entry: item.entry,
-                                registration: Unmanaged<AnyObject>.fromOpaque(item.entry).takeUnretainedValue(),
-                                object: item.instance as AnyObject)
-        }
-        lock.withLock { instances = weak }
-    }
-
-    func liveInstances() -> [(UnsafeRawPointer, AnyObject)] {
-        lock.withLock {
-            instances.compactMap { item in
-                guard item.registration != nil, let object = item.object else { return nil }
-                return (item.entry, object)
-            }
-        }
-    }
-}
-
-extension _ResolutionState {
-    /// Runs `body` in the graph a `Lazy` was made in: at top level, the graph starts seeded with that graph's
-    /// surviving instances and is cleared afterwards; nested, it simply runs in the current graph.
-    static func resolve<T>(joining handle: _GraphHandle?, _ body: () throws -> T) rethrows -> T {
-        guard let handle else { return try body() }
-        // In one read section: a registration the handle finds alive stays alive (its address unique) until the
-        // seeded graph is cleared.
-        return try _withReadSection { () throws -> T in try resolveInSection(joining: handle, body) }
-    }
-
-    private static func resolveInSection<T>(joining handle: _GraphHandle, _ body: () throws -> T) throws -> T {
-        let state = Unmanaged<_ResolutionState>.fromOpaque(current).takeUnretainedValue()
-        guard state.isTopLevel else { return try body() }
-        state.seed(from: handle)
-        defer { if state.isTopLevel { state.clearGraph() } }
-        return try body()
     }
 }

@@ -71,6 +71,17 @@ enum SwinjectMigrationDoc {
         }
     }
 
+    final class Document: Sendable {}
+
+    final class Editor: Sendable {
+        let graph: GraphIdentifier
+        let document: Document
+        init(graph: GraphIdentifier, document: Document) {
+            self.graph = graph
+            self.document = document
+        }
+    }
+
     @MainActor
     final class PetViewModel {
         let owner: Owner
@@ -268,6 +279,23 @@ enum SwinjectMigrationDoc {
             let threadSafe = container.synchronize()   // returns the container itself
             // end-snippet
             #expect(threadSafe === container)
+        }
+
+        @Test func objectGraph() throws {
+            let container = Container()
+            // snippet: swinject-object-graph
+            container.register(Document.self) { _ in Document() }   // .graph, the default
+            container.register(Editor.self) { r in
+                Editor(graph: try r.require(GraphIdentifier.self), document: try r.require(Document.self))
+            }
+            let editor = try container.require(Editor.self)
+
+            let document = try container.withObjectGraph(editor.graph) { container in
+                try container.require(Document.self)                 // the editor's document
+            }
+            // end-snippet
+            #expect(document === editor.document)
+            #expect(try container.require(Document.self) !== editor.document)  // a new graph
         }
 
         @Test func collections() throws {
