@@ -290,13 +290,25 @@ extension Container {
         writer.withLock { behaviors.append(behavior) }
     }
 
-    /// Returns a resolver that is safe to share between threads.
+    /// Returns a view of this container whose resolves run one at a time, as Swinject's does.
     ///
-    /// Kept for Swinject compatibility: every Assemblage container is already safe to use from any thread,
-    /// so this returns the container itself.
+    /// Every Assemblage container is already safe to use from any thread without it. Call it when the
+    /// factories themselves are not thread-safe (they touch shared state without a lock, as code written
+    /// for Swinject's `synchronize()` may): resolves through the view (`resolve`, `require`, and the nested
+    /// resolves of their factories, which receive the view) hold one recursive lock, so no two of its
+    /// factories run at once. The view is a child container: it sees this container's registrations, and
+    /// registrations made into it stay in it.
     ///
-    /// - Returns: The container, as a ``Resolver``.
-    public func synchronize() -> Resolver { self }
+    /// ```swift
+    /// let serial = container.synchronize()
+    /// DispatchQueue.concurrentPerform(iterations: 8) { _ in _ = serial.resolve(Report.self) }
+    /// ```
+    ///
+    /// - Returns: The synchronized view, a ``Container`` (as in Swinject 2.10), typed as a ``Resolver``.
+    public func synchronize() -> Resolver {
+        Container(parent: self, defaultObjectScope: defaultObjectScope, behaviors: [], label: "\(label) (synchronized)",
+                  serialization: serialization ?? _Lock(recursive: true), registeringClosure: { _ in })
+    }
 
     // MARK: Fallbacks
 

@@ -61,6 +61,9 @@ public final class Container: @unchecked Sendable {
     /// Properties applied to this container (its fallbacks' are merged beneath them when read).
     var ownProperties = Properties()
 
+    /// For the view `synchronize()` returns: the recursive lock every resolve through this container holds, as
+    /// in Swinject (nil for every other container, which resolves without a lock).
+    let serialization: _Lock?
     /// Told about resolutions that find no registration (Swinject's internal hook; set only by its
     /// initializer, before the container is shared).
     var debugHelper: DebugHelper?
@@ -82,8 +85,17 @@ public final class Container: @unchecked Sendable {
     ///   - behaviors: Objects notified of each registration.
     ///   - label: A name for this container in diagnostics.
     ///   - registeringClosure: Registers services into the new container.
-    public init(parent: Container? = nil, defaultObjectScope: ObjectScope = .graph, behaviors: [Behavior] = [],
-                label: String = "container", registeringClosure: (Container) -> Void = { _ in }) {
+    public convenience init(parent: Container? = nil, defaultObjectScope: ObjectScope = .graph,
+                            behaviors: [Behavior] = [], label: String = "container",
+                            registeringClosure: (Container) -> Void = { _ in }) {
+        self.init(parent: parent, defaultObjectScope: defaultObjectScope, behaviors: behaviors, label: label,
+                  serialization: nil, registeringClosure: registeringClosure)
+    }
+
+    /// The designated initializer; `serialization` is the lock of a synchronized view (see `synchronize()`).
+    init(parent: Container?, defaultObjectScope: ObjectScope, behaviors: [Behavior], label: String,
+         serialization: _Lock?, registeringClosure: (Container) -> Void) {
+        self.serialization = serialization
         self.defaultObjectScope = defaultObjectScope
         self.label = label
         let table = _RegistrationTable(capacity: 16)

@@ -257,7 +257,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 0) { $0.resolve(Service.self) }
+            return _foreignResolve(self, Service.self, method: 0, { $0.resolve(Service.self) },
+                                   direct: { try $0._resolve(Service.self, name: nil) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil) }
     }
@@ -271,7 +272,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 1) { $0.resolve(Service.self, name: name) }
+            return _foreignResolve(self, Service.self, method: 1, { $0.resolve(Service.self, name: name) },
+                                   direct: { try $0._resolve(Service.self, name: name) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
     }
@@ -285,7 +287,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 2) { $0.resolve(Service.self, argument: argument) }
+            return _foreignResolve(self, Service.self, method: 2, { $0.resolve(Service.self, argument: argument) },
+                                   direct: { try $0._resolve(Service.self, name: nil, argument) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, argument) }
     }
@@ -300,7 +303,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 3) { $0.resolve(Service.self, name: name, argument: argument) }
+            return _foreignResolve(self, Service.self, method: 3, { $0.resolve(Service.self, name: name, argument: argument) },
+                                   direct: { try $0._resolve(Service.self, name: name, argument) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
     }
@@ -315,7 +319,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 4) { $0.resolve(Service.self, arguments: arg1, arg2) }
+            return _foreignResolve(self, Service.self, method: 4, { $0.resolve(Service.self, arguments: arg1, arg2) },
+                                   direct: { try $0._resolve(Service.self, name: nil, arg1, arg2) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2) }
     }
@@ -331,7 +336,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 5) { $0.resolve(Service.self, name: name, arguments: arg1, arg2) }
+            return _foreignResolve(self, Service.self, method: 5, { $0.resolve(Service.self, name: name, arguments: arg1, arg2) },
+                                   direct: { try $0._resolve(Service.self, name: name, arg1, arg2) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
     }
@@ -347,7 +353,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 6) { $0.resolve(Service.self, arguments: arg1, arg2, arg3) }
+            return _foreignResolve(self, Service.self, method: 6, { $0.resolve(Service.self, arguments: arg1, arg2, arg3) },
+                                   direct: { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) }
     }
@@ -364,7 +371,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 7) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3) }
+            return _foreignResolve(self, Service.self, method: 7, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3) },
+                                   direct: { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
     }
@@ -381,7 +389,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 8) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4) }
+            return _foreignResolve(self, Service.self, method: 8, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4) },
+                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4) }
     }
@@ -399,7 +408,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 9) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4) }
+            return _foreignResolve(self, Service.self, method: 9, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4) },
+                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4) }
     }
@@ -417,7 +427,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 10) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5) }
+            return _foreignResolve(self, Service.self, method: 10, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5) },
+                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5) }
     }
@@ -436,7 +447,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 11) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5) }
+            return _foreignResolve(self, Service.self, method: 11, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5) },
+                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5) }
     }
@@ -455,7 +467,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 12) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6) }
+            return _foreignResolve(self, Service.self, method: 12, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6) },
+                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6) }
     }
@@ -475,7 +488,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 13) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6) }
+            return _foreignResolve(self, Service.self, method: 13, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6) },
+                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6) }
     }
@@ -495,7 +509,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 14) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
+            return _foreignResolve(self, Service.self, method: 14, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) },
+                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
     }
@@ -516,7 +531,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 15) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
+            return _foreignResolve(self, Service.self, method: 15, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) },
+                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
     }
@@ -537,7 +553,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 16) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
+            return _foreignResolve(self, Service.self, method: 16, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) },
+                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
     }
@@ -559,7 +576,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 17) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
+            return _foreignResolve(self, Service.self, method: 17, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) },
+                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
     }
@@ -581,7 +599,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 18) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
+            return _foreignResolve(self, Service.self, method: 18, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) },
+                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
     }
@@ -604,7 +623,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 19) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
+            return _foreignResolve(self, Service.self, method: 19, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) },
+                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) })
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
     }

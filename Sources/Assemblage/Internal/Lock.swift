@@ -13,10 +13,19 @@ import Darwin
 final class _Lock: @unchecked Sendable {  // @unchecked: all access to `mutex` goes through pthread calls.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    /// A mutex; `recursive` lets the thread that holds it lock it again (for `Container.synchronize()`).
+    init(recursive: Bool = false) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        guard recursive else {
+            pthread_mutex_init(mutex, nil)
+            return
+        }
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
     }
 
     deinit {

@@ -149,3 +149,64 @@ private final class FailureSpy: DebugHelper {
         #expect(ServiceEntry(serviceType: Int.self, argumentsType: Resolver.self, factory: { 0 }).objectScope === ObjectScope.graph)
     }
 }
+
+@Suite struct SynchronizedViewTests {
+    /// A factory that is not thread-safe: it mutates an unguarded counter, as code written for Swinject's
+    /// `synchronize()` may; a data race here would be reported by the thread sanitizer.
+    private final class Unguarded: @unchecked Sendable {  // @unchecked: only touched under the view's lock.
+        var inside = 0
+        var maximum = 0
+        var made = 0
+    }
+
+    @Test func synchronizedViewRunsOneFactoryAtATime() {
+        let state = Unguarded()
+        let container = Container()
+        container.register(Animal.self) { _ in
+            state.inside += 1
+            state.maximum = max(state.maximum, state.inside)
+            for _ in 0..<200 { state.made += 1 }
+            state.inside -= 1
+            return Cat()
+        }
+        let serial = container.synchronize()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 { _ = serial.resolve(Animal.self) }
+        }
+        #expect(state.maximum == 1)
+        #expect(state.made == 8 * 200 * 200)
+    }
+
+    @Test func nestedResolvesOfTheSameThreadReenterTheLock() throws {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat(name: "Nested") }
+        container.register(Person.self) { r in Person(pet: try r.require(Animal.self)) }
+        let serial = container.synchronize()
+        #expect(serial.resolve(Person.self)?.pet.name == "Nested")
+        #expect(try serial.require(Person.self).pet.name == "Nested")
+        #expect(serial.resolve(String.self, arguments: 1, 2, 3, 4) == nil)
+    }
+
+    @Test func synchronizedViewThrowsTheFullErrorFromRequire() {
+        let serial = Container().synchronize()
+        do {
+            _ = try serial.require(Animal.self)
+            Issue.record("require should have thrown")
+        } catch {
+            #expect(error.code == .notRegistered)
+            #expect(!error.description.contains("a Resolver of your own"))
+        }
+    }
+
+    @Test func synchronizedViewIsAChildContainer() throws {
+        let container = Container()
+        let serial = container.synchronize()
+        let view = serial as? Container
+        #expect(view != nil)
+        #expect(view?.fallbacks.first === container)
+        view?.register(Animal.self) { _ in Dog() }
+        #expect(container.resolve(Animal.self) == nil)
+        #expect(serial.resolve(Animal.self)?.name == "Rex")
+        #expect(serial._container === view)
+    }
+}

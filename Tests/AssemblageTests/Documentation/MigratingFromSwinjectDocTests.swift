@@ -119,7 +119,7 @@ enum SwinjectMigrationDoc {
     }
     // end-snippet
 
-    /// Implements only the unnamed form: `require` goes through the named one, so it finds nothing.
+    /// Implements only the unnamed form: `require` without a name goes through it too.
     final class PlainOnlyResolver: Resolver, Sendable {
         func resolve<Service>(_ serviceType: Service.Type) -> Service? { Kitten(name: "Plain") as? Service }
     }
@@ -231,7 +231,7 @@ enum SwinjectMigrationDoc {
             stub.stub(Pet.self, Kitten(name: "Stub"))
 
             let owner = makeOwner(stub)               // code that takes `any Resolver` calls the stub
-            let pet = try stub.require(Pet.self)      // require: through resolve(_:name:), name nil
+            let pet = try stub.require(Pet.self)      // require: through the same resolve(_:)
             // end-snippet
             #expect(owner?.pet.name == "Stub")
             #expect(pet.name == "Stub")
@@ -258,10 +258,12 @@ enum SwinjectMigrationDoc {
             #expect((stub as any Resolver).resolve(Pet.self, argument: 1) == nil)
         }
 
-        @Test func requireGoesThroughTheNamedForm() {
+        @Test func requireGoesThroughTheFormOfItsArguments() throws {
             let plain = PlainOnlyResolver()
             #expect((plain as any Resolver).resolve(Pet.self)?.name == "Plain")
-            #expect(throws: ResolutionError.self) { try plain.require(Pet.self) }
+            #expect(try plain.require(Pet.self).name == "Plain")
+            // The named form is not implemented: it resolves to nil, and `require` with a name throws.
+            #expect(throws: ResolutionError.self) { try plain.require(Pet.self, name: "other") }
         }
 
         @Test func aContainerIsStillAResolver() throws {
@@ -275,10 +277,14 @@ enum SwinjectMigrationDoc {
 
         @Test func synchronize() throws {
             let container = Container()
+            container.register(Pet.self) { _ in Kitten(name: "Tom") }
             // snippet: swinject-synchronize
-            let threadSafe = container.synchronize()   // returns the container itself
+            let serial = container.synchronize()   // a child container whose resolves run one at a time
+            let pet = serial.resolve(Pet.self)      // resolves from the container it was made from
             // end-snippet
-            #expect(threadSafe === container)
+            #expect(pet?.name == "Tom")
+            #expect(serial !== container)
+            #expect((serial as? Container)?.fallbacks.first === container)
         }
 
         @Test func objectGraph() throws {
