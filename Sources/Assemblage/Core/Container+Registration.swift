@@ -310,6 +310,13 @@ extension Container {
                   serialization: serialization ?? _Lock(recursive: true), registeringClosure: { _ in })
     }
 
+    /// Runs `body` under the lock of a synchronized view (see ``synchronize()``); directly for every other
+    /// container. `Lazy` and `Provider` made in a view resolve through it later, so they take its lock too.
+    func serializing<R>(_ body: () throws -> R) rethrows -> R {
+        guard let serialization else { return try body() }
+        return try serialization.withLock(body)
+    }
+
     // MARK: Fallbacks
 
     /// Adds a container to search after this one and its earlier fallbacks.

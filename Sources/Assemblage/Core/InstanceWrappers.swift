@@ -80,8 +80,10 @@ extension Lazy: _InstanceWrapper {
         }
         return Lazy { [weak container] () throws -> Service in
             guard let container else { throw ResolutionError(code: .notRegistered, key: key, path: [key]) }
-            return try _ResolutionState.resolve(joining: handle) {
-                try container._resolvePack(Service.self, name: name, repeat each arguments)
+            return try container.serializing {
+                try _ResolutionState.resolve(joining: handle) {
+                    try container._resolvePack(Service.self, name: name, repeat each arguments)
+                }
             }
         }
     }
@@ -131,7 +133,7 @@ extension Provider: _InstanceWrapper {
         guard container.isRegistered(key) else { return nil }
         return Provider { [weak container] () throws -> Service in
             guard let container else { throw ResolutionError(code: .notRegistered, key: key, path: [key]) }
-            return try container._resolvePack(Service.self, name: name, repeat each arguments)
+            return try container.serializing { try container._resolvePack(Service.self, name: name, repeat each arguments) }
         }
     }
 }
