@@ -67,6 +67,14 @@ extension Container {
     @usableFromInline
     func _resolveMissing<Service, each Arg>(_ key: ServiceKey, _: Service.Type,
                                             _ arguments: repeat each Arg) throws -> Service {
+        if let serialization, let entry = _lookupRecording(key) {
+            // A synchronized view: its lock is held for the whole resolve (recursive: nested resolves re-enter).
+            return try serialization.withLock {
+                try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+                    try $0._resolvePack(self, repeat each arguments)
+                }
+            }
+        }
         // `GraphIdentifier` (unregistered, no name, no arguments) is the graph being resolved, as in Swinject.
         if Service.self == GraphIdentifier.self, !key.hasArguments, key.name == nil,
            let graph = _ResolutionState.identifiedGraph() {
@@ -145,12 +153,12 @@ extension Container {
     }
 
     /// Whether a registration for `key` exists here or in a fallback.
-    func isRegistered(_ key: ServiceKey) -> Bool { _withReadSection { _lookup(key) != nil } }
+    func isRegistered(_ key: ServiceKey) -> Bool { _withReadSection { _lookupRecording(key) != nil } }
 
     /// The entry for `key` here or in a fallback, retained (for paths that keep it past a read section).
     func _lookupRetained(_ key: ServiceKey) -> (any _AnyEntry)? {
         _withReadSection {
-            _lookup(key).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry }
+            _lookupRecording(key).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry }
         }
     }
 }

@@ -54,9 +54,10 @@ public final class Container: @unchecked Sendable {
     var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
     /// Set on the containers of a validation sandbox only: records every lookup and failure.
     @exclusivity(unchecked) var recorder: _Recorder? {
-        didSet { isRecording = recorder != nil }
+        didSet { isRecording = recorder != nil || serialization != nil }
     }
-    /// Whether ``recorder`` is set: the inlined lookup leaves recording containers to ``_lookup(_:)``.
+    /// Whether ``recorder`` is set, or this is a synchronized view: the inlined lookup leaves such containers to
+    /// ``_lookup(_:)``.
     @exclusivity(unchecked) @usableFromInline var isRecording = false
     /// Properties applied to this container (its fallbacks' are merged beneath them when read).
     var ownProperties = Properties()
@@ -97,6 +98,8 @@ public final class Container: @unchecked Sendable {
          serialization: _Lock?, registeringClosure: (Container) -> Void) {
         self.serialization = serialization
         self.defaultObjectScope = defaultObjectScope
+        // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
+        isRecording = serialization != nil
         self.label = label
         let table = _RegistrationTable(capacity: 16)
         self.table = table
@@ -124,8 +127,18 @@ public final class Container: @unchecked Sendable {
     /// The entry for `key` in this container or its fallbacks (depth-first, in order), unretained.
     ///
     /// A validation sandbox records the lookup (one nil check for every other container).
+    ///
+    /// A synchronized view (see ``synchronize()``) finds nothing here: each of its resolves goes on to
+    /// ``_resolveMissing(_:_:_:)``, which resolves under the view's lock. So the view's lock costs the
+    /// inlined resolve path nothing.
     @usableFromInline
     func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        if serialization != nil { return nil }
+        return _lookupRecording(key)
+    }
+
+    /// ``_lookup(_:)`` for every caller that is not a resolve entry point (a synchronized view answers too).
+    func _lookupRecording(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         let found = _lookupLocal(key)
         if let recorder, let found { recorder.recordLookup(of: key, found: found) }
         return found

@@ -257,10 +257,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 0, { $0.resolve(Service.self) },
-                                   direct: { try $0._resolve(Service.self, name: nil) })
+            return _resolveOffFastPath(Service.self)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service>(_ serviceType: Service.Type) -> Service? {
+        _foreignResolve(self, Service.self, method: 0) { $0.resolve(Service.self) }
     }
 
     /// Resolves the registration of `serviceType` with `name`.
@@ -272,10 +278,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 1, { $0.resolve(Service.self, name: name) },
-                                   direct: { try $0._resolve(Service.self, name: name) })
+            return _resolveOffFastPath(Service.self, name: name)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
+        _foreignResolve(self, Service.self, method: 1) { $0.resolve(Service.self, name: name) }
     }
 
     /// Resolves a registration that takes one runtime argument.
@@ -287,10 +299,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 2, { $0.resolve(Service.self, argument: argument) },
-                                   direct: { try $0._resolve(Service.self, name: nil, argument) })
+            return _resolveOffFastPath(Service.self, argument: argument)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, argument) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
+        _foreignResolve(self, Service.self, method: 2) { $0.resolve(Service.self, argument: argument) }
     }
 
     /// Resolves a named registration that takes one runtime argument.
@@ -303,10 +321,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 3, { $0.resolve(Service.self, name: name, argument: argument) },
-                                   direct: { try $0._resolve(Service.self, name: name, argument) })
+            return _resolveOffFastPath(Service.self, name: name, argument: argument)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
+        _foreignResolve(self, Service.self, method: 3) { $0.resolve(Service.self, name: name, argument: argument) }
     }
 
     /// Resolves a registration that takes 2 runtime arguments, in the order the factory declares them.
@@ -319,10 +343,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 4, { $0.resolve(Service.self, arguments: arg1, arg2) },
-                                   direct: { try $0._resolve(Service.self, name: nil, arg1, arg2) })
+            return _resolveOffFastPath(Service.self, arguments: arg1, arg2)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
+        _foreignResolve(self, Service.self, method: 4) { $0.resolve(Service.self, arguments: arg1, arg2) }
     }
 
     /// Resolves a named registration that takes 2 runtime arguments, in the order the factory declares them.
@@ -336,10 +366,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 5, { $0.resolve(Service.self, name: name, arguments: arg1, arg2) },
-                                   direct: { try $0._resolve(Service.self, name: name, arg1, arg2) })
+            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
+        _foreignResolve(self, Service.self, method: 5) { $0.resolve(Service.self, name: name, arguments: arg1, arg2) }
     }
 
     /// Resolves a registration that takes 3 runtime arguments, in the order the factory declares them.
@@ -353,10 +389,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 6, { $0.resolve(Service.self, arguments: arg1, arg2, arg3) },
-                                   direct: { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) })
+            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
+        _foreignResolve(self, Service.self, method: 6) { $0.resolve(Service.self, arguments: arg1, arg2, arg3) }
     }
 
     /// Resolves a named registration that takes 3 runtime arguments, in the order the factory declares them.
@@ -371,10 +413,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 7, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3) },
-                                   direct: { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) })
+            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
+        _foreignResolve(self, Service.self, method: 7) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3) }
     }
 
     /// Resolves a registration that takes 4 runtime arguments, in the order the factory declares them.
@@ -389,10 +437,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 8, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4) },
-                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4) })
+            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
+        _foreignResolve(self, Service.self, method: 8) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4) }
     }
 
     /// Resolves a named registration that takes 4 runtime arguments, in the order the factory declares them.
@@ -408,10 +462,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 9, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4) },
-                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4) })
+            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
+        _foreignResolve(self, Service.self, method: 9) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4) }
     }
 
     /// Resolves a registration that takes 5 runtime arguments, in the order the factory declares them.
@@ -427,10 +487,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 10, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5) },
-                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5) })
+            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
+        _foreignResolve(self, Service.self, method: 10) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5) }
     }
 
     /// Resolves a named registration that takes 5 runtime arguments, in the order the factory declares them.
@@ -447,10 +513,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 11, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5) },
-                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5) })
+            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
+        _foreignResolve(self, Service.self, method: 11) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5) }
     }
 
     /// Resolves a registration that takes 6 runtime arguments, in the order the factory declares them.
@@ -467,10 +539,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 12, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6) },
-                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6) })
+            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
+        _foreignResolve(self, Service.self, method: 12) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6) }
     }
 
     /// Resolves a named registration that takes 6 runtime arguments, in the order the factory declares them.
@@ -488,10 +566,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 13, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6) },
-                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6) })
+            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
+        _foreignResolve(self, Service.self, method: 13) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6) }
     }
 
     /// Resolves a registration that takes 7 runtime arguments, in the order the factory declares them.
@@ -509,10 +593,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 14, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) },
-                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7) })
+            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
+        _foreignResolve(self, Service.self, method: 14) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
     }
 
     /// Resolves a named registration that takes 7 runtime arguments, in the order the factory declares them.
@@ -531,10 +621,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 15, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) },
-                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7) })
+            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
+        _foreignResolve(self, Service.self, method: 15) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
     }
 
     /// Resolves a registration that takes 8 runtime arguments, in the order the factory declares them.
@@ -553,10 +649,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 16, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) },
-                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) })
+            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
+        _foreignResolve(self, Service.self, method: 16) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
     }
 
     /// Resolves a named registration that takes 8 runtime arguments, in the order the factory declares them.
@@ -576,10 +678,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 17, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) },
-                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) })
+            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
+        _foreignResolve(self, Service.self, method: 17) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
     }
 
     /// Resolves a registration that takes 9 runtime arguments, in the order the factory declares them.
@@ -599,10 +707,16 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 18, { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) },
-                                   direct: { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) })
+            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
+        _foreignResolve(self, Service.self, method: 18) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
     }
 
     /// Resolves a named registration that takes 9 runtime arguments, in the order the factory declares them.
@@ -623,9 +737,15 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _foreignResolve(self, Service.self, method: 19, { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) },
-                                   direct: { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) })
+            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
+    }
+
+    /// The same resolve for a resolver of your own: out of line, so that the fast
+    /// path above stays small.
+    @usableFromInline @inline(never)
+    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
+        _foreignResolve(self, Service.self, method: 19) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
     }
 }

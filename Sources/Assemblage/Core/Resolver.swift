@@ -35,7 +35,7 @@ extension Resolver {
     public var _unmanagedContainer: Unmanaged<Container>? { nil }
 
     /// The container resolutions through this resolver start from, or `nil` for a resolver of your own.
-    public var _container: Container? { _unmanagedContainer?.takeUnretainedValue() ?? (self as? Container) }
+    public var _container: Container? { _unmanagedContainer?.takeUnretainedValue() }
 
     /// The container behind this resolver, or the error an Assemblage-only API gives a resolver of your own.
     @usableFromInline
@@ -44,21 +44,6 @@ extension Resolver {
         let key = ServiceKey(serviceType: type(of: self), argumentsType: Void.self, name: nil, argumentCount: 0)
         throw ResolutionError(code: .factoryFailed, key: key, path: [key],
                               underlying: _NotAContainer(resolverType: type(of: self), operation: operation))
-    }
-}
-
-extension Resolver {
-    /// Runs `body` in the synchronized view this resolver is, under its lock; throws `notRegistered` for a
-    /// resolver of your own (which has no pack-shaped requirement to call).
-    @usableFromInline
-    func _serialized<R>(_ body: (Container) throws -> R) throws -> R {
-        guard let view = self as? Container, let lock = view.serialization else {
-            let key = ServiceKey(serviceType: R.self, argumentsType: Void.self, name: nil, argumentCount: 0)
-            throw ResolutionError(code: .notRegistered, key: key, path: [key],
-                                  suggestions: ["\(type(of: self)) (a Resolver of your own) answers only Swinject's "
-                                                + "resolve shapes, up to nine arguments."])
-        }
-        return try lock.withLock { try body(view) }
     }
 }
 
@@ -73,13 +58,9 @@ struct _NotAContainer: Error, CustomStringConvertible {
 }
 
 extension Container: Resolver {
-    /// The container itself, unretained; `nil` for the view `synchronize()` returns, whose resolves take the
-    /// path that holds its lock.
+    /// The container itself, unretained.
     @inlinable
-    public var _unmanagedContainer: Unmanaged<Container>? { _isSerialized ? nil : Unmanaged.passUnretained(self) }
-
-    /// Whether this is a synchronized view.
-    @usableFromInline var _isSerialized: Bool { serialization != nil }
+    public var _unmanagedContainer: Unmanaged<Container>? { Unmanaged.passUnretained(self) }
 }
 
 /// Calls a resolver of your own, through the requirement it implements (out of line: the fast path of a
@@ -88,16 +69,9 @@ extension Container: Resolver {
 /// A type that does not implement a requirement gets the `Resolver` extension method as its implementation,
 /// which would call back here for ever; the same call (same resolver, method and service type) arriving again
 /// on this thread before the first returns is that case, and resolves to `nil`.
-///
-/// A synchronized view of a container (see `Container.synchronize()`) comes here too: `direct` resolves in it
-/// while its recursive lock is held.
 @usableFromInline
 func _foreignResolve<Service>(_ resolver: any _ResolverRequirements, _: Service.Type, method: Int,
-                              _ call: (any _ResolverRequirements) -> Service?,
-                              direct: (Container) throws -> Service) -> Service? {
-    if let view = resolver as? Container, let lock = view.serialization {
-        return lock.withLock { try? direct(view) }
-    }
+                              _ call: (any _ResolverRequirements) -> Service?) -> Service? {
     let token = _ForeignCall(resolver: ObjectIdentifier(resolver), method: method, service: ObjectIdentifier(Service.self))
     let state = Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current).takeUnretainedValue()
     if state.foreignCalls.contains(token) { return nil }
@@ -130,9 +104,7 @@ extension Resolver {
     /// - Returns: The service, or `nil`.
     @inlinable @inline(__always)
     public func resolve<Service, each Arg>(_ serviceType: Service.Type, arguments: repeat each Arg) -> Service? {
-        guard let container = _unmanagedContainer else {
-            return try? _serialized { try $0._resolvePack(Service.self, name: nil, repeat each arguments) }
-        }
+        guard let container = _unmanagedContainer else { return nil }
         return try? container._withUnsafeGuaranteedRef {
             try $0._resolvePack(Service.self, name: nil, repeat each arguments)
         }
@@ -148,9 +120,7 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, each Arg>(_ serviceType: Service.Type, name: String?,
                                            arguments: repeat each Arg) -> Service? {
-        guard let container = _unmanagedContainer else {
-            return try? _serialized { try $0._resolvePack(Service.self, name: name, repeat each arguments) }
-        }
+        guard let container = _unmanagedContainer else { return nil }
         return try? container._withUnsafeGuaranteedRef {
             try $0._resolvePack(Service.self, name: name, repeat each arguments)
         }
@@ -181,7 +151,7 @@ extension Resolver {
         do {
             guard let container = _unmanagedContainer else {
                 return try _foreignRequired(name == nil ? resolve(Service.self) : resolve(Service.self, name: name),
-                                            ServiceKey(Service.self, name: name), self) { try $0._resolve(Service.self, name: name) }
+                                            ServiceKey(Service.self, name: name), self)
             }
             return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
         } catch {
@@ -205,7 +175,7 @@ extension Resolver {
                 return try _foreignRequired(
                     name == nil ? resolve(Service.self, argument: argument) : resolve(Service.self, name: name, argument: argument),
                     ServiceKey(Service.self, name: name, argumentTypes: Arg1.self), self
-                ) { try $0._resolve(Service.self, name: name, argument) }
+                )
             }
             return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
         } catch {
@@ -234,7 +204,7 @@ extension Resolver {
                 return try _foreignRequired(
                     name == nil ? resolve(Service.self, arguments: arg1, arg2) : resolve(Service.self, name: name, arguments: arg1, arg2),
                     ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self), self
-                ) { try $0._resolve(Service.self, name: name, arg1, arg2) }
+                )
             }
             return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
         } catch {
@@ -263,7 +233,7 @@ extension Resolver {
                         ? resolve(Service.self, arguments: arg1, arg2, arg3)
                         : resolve(Service.self, name: name, arguments: arg1, arg2, arg3),
                     ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self, Arg3.self), self
-                ) { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
+                )
             }
             return try container._withUnsafeGuaranteedRef {
                 try $0._resolve(Service.self, name: name, arg1, arg2, arg3)
@@ -285,31 +255,19 @@ extension Resolver {
     public func require<Service, each Arg>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                            arguments: repeat each Arg) throws(ResolutionError) -> Service {
         do {
-            if let container = _unmanagedContainer {
-                return try container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, repeat each arguments) }
-            }
-            _ = try _requireContainer(for: "require with a parameter pack")
-            return try _serialized { try $0._resolvePack(Service.self, name: name, repeat each arguments) }
+            let container = try _requireContainer(for: "require with a parameter pack")
+            return try container._resolvePack(Service.self, name: name, repeat each arguments)
         } catch {
             throw _asResolutionError(error)
         }
     }
 }
 
-/// What `require` gives for a resolver that is not a plain container: a synchronized view resolves in itself
-/// under its lock (with the full error); a resolver of your own answers through `value`, and its `nil` becomes
-/// the error.
+/// What `require` gives for a resolver of your own: its answer, or the error when it returned `nil`.
 @usableFromInline
-func _foreignRequired<Service>(_ value: @autoclosure () -> Service?, _ key: ServiceKey, _ resolver: some Resolver,
-                               direct: (Container) throws -> Service) throws(ResolutionError) -> Service {
-    if let view = resolver as? Container, let lock = view.serialization {
-        do {
-            return try lock.withLock { try direct(view) }
-        } catch {
-            throw _asResolutionError(error)
-        }
-    }
-    if let value = value() { return value }
+func _foreignRequired<Service>(_ value: Service?, _ key: ServiceKey, _ resolver: some Resolver) throws(ResolutionError)
+    -> Service {
+    if let value { return value }
     throw ResolutionError(code: .notRegistered, key: key, path: [key],
                           suggestions: ["\(type(of: resolver)) (a Resolver of your own) returned nil for \(key)."])
 }

@@ -10,6 +10,7 @@ import Darwin
 ///
 /// The Synchronization module's `Mutex` needs macOS 15 / iOS 18; Assemblage supports older systems,
 /// so it keeps its own small box. The mutex lives in its own allocation so its address is stable.
+@usableFromInline
 final class _Lock: @unchecked Sendable {  // @unchecked: all access to `mutex` goes through pthread calls.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
