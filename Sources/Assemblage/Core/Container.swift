@@ -134,7 +134,9 @@ public final class Container: @unchecked Sendable {
     @usableFromInline
     func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         if serialization != nil { return nil }
-        return _lookupRecording(key)
+        let found = _lookupLocal(key)
+        if let recorder, let found { recorder.recordLookup(of: key, found: found) }
+        return found
     }
 
     /// ``_lookup(_:)`` for every caller that is not a resolve entry point (a synchronized view answers too).

@@ -257,16 +257,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self)
+            return _foreignResolve(self, Service.self, method: 0) { $0.resolve(Service.self) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service>(_ serviceType: Service.Type) -> Service? {
-        _foreignResolve(self, Service.self, method: 0) { $0.resolve(Service.self) }
     }
 
     /// Resolves the registration of `serviceType` with `name`.
@@ -278,16 +271,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name)
+            return _foreignResolve(self, Service.self, method: 1) { $0.resolve(Service.self, name: name) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
-        _foreignResolve(self, Service.self, method: 1) { $0.resolve(Service.self, name: name) }
     }
 
     /// Resolves a registration that takes one runtime argument.
@@ -299,16 +285,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, argument: argument)
+            return _foreignResolve(self, Service.self, method: 2) { $0.resolve(Service.self, argument: argument) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, argument) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
-        _foreignResolve(self, Service.self, method: 2) { $0.resolve(Service.self, argument: argument) }
     }
 
     /// Resolves a named registration that takes one runtime argument.
@@ -321,16 +300,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, argument: argument)
+            return _foreignResolve(self, Service.self, method: 3) { $0.resolve(Service.self, name: name, argument: argument) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
-        _foreignResolve(self, Service.self, method: 3) { $0.resolve(Service.self, name: name, argument: argument) }
     }
 
     /// Resolves a registration that takes 2 runtime arguments, in the order the factory declares them.
@@ -343,16 +315,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, arguments: arg1, arg2)
+            return _foreignResolve(self, Service.self, method: 4) { $0.resolve(Service.self, arguments: arg1, arg2) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
-        _foreignResolve(self, Service.self, method: 4) { $0.resolve(Service.self, arguments: arg1, arg2) }
     }
 
     /// Resolves a named registration that takes 2 runtime arguments, in the order the factory declares them.
@@ -366,16 +331,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2)
+            return _foreignResolve(self, Service.self, method: 5) { $0.resolve(Service.self, name: name, arguments: arg1, arg2) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2) -> Service? {
-        _foreignResolve(self, Service.self, method: 5) { $0.resolve(Service.self, name: name, arguments: arg1, arg2) }
     }
 
     /// Resolves a registration that takes 3 runtime arguments, in the order the factory declares them.
@@ -389,16 +347,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3)
+            return _foreignResolve(self, Service.self, method: 6) { $0.resolve(Service.self, arguments: arg1, arg2, arg3) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
-        _foreignResolve(self, Service.self, method: 6) { $0.resolve(Service.self, arguments: arg1, arg2, arg3) }
     }
 
     /// Resolves a named registration that takes 3 runtime arguments, in the order the factory declares them.
@@ -413,16 +364,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3)
+            return _foreignResolve(self, Service.self, method: 7) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3) -> Service? {
-        _foreignResolve(self, Service.self, method: 7) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3) }
     }
 
     /// Resolves a registration that takes 4 runtime arguments, in the order the factory declares them.
@@ -437,16 +381,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4)
+            return _foreignResolve(self, Service.self, method: 8) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
-        _foreignResolve(self, Service.self, method: 8) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4) }
     }
 
     /// Resolves a named registration that takes 4 runtime arguments, in the order the factory declares them.
@@ -462,16 +399,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4)
+            return _foreignResolve(self, Service.self, method: 9) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4) -> Service? {
-        _foreignResolve(self, Service.self, method: 9) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4) }
     }
 
     /// Resolves a registration that takes 5 runtime arguments, in the order the factory declares them.
@@ -487,16 +417,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5)
+            return _foreignResolve(self, Service.self, method: 10) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
-        _foreignResolve(self, Service.self, method: 10) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5) }
     }
 
     /// Resolves a named registration that takes 5 runtime arguments, in the order the factory declares them.
@@ -513,16 +436,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5)
+            return _foreignResolve(self, Service.self, method: 11) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5) -> Service? {
-        _foreignResolve(self, Service.self, method: 11) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5) }
     }
 
     /// Resolves a registration that takes 6 runtime arguments, in the order the factory declares them.
@@ -539,16 +455,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6)
+            return _foreignResolve(self, Service.self, method: 12) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
-        _foreignResolve(self, Service.self, method: 12) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6) }
     }
 
     /// Resolves a named registration that takes 6 runtime arguments, in the order the factory declares them.
@@ -566,16 +475,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6)
+            return _foreignResolve(self, Service.self, method: 13) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6) -> Service? {
-        _foreignResolve(self, Service.self, method: 13) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6) }
     }
 
     /// Resolves a registration that takes 7 runtime arguments, in the order the factory declares them.
@@ -593,16 +495,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7)
+            return _foreignResolve(self, Service.self, method: 14) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
-        _foreignResolve(self, Service.self, method: 14) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
     }
 
     /// Resolves a named registration that takes 7 runtime arguments, in the order the factory declares them.
@@ -621,16 +516,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7)
+            return _foreignResolve(self, Service.self, method: 15) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7) -> Service? {
-        _foreignResolve(self, Service.self, method: 15) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7) }
     }
 
     /// Resolves a registration that takes 8 runtime arguments, in the order the factory declares them.
@@ -649,16 +537,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
+            return _foreignResolve(self, Service.self, method: 16) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
-        _foreignResolve(self, Service.self, method: 16) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
     }
 
     /// Resolves a named registration that takes 8 runtime arguments, in the order the factory declares them.
@@ -678,16 +559,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
+            return _foreignResolve(self, Service.self, method: 17) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8) -> Service? {
-        _foreignResolve(self, Service.self, method: 17) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8) }
     }
 
     /// Resolves a registration that takes 9 runtime arguments, in the order the factory declares them.
@@ -707,16 +581,9 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
+            return _foreignResolve(self, Service.self, method: 18) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
-        _foreignResolve(self, Service.self, method: 18) { $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
     }
 
     /// Resolves a named registration that takes 9 runtime arguments, in the order the factory declares them.
@@ -737,15 +604,8 @@ extension Resolver {
     @inlinable @inline(__always)
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
         guard let container = _unmanagedContainer else {
-            return _resolveOffFastPath(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
+            return _foreignResolve(self, Service.self, method: 19) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
         }
         return try? container._withUnsafeGuaranteedRef { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
-    }
-
-    /// The same resolve for a resolver of your own: out of line, so that the fast
-    /// path above stays small.
-    @usableFromInline @inline(never)
-    func _resolveOffFastPath<Service, Arg1, Arg2, Arg3, Arg4, Arg5, Arg6, Arg7, Arg8, Arg9>(_ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9) -> Service? {
-        _foreignResolve(self, Service.self, method: 19) { $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) }
     }
 }
