@@ -193,6 +193,66 @@ extension DSLScanner {
         return TypeExpression.parse(tokens[position..<typeEnd])
     }
 
+    /// `autoregister(T.self, name:, argument: A.self / arguments: A.self, B.self, initializer: T.init)`: a
+    /// registration of `T` (or of the type whose `init` is passed, when `T.self` is left out) whose runtime
+    /// arguments are the metatypes listed. Its parameters are resolved by the initializer's types, which the
+    /// source does not spell out, so what it resolves is not read.
+    mutating func autoregistration(at index: Int) {
+        let (arguments, _, end) = call(at: index)
+        let knownLabels: Set<String> = ["name", "argument", "arguments", "initializer", "file", "line"]
+        if arguments.contains(where: { $0.label.map { !knownLabels.contains($0) } ?? false }) { return }
+        var type: TypeExpression?
+        var unknown: String?
+        if let first = arguments.first, first.label == nil {
+            guard let metatype = metatype(first.range) else { return }
+            type = metatype.type
+            unknown = metatype.unknown
+        } else if let initializer = arguments.first(where: { $0.label == "initializer" }),
+            initializer.range.count >= 3, tokens[initializer.range.upperBound - 1].text == "init",
+            tokens[initializer.range.upperBound - 2].is(".")
+        {
+            type = TypeExpression.parse(tokens[initializer.range.lowerBound..<(initializer.range.upperBound - 2)])
+        }
+        // The runtime arguments: `argument: A.self`, or `arguments: A.self, B.self, …` (the unlabelled ones after it).
+        var argumentTypes: [String] = []
+        var inArguments = false
+        for argument in arguments {
+            if argument.label == "argument" || argument.label == "arguments" {
+                inArguments = true
+            } else if argument.label != nil {
+                inArguments = false
+            }
+            guard inArguments else { continue }
+            guard let metatype = metatype(argument.range), let argumentType = metatype.type else {
+                argumentTypes = []
+                unknown = unknown ?? "has runtime arguments the check cannot read"
+                break
+            }
+            argumentTypes.append(argumentType.description)
+        }
+        let place = placement(index)
+        let key = KeyPattern(type: type, name: name(arguments), arity: unknown == nil ? argumentTypes.count : nil,
+                             argumentTypes: argumentTypes.isEmpty ? nil : argumentTypes)
+        let id = facts.registrations.count
+        let (ownerType, contributed) = owner
+        facts.registrations.append(
+            RegistrationFact(
+                id: id, kind: .service, key: key, owner: ownerType, scopeType: enclosingTypeName,
+                contributed: contributed, placement: place, inLoop: inLoop))
+        if let unknown {
+            facts.notes.append(
+                ScanNote(
+                    message: "This autoregistration's type \(unknown), so its key cannot be known from source; "
+                        + "resolves that it may satisfy are reported as notes.", placement: place))
+        } else if type == nil {
+            facts.notes.append(
+                ScanNote(
+                    message: "This autoregistration's type is inferred from its initializer, so its key cannot be "
+                        + "known from source; resolves that it may satisfy are reported as notes.", placement: place))
+        }
+        chain(after: end, registration: id)
+    }
+
     mutating func registration(at index: Int, collection: Bool) {
         let (arguments, trailing, end) = call(at: index)
         let first = arguments.first

@@ -29,7 +29,7 @@ package struct DSLScanner {
     static let resolveNames: Set<String> = ["resolve", "require", "resolveAsync", "resolveAll", "resolveAllNamed"]
     /// Members of `Container` that register nothing the check cannot see.
     static let containerMembersRead: Set<String> = [
-        "register", "registerIntoCollection", "decorate", "contribute", "forward", "resolve", "require",
+        "register", "registerIntoCollection", "autoregister", "decorate", "contribute", "forward", "resolve", "require",
         "resolveAsync", "resolveAll", "resolveAllNamed", "property", "requireProperty", "decodeProperties",
         "addBehavior", "resetObjectScope", "synchronize", "hasAnyRegistration", "isolation", "label",
     ]
@@ -141,6 +141,7 @@ package struct DSLScanner {
         switch text {
         case "register": registration(at: index, collection: false)
         case "registerIntoCollection": registration(at: index, collection: true)
+        case "autoregister": autoregistration(at: index)
         case "decorate": decorator(at: index)
         case "contribute": contribution(at: index)
         case "forward": forward(at: index)

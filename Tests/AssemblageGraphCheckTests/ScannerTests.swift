@@ -19,6 +19,24 @@ import Testing
             found.map(\.key.description) == [#"Greeter (name: "utc", arguments: String, Int)"#, "Animal (1 argument)"])
     }
 
+    @Test func readsAutoregistrationsWithTheirTypeNameAndArguments() {
+        let found = facts(
+            """
+            c.autoregister(Billing.self, initializer: Billing.init)
+            c.autoregister(initializer: Ledger.init)
+            c.autoregister(Report.self, name: "daily", argument: Date.self, initializer: Report.init)
+            c.autoregister(Export.self, arguments: String.self, Int.self, initializer: Export.init).inObjectScope(.container)
+            c.autoregister { Clock() }
+            """
+        )
+        #expect(
+            found.registrations.map(\.key.description) == [
+                "Billing", "Ledger", #"Report (name: "daily", arguments: Date)"#, "Export (arguments: String, Int)",
+                "<inferred type>",
+            ])
+        #expect(found.notes.count == 1)
+    }
+
     @Test func readsArgumentCountFromShorthandParameters() {
         let found = facts("c.register(Clock.self) { Clock(zone: $1, other: $0.resolve(Zone.self)!) }").registrations
         #expect(found.first?.key.arity == 1)

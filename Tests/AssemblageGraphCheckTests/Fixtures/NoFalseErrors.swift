@@ -37,6 +37,15 @@ struct CorpusAssembly: Assembly {
                           label: "\(banner) \(raw) \(multi) \(pattern) \(slash) \(ratio) \(r.resolve(Nothing.self)!)")
         }
         container.register(Clock.self) { _ in SystemClock() }
+        container.autoregister(Autowired.self, initializer: Autowired.init)
+        container.autoregister(initializer: Inferred.init)
+        container.autoregister(Keyed.self, name: "k", argument: String.self, initializer: Keyed.init)
+        container.autoregister(Paired.self, arguments: String.self, Int.self, initializer: Paired.init)
+        container.register(UsesAutowired.self) { r in
+            UsesAutowired(autowired: try r.require(Autowired.self), inferred: try r.require(Inferred.self),
+                          keyed: try r.require(Keyed.self, name: "k", argument: "x"),
+                          paired: try r.require(Paired.self, arguments: "x", 1))
+        }
         #if os(Linux)
         container.register(Platform.self) { _ in LinuxPlatform() }
         #elseif os(macOS)
