@@ -6,9 +6,11 @@ import Foundation
 // TransitionCoordinator drives a terminal host. Orders are protected: signing in is inserted first.
 
 /// Navigates the demo's scenes: a scripted walk that prints each screen, or, when `interactive`, the
-/// user's own navigation from standard input (numbers follow links, `b` goes back, `q` or end of input quits).
-@MainActor
-func runScenesDemo(interactive: Bool) {
+/// user's own navigation from standard input (numbers follow links, `b` goes back, `q` or end of input ends it).
+///
+/// - Returns: `true` when the user typed `q` (the demo then quits), `false` otherwise.
+@MainActor @discardableResult
+func runScenesDemo(interactive: Bool) -> Bool {
     print("\n== Scenes" + (interactive ? " (type a number to follow a link, b to go back, q to quit)"
                                       : " (a scripted walk; --interactive to navigate them yourself)"))
     // The app's services read their settings from properties (which survive `.reset`'s removeAll).
@@ -24,8 +26,7 @@ func runScenesDemo(interactive: Bool) {
         exit(1)
     }
     if interactive {
-        host.run()
-        return
+        return host.run()
     }
     host.show()
     // Each step names the scene that must be on top afterwards: a navigation that fails silently would
@@ -49,6 +50,7 @@ func runScenesDemo(interactive: Bool) {
         }
     }
     print("  state: \(assembler.coordinator.state)")
+    return false
 }
 
 enum ScenesDemo {

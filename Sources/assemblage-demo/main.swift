@@ -5,7 +5,7 @@ import Foundation
 let usage = """
     assemblage-demo — an example app wired with Assemblage.
 
-    Usage: swift run assemblage-demo [--help] [--mock] [--interactive] [--graph] [--validate]
+    Usage: swift run assemblage-demo [--help] [--mock] [--interactive] [--graph[=mermaid|dot]] [--validate] [--broken]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
       0. the settings loaded from settings.json (a resource of the demo) through a property loader;
@@ -22,30 +22,43 @@ let usage = """
     Flags:
       --help, -h      this text
       --mock          section 5 assembles the shop with a fake database module (through `replaces`)
-      --interactive   section 7 lets you navigate the scenes from the keyboard (numbers, b, q)
-      --graph         print the app's dependency graph (Mermaid), recorded by validation, and exit
-      --validate      print the validation report of the app's graph and exit
+      --interactive   section 7 lets you navigate the scenes from the keyboard (numbers, b goes back,
+                      q quits the demo)
+      --graph[=FORMAT] print the app's dependency graph, recorded by validation, as Mermaid (the default) or
+                      Graphviz dot, and exit
+      --validate      print the validation report of the app's graph and exit (with --graph: both)
+      --broken        with --validate or --graph: check a copy of the app that registers AuditTrail without the
+                      AuditStore it needs, to see a real finding (exit status 1)
     """
 
-if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+let options: DemoOptions
+switch DemoOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let parsed):
+    options = parsed
+case .failure(let error):
+    FileHandle.standardError.write(Data("assemblage-demo: \(error.message)\n\n\(usage)\n".utf8))
+    exit(2)
+}
+
+if options.help {
     print(usage)
     exit(0)
 }
 
 func section(_ title: String) { print("\n== \(title)") }
 
-// Diagnostics flags: validate the app's whole graph in a sandbox, print the report or the recorded graph, exit.
-// (Assembled without running `loaded` hooks, so that nothing but the report or the graph is printed.)
-if CommandLine.arguments.contains("--graph") || CommandLine.arguments.contains("--validate") {
-    let container = Container(label: "app")
-    try? container.applyPropertyLoader(JSONPropertyLoader(bundle: .module, name: "settings"))
-    for assembly: Assembly in [ServiceAssembly(), ManagerAssembly(), LoggerAssembly()] {
-        assembly.assemble(container: container)
+// Diagnostics flags: validate the app's whole graph in a sandbox, print the recorded graph and/or the report, exit.
+if options.diagnosticsOnly {
+    let report = validateDemoApp(broken: options.broken)
+    switch options.graph {
+    case .mermaid?: print(report.graph.mermaid)
+    case .dot?: print(report.graph.dot)
+    case nil: break
     }
-    var options = ValidationOptions()
-    options.sample { r in _ = try r.require(ProfileViewModel.self, argument: 1) }
-    let report = container.validate(options)
-    print(CommandLine.arguments.contains("--graph") ? report.graph.mermaid : report.description)
+    if options.validate {
+        if options.graph != nil { print() }
+        print(report.description)
+    }
     exit(report.isValid ? 0 : 1)
 }
 
@@ -135,13 +148,16 @@ DispatchQueue.concurrentPerform(iterations: 8) { _ in
 print("  resolved OrderManager \(resolved.count) times; its Clock singleton was built \(built.count) time(s)")
 
 // 5. Modules.
-runModulesDemo(mock: CommandLine.arguments.contains("--mock"))
+runModulesDemo(mock: options.mock)
 
 // 6. Debug overlay.
 runOverlayDemo()
 
 // 7. Scenes.
-runScenesDemo(interactive: CommandLine.arguments.contains("--interactive"))
+if runScenesDemo(interactive: options.interactive) {
+    print("\nbye (q quits the demo)")
+    exit(0)
+}
 
 // 8. Concurrency.
 await runConcurrencyDemo()

@@ -99,7 +99,8 @@ final class TerminalApp {
     @Test func runStopsAtQuit() throws {
         let app = try TerminalApp()
         var script = ["1", "q", "1"].makeIterator()
-        app.host.run(readLine: { script.next() })
+        let quit = app.host.run(readLine: { script.next() })
+        #expect(quit)
         #expect(script.next() == "1")   // the line after `q` was not read
         #expect(app.assembler.coordinator.state.sceneNames == [["home", "orders"]])
     }
@@ -107,7 +108,8 @@ final class TerminalApp {
     @Test func runStopsAtEndOfInput() throws {
         let app = try TerminalApp()
         var script = ["2", "b", "1"].makeIterator()
-        app.host.run(readLine: { script.next() })
+        let quit = app.host.run(readLine: { script.next() })
+        #expect(!quit)
         #expect(app.assembler.coordinator.state.sceneNames == [["home", "orders"]])
         #expect(app.output.suffix(3) == ["┌ Home › Orders", "│ 2 orders", "└"])
     }

@@ -170,9 +170,14 @@ public final class TerminalNavigationHost: NavigationHost {
     /// ```
     ///
     /// - Parameter readLine: Returns the next line, or `nil` at the end of input.
-    public func run(readLine: () -> String? = { Swift.readLine() }) {
+    /// - Returns: `true` when the session ended with `q` (the user quit), `false` at the end of input.
+    @discardableResult
+    public func run(readLine: () -> String? = { Swift.readLine() }) -> Bool {
         show()
-        while let line = readLine(), handle(line) {}
+        while let line = readLine() {
+            if !handle(line) { return true }
+        }
+        return false
     }
 
     private func navigate(_ navigation: NavigationType) {

@@ -1,0 +1,42 @@
+import Assemblage
+import Testing
+
+@testable import assemblage_demo
+
+@Suite struct DemoOptionsTests {
+    @Test func parsesEveryKnownFlag() throws {
+        let options = try DemoOptions.parse(["--mock", "--interactive"]).get()
+        #expect(options.mock && options.interactive && !options.diagnosticsOnly)
+        #expect(try DemoOptions.parse(["-h"]).get().help)
+        #expect(try DemoOptions.parse([]).get() == DemoOptions())
+    }
+
+    @Test func unknownFlagIsAnErrorNamingIt() {
+        #expect(DemoOptions.parse(["--mock", "--bogus"]) == .failure(DemoOptionsError(message: "unknown flag \"--bogus\"")))
+    }
+
+    @Test func graphTakesAFormat() throws {
+        #expect(try DemoOptions.parse(["--graph"]).get().graph == .mermaid)
+        #expect(try DemoOptions.parse(["--graph=dot"]).get().graph == .dot)
+        #expect(DemoOptions.parse(["--graph=svg"])
+            == .failure(DemoOptionsError(message: "--graph takes one of mermaid, dot, not \"svg\"")))
+    }
+
+    @Test func graphAndValidateTogetherAskForBoth() throws {
+        let options = try DemoOptions.parse(["--graph", "--validate"]).get()
+        #expect(options.graph == .mermaid && options.validate && options.diagnosticsOnly)
+    }
+
+    @Test func brokenAloneIsAnError() {
+        #expect(DemoOptions.parse(["--broken"])
+            == .failure(DemoOptionsError(message: "--broken only changes what --validate and --graph check")))
+    }
+
+    @Test func appGraphIsValidAndBrokenCopyReportsTheMissingStore() {
+        #expect(validateDemoApp(broken: false).isValid)
+        let broken = validateDemoApp(broken: true)
+        #expect(!broken.isValid)
+        #expect(broken.description.contains("No registration for AuditStore"))
+        #expect(broken.description.contains("AuditTrail → AuditStore"))
+    }
+}
