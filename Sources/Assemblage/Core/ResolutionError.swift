@@ -99,7 +99,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
         default:
             lines.append("Resolving \(key) failed (\(code)).")
         }
-        if path.count > 1 { lines.append("  Resolution path: \(pathDescription)") }
+        // A cycle's path is worth printing only when it reaches the cycle from further out.
+        if path.count > 1, code != .cycle || path != cycle { lines.append("  Resolution path: \(pathDescription)") }
         if code == .notRegistered {
             if nearMisses.isEmpty {
                 lines.append("  Nothing is registered for \(_typeName(key.serviceType, qualified: false)) "

@@ -170,7 +170,7 @@ extension Container {
             if let start, seenStarts.insert(start).inserted { causes[group].affected.append(start) }
         }
         return causes.map { cause in
-            var message = cause.failure.description.replacingOccurrences(of: "\n  ", with: " ")
+            var message = ValidationIssue.sentences(cause.failure.description)
             if cause.affected.count > 1 {
                 let shown = cause.affected.prefix(3).map(\.description).joined(separator: ", ")
                 let more = cause.affected.count > 3 ? " and \(cause.affected.count - 3) more" : ""

@@ -6,7 +6,7 @@
 /// let report = container.validate()
 /// if !report.isValid { print(report) }
 /// // 2 errors, 1 warning (14 registrations checked)
-/// // error: missing registration: No registration for Database. Resolution path: App → Repository → Database
+/// // error: missing registration: No registration for Database. Resolution path: App → Repository → Database. …
 /// // error: cycle: Circular dependency: A → B → A.
 /// // warning: captive dependency: Cache (container) holds Request (transient): Cache → Request
 /// ```
@@ -139,6 +139,22 @@ public struct ValidationIssue: Sendable, CustomStringConvertible, Equatable {
     }
 
     /// `error: missing registration: …`.
+    /// A multi-line error description as one line of sentences: each line joined to the next with a period
+    /// and a space, so that "Resolution path: A → B" and the line after it do not run together.
+    static func sentences(_ text: String) -> String {
+        var result = ""
+        for line in text.split(separator: "\n") {
+            let sentence = line.drop(while: { $0 == " " })
+            guard !sentence.isEmpty else { continue }
+            if !result.isEmpty {
+                if let last = result.last, !".:!?".contains(last) { result += "." }
+                result += " "
+            }
+            result += sentence
+        }
+        return result
+    }
+
     public var description: String { "\(severity.rawValue): \(kind): \(message)" }
 }
 

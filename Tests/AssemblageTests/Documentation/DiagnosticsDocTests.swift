@@ -160,7 +160,6 @@ enum DiagnosticsDoc {
             #expect(message == """
                 Circular dependency: Chicken → Egg → Chicken.
                   Break it with initCompleted (property injection) or by resolving Lazy/Provider.
-                  Resolution path: Chicken → Egg → Chicken
                 """)
         }
 
