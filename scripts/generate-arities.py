@@ -79,13 +79,10 @@ def method_id(n, named):
 
 
 def fast_call(n, named):
-    name = "name" if named else "nil"
-    args = values(n)
-    if n <= 3:
-        inner = ", ".join([f"Service.self, name: {name}"] + args)
-        return f"try $0._resolve({inner})"
-    inner = ", ".join([f"Service.self, name: {name}"] + args)
-    return f"try $0._resolvePack({inner})"
+    """Up to three arguments have the container's pack-free paths; more take the pack path."""
+    method = "_resolve" if n <= 3 else "_resolvePack"
+    inner = ", ".join([f"Service.self, name: {'name' if named else 'nil'}"] + values(n))
+    return f"try $0.{method}({inner})"
 
 
 def autoregistration():
