@@ -126,7 +126,7 @@ extension Container {
     /// - Returns: The service, or `nil` when no registration matches or the invoker's result is not one.
     public func _resolve<Service, Arguments>(name: String?, option: (any ServiceKeyOption)? = nil,
                                              invoker: @escaping ((Arguments) -> Any) -> Any) -> Service? {
-        guard option == nil, Arguments.self == Resolver.self, _lookupOnce(ServiceKey(Service.self, name: name)) else {
+        guard option == nil, Arguments.self == Resolver.self, isRegistered(ServiceKey(Service.self, name: name)) else {
             reportResolutionFailure(Service.self,
                                     ServiceKey(serviceType: Service.self, argumentsType: Arguments.self, name: name,
                                                option: option))
@@ -134,10 +134,5 @@ extension Container {
         }
         let made = invoker { _ in self.resolve(Service.self, name: name) as Any }
         return (made as? Service?) ?? nil
-    }
-
-    /// Whether `key` has a registration here or in a fallback.
-    func _lookupOnce(_ key: ServiceKey) -> Bool {
-        _withReadSection { _lookupLocal(key) != nil }
     }
 }
