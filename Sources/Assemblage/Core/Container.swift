@@ -54,11 +54,11 @@ public final class Container: @unchecked Sendable {
     var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
     /// Set on the containers of a validation sandbox only: records every lookup and failure.
     @exclusivity(unchecked) var recorder: _Recorder? {
-        didSet { isRecording = recorder != nil || serialization != nil }
+        didSet { usesSlowLookup = recorder != nil || serialization != nil }
     }
     /// Whether ``recorder`` is set, or this is a synchronized view: the inlined lookup leaves such containers to
     /// ``_lookup(_:)``.
-    @exclusivity(unchecked) @usableFromInline var isRecording = false
+    @exclusivity(unchecked) @usableFromInline var usesSlowLookup = false
     /// Properties applied to this container (its fallbacks' are merged beneath them when read).
     var ownProperties = Properties()
 
@@ -99,7 +99,7 @@ public final class Container: @unchecked Sendable {
         self.serialization = serialization
         self.defaultObjectScope = defaultObjectScope
         // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
-        isRecording = serialization != nil
+        usesSlowLookup = serialization != nil
         self.label = label
         let table = _RegistrationTable(capacity: 16)
         self.table = table
@@ -120,7 +120,7 @@ public final class Container: @unchecked Sendable {
     @inlinable @inline(__always)
     func _lookupFast(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         let table = Unmanaged<_RegistrationTable>.fromOpaque(UnsafeRawPointer(words.loadAcquire(0).unsafelyUnwrapped))
-        if let entry = table._withUnsafeGuaranteedRef({ $0.findAtHome(key) }), !isRecording { return entry }
+        if let entry = table._withUnsafeGuaranteedRef({ $0.findAtHome(key) }), !usesSlowLookup { return entry }
         return _lookup(key)
     }
 

@@ -29,7 +29,7 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
 
     /// The extra discriminator of this key, if an extension registered with one (Swinject's `option`).
     public var option: (any ServiceKeyOption)? {
-        _KeyOptionBox.option(UInt32(truncatingIfNeeded: countAndOption >> 32))
+        _KeyOptions.option(UInt32(truncatingIfNeeded: countAndOption >> 32))
     }
 
     /// Creates a key from its parts.
@@ -69,7 +69,7 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
         self.serviceType = serviceType
         self.argumentsType = argumentsType
         self.name = name
-        let optionID = option.map(_KeyOptionBox.intern) ?? 0
+        let optionID = option.map(_KeyOptions.intern) ?? 0
         countAndOption = Int(optionID) << 32
         hash = ServiceKey(serviceType: serviceType, argumentsType: argumentsType, name: name, argumentCount: 0).hash
             ^ Int(bitPattern: UInt(optionID) &* 0x2545_F491_4F6C_DD1D)
@@ -180,7 +180,7 @@ public protocol ServiceKeyOption: CustomStringConvertible, Sendable {
 /// The interned ``ServiceKeyOption`` values: equal options get the same number, so keys compare options as
 /// integers. Options are few (an extension's discriminators, e.g. storyboard names); each distinct one is kept
 /// for the life of the process.
-enum _KeyOptionBox {
+enum _KeyOptions {
     private static let table = _Locked<[any ServiceKeyOption]>([])
 
     /// The number of `option` (1-based; assigned on first use).
