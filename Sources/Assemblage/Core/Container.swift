@@ -170,15 +170,33 @@ public class Container: @unchecked Sendable {
     }
 
     /// `_lookup` without recording: this container's table, then its fallbacks, depth-first in the order they
-    /// were added, each container once. The caller is in a read section.
+    /// were added, each container once; a scope's view then goes on to the container it was made from. The caller
+    /// is in a read section.
     @inline(__always)
     final func _lookupLocal(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         if let entry = _findOwn(key) { return entry }
-        guard let fallbacks = words.loadAcquire(1) else {
-            // A scope's view goes on to the container the scope was made from.
-            return scopeStorage?.parent._lookupLocal(key)
+        if let fallbacks = words.loadAcquire(1),
+           let entry = _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key) {
+            return entry
         }
-        return _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key)
+        guard scopeStorage != nil else { return nil }
+        return _lookupFromScope(key)
+    }
+
+    /// The rest of a scope's lookup: the containers it was made from, outwards (a loop, for scopes of scopes).
+    @inline(never)
+    final func _lookupFromScope(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        var next = scopeStorage.map { Unmanaged.passUnretained($0.parent) }
+        while let container = next {
+            let found: UnsafeMutableRawPointer? = container._withUnsafeGuaranteedRef { container in
+                if let entry = container._findOwn(key) { return entry }
+                guard let fallbacks = container.words.loadAcquire(1) else { return nil }
+                return _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key)
+            }
+            if let found { return found }
+            next = container._withUnsafeGuaranteedRef { $0.scopeStorage.map { Unmanaged.passUnretained($0.parent) } }
+        }
+        return nil
     }
 
     /// This container's own table only.
