@@ -167,7 +167,7 @@ extension Assembler {
     }
 
     /// Adds a source that is asked key by key to the assembler's container; see
-    /// ``Container/addPropertySource(_:)``.
+    /// ``Container/addPropertySource(_:)-(PropertySource)``.
     ///
     /// ```swift
     /// assembler.addPropertySource(SecretsDirectorySource(directory: secretsURL))

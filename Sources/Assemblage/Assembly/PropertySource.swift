@@ -7,11 +7,12 @@
 /// ``Properties/value(forKey:)`` and, field by field, by ``Properties/decode(_:forKey:)`` (and so by the
 /// resolver's `property`, `requireProperty` and `decodeProperties`).
 ///
-/// Add one with ``Properties/addSource(_:)`` or ``Container/addPropertySource(_:)``. Precedence is that of
-/// loaders: **what is added later wins**, key by key. A source added after a loader answers before the
-/// loader's values; a loader applied after a source wins over the source for every key it sets (a loader that
-/// replaces a top-level key, such as a JSON file setting `"server"`, hides the source's `server.*` keys too,
-/// just as it hides an earlier file's). When a source has no value for a key, the next one down is asked.
+/// Add one with ``Properties/addSource(_:)`` or ``Container/addPropertySource(_:)-(PropertySource)``.
+/// Precedence is that of loaders: **what is added later wins**, key by key. A source added after a loader
+/// answers before the loader's values; a loader applied after a source wins over the source for every key it
+/// sets (a loader that replaces a top-level key, such as a JSON file setting `"server"`, hides the source's
+/// `server.*` keys too, just as it hides an earlier file's). When a source has no value for a key, the next one
+/// down is asked.
 ///
 /// A source needs no lock: it is a `Sendable` value, and it is called from whichever thread reads the
 /// property. With the `Configuration` package trait, `ConfigReaderPropertySource` adapts a swift-configuration

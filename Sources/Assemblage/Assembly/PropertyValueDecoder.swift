@@ -41,7 +41,8 @@ struct PropertyValueDecoder: Decoder {
         if let context, context.canAnswer(node),
            let value = try context.lookUp(node, as: node.kindHint ?? .array(of: .any), codingPath: codingPath) {
             guard case .array(let elements) = value else {
-                throw Self.typeMismatch([PropertyValue].self, expected: "an array", found: value, codingPath: codingPath)
+                throw Self.typeMismatch([PropertyValue].self, expected: "an array", found: value,
+                                        codingPath: codingPath)
             }
             return PropertyUnkeyedContainer(elements: elements, context: context, codingPath: codingPath)
         }
@@ -300,7 +301,9 @@ struct PropertyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         try decodeValueIfPresent(type, forKey: key)
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeValueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try decodeValueIfPresent(type, forKey: key)
+    }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         try decodeValueIfPresent(type, forKey: key)
     }
