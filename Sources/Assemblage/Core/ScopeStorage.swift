@@ -1,0 +1,394 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// A scope's instances: the storage behind `Scope` (see Scope.swift).
+
+// MARK: - Storage
+
+/// What a scope's storage holds besides its slots.
+@usableFromInline
+struct _ScopeHeader {
+    /// The view's atomic words (its table and its fallbacks): first, so that they are pointer-aligned.
+    var viewWords: (UInt, UInt) = (0, 0)
+    var mutex = pthread_mutex_t()
+    var condition = pthread_cond_t()
+    let parent: Container
+    /// Slots in use (the first `capacity` are inline, the rest in ``overflow``).
+    var count = 0
+    var overflow: [_ScopeSlot] = []
+    /// The owned slot completed last: the head of the disposal chain (newest first).
+    var lastOwned = -1
+    var ended = false
+    /// Threads waiting for a creation in another thread, and the slot each waits for.
+    var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
+
+    init(parent: Container) { self.parent = parent }
+}
+
+/// One registration's instance in a scope, or one instance the scope disposes.
+@usableFromInline
+struct _ScopeSlot {
+    /// The registration (identity); nil for an instance held only to be disposed (a transient).
+    var entryAddress: UnsafeRawPointer?
+    /// The registration, held so that its address is not reused while the slot exists (and for its key).
+    var entry: AnyObject?
+    /// The thread state making the instance; nil once it is ready.
+    var creator: UnsafeRawPointer?
+    var instance: Any?
+    var disposer: (any _AnyDisposer)?
+    /// The owned slot completed before this one (the disposal chain), or -1.
+    var previousOwned = -1
+
+    /// The registration's key, for errors.
+    var key: ServiceKey {
+        (entry as? any _AnyEntry)?.key
+            ?? ServiceKey(serviceType: Any.self, argumentsType: Void.self, name: nil, argumentCount: 0)
+    }
+}
+
+/// A scope's instances: one allocation holding the view's words, a mutex and eight slots inline.
+///
+/// Every slot operation is a short critical section under the mutex; factories run outside it. A slot is
+/// claimed by the thread that makes its instance; another thread asking for it meanwhile waits on the condition
+/// (a wait that would close a cycle between threads is a `cycle` error instead). Once the scope is marked ended,
+/// no other thread touches a slot again, so the thread that ended it disposes and releases them without the lock.
+@usableFromInline
+final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
+    // Shared between threads through its scope (an @unchecked Sendable container): slots and the mutable header
+    // fields are only touched under the mutex until the scope ends, and then only by the thread that ended it;
+    // `parent` is immutable; the view's words are atomics.
+
+    static let inlineCapacity = 8
+
+    static func make(parent: Container) -> _ScopeStorage {
+        let storage = unsafeDowncast(create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) },
+                                     to: _ScopeStorage.self)
+        storage.withUnsafeMutablePointerToHeader { header in
+            pthread_mutex_init(&header.pointee.mutex, nil)
+            pthread_cond_init(&header.pointee.condition, nil)
+        }
+        return storage
+    }
+
+    deinit {
+        if markEnded() {
+            // Dropped without being ended: dispose what can be disposed now, and say so when there was any.
+            let failures = disposeOwnedSynchronously().failures
+            releaseAll()
+            if hadDisposables {
+                let neverEnded = DisposalError.Failure(key: ServiceKey(Scope.self), underlying: _NeverEnded(),
+                                                       requiresAsyncDisposal: false)
+                DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [neverEnded] + failures))
+            }
+        }
+        withUnsafeMutablePointers { header, slots in
+            _ = slots.deinitialize(count: min(header.pointee.count, capacity))
+            pthread_cond_destroy(&header.pointee.condition)
+            pthread_mutex_destroy(&header.pointee.mutex)
+        }
+    }
+
+    /// Whether the disposal chain was non-empty when ``markEnded()`` ran (read by `deinit`; written under the mutex).
+    @exclusivity(unchecked) private var hadDisposables = false
+
+    /// The container the scope was made from (read through the header's address: the `header` property itself
+    /// costs a dynamic exclusivity check per read).
+    var parent: Container { withUnsafeMutablePointerToHeader { $0.pointee.parent } }
+
+    /// The view's words, inside this storage (which the view holds).
+    var viewWords: _AtomicWords {
+        withUnsafeMutablePointerToHeader { _AtomicWords(borrowing: UnsafeMutableRawPointer($0)) }
+    }
+
+    var isEnded: Bool { locked { $0.pointee.ended } }
+
+    @inline(__always)
+    private func locked<R>(_ body: (UnsafeMutablePointer<_ScopeHeader>) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointerToHeader { header in
+            pthread_mutex_lock(&header.pointee.mutex)
+            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            return try body(header)
+        }
+    }
+
+    /// Runs `body` on slot `index` (under the mutex, or after the end by the thread that ended the scope).
+    @inline(__always)
+    private func withSlot<R>(_ index: Int, _ header: UnsafeMutablePointer<_ScopeHeader>,
+                             _ body: (inout _ScopeSlot) throws -> R) rethrows -> R {
+        if index < capacity { return try withUnsafeMutablePointerToElements { try body(&$0[index]) } }
+        return try body(&header.pointee.overflow[index - capacity])
+    }
+
+    /// Appends a slot (under the mutex); returns its index.
+    private func append(_ slot: _ScopeSlot, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int {
+        let index = header.pointee.count
+        if index < capacity {
+            withUnsafeMutablePointerToElements { ($0 + index).initialize(to: slot) }
+        } else {
+            header.pointee.overflow.append(slot)
+        }
+        header.pointee.count += 1
+        return index
+    }
+
+    /// The slot of `entry` (under the mutex).
+    private func find(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
+        let count = header.pointee.count
+        let inline = min(count, capacity)
+        let found: Int? = withUnsafeMutablePointerToElements { slots in
+            for index in 0..<inline where slots[index].entryAddress == entry { return index }
+            return nil
+        }
+        if let found { return found }
+        guard count > capacity else { return nil }
+        return header.pointee.overflow.firstIndex { $0.entryAddress == entry }.map { $0 + capacity }
+    }
+
+    /// The ready instance of `entry` in this scope, if any.
+    func readyInstance(_ entry: UnsafeRawPointer) -> Any? {
+        locked { header in
+            guard !header.pointee.ended, let index = find(entry, header) else { return nil }
+            return withSlot(index, header) { $0.creator == nil ? $0.instance : nil }
+        }
+    }
+
+    @usableFromInline
+    enum Claim {
+        case ready(Any)
+        case create(Int)
+    }
+
+    /// The instance of `entry` in this scope, or the right to make it (then call ``complete(_:_:_:)``
+    /// or ``abandon(_:)``).
+    @usableFromInline
+    func claim(_ entry: AnyObject, address: UnsafeRawPointer, key: ServiceKey,
+               state: UnsafeRawPointer) throws(ResolutionError) -> Claim {
+        let path = { Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
+        return try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
+            pthread_mutex_lock(&header.pointee.mutex)
+            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            while true {
+                guard !header.pointee.ended else {
+                    throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
+                }
+                guard let index = find(address, header) else {
+                    let slot = _ScopeSlot(entryAddress: address, entry: entry, creator: state)
+                    return .create(append(slot, header))
+                }
+                let (creator, instance) = withSlot(index, header) { ($0.creator, $0.instance) }
+                guard let creator else { return .ready(instance.unsafelyUnwrapped) }
+                if creator == state {
+                    throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
+                }
+                try checkWaitCycle(from: state, to: creator, key: key, header, path: path())
+                header.pointee.waits.append((state, index))
+                pthread_cond_wait(&header.pointee.condition, &header.pointee.mutex)
+                header.pointee.waits.removeAll { $0.waiter == state }
+            }
+        }
+    }
+
+    /// Throws a cycle error when waiting for `creator` would wait, through the creations other threads wait for
+    /// in this scope, for this thread itself.
+    private func checkWaitCycle(from state: UnsafeRawPointer, to creator: UnsafeRawPointer, key: ServiceKey,
+                                _ header: UnsafeMutablePointer<_ScopeHeader>, path: [ServiceKey]) throws(ResolutionError) {
+        var thread = creator
+        var cycle = [key]
+        var steps = 0
+        while let wait = header.pointee.waits.first(where: { $0.waiter == thread }), steps <= header.pointee.waits.count {
+            steps += 1
+            let (next, waitedKey) = withSlot(wait.slot, header) { ($0.creator, $0.key) }
+            cycle.append(waitedKey)
+            guard let next else { return }
+            if next == state {
+                throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: cycle + [key])
+            }
+            thread = next
+        }
+    }
+
+    /// Stores the instance made for slot `index` and wakes threads waiting for it. Returns `false` when the scope
+    /// ended while the instance was made: it is disposed at once then, since no one else will.
+    @usableFromInline
+    func complete(_ index: Int, _ instance: Any, _ disposer: (any _AnyDisposer)?) -> Bool {
+        let ended: Bool = locked { header in
+            if header.pointee.ended { return true }
+            withSlot(index, header) { slot in
+                slot.instance = instance
+                slot.creator = nil
+                if disposer != nil {
+                    slot.disposer = disposer
+                    slot.previousOwned = header.pointee.lastOwned
+                }
+            }
+            if disposer != nil { header.pointee.lastOwned = index }
+            if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
+            return false
+        }
+        guard ended else { return true }
+        if let disposer {
+            do {
+                try disposer.disposeSynchronously(instance)
+            } catch {
+                let key = (withSlot(index, withUnsafeMutablePointerToHeader { $0 }) { $0.key })
+                DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [
+                    DisposalError.Failure(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal),
+                ]))
+            }
+        }
+        return false
+    }
+
+    /// Gives up slot `index` after its factory failed, so that another resolve may try again.
+    @usableFromInline
+    func abandon(_ index: Int) {
+        let released: AnyObject? = locked { header in
+            guard !header.pointee.ended else { return nil }
+            defer { if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) } }
+            return withSlot(index, header) { slot in
+                slot.creator = nil
+                slot.entryAddress = nil
+                defer { slot.entry = nil }
+                return slot.entry
+            }
+        }
+        _ = released
+    }
+
+    /// Keeps an instance made through the scope (a transient) to dispose it when the scope ends. Returns `false`
+    /// when the scope has ended (the caller owns the instance then).
+    @discardableResult
+    func track(_ instance: Any, _ disposer: any _AnyDisposer, entry: AnyObject) -> Bool {
+        locked { header in
+            guard !header.pointee.ended else { return false }
+            let slot = _ScopeSlot(entry: entry, instance: instance, disposer: disposer,
+                                  previousOwned: header.pointee.lastOwned)
+            header.pointee.lastOwned = append(slot, header)
+            return true
+        }
+    }
+
+    /// Stores a provided value for a declared registration.
+    func provide<Value>(_ value: Value, for entry: ServiceEntry<Value>, key: ServiceKey,
+                        scope: String) throws(ScopeError) {
+        let address = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
+        try withUnsafeMutablePointerToHeader { header throws(ScopeError) in
+            pthread_mutex_lock(&header.pointee.mutex)
+            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
+            if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
+            _ = append(_ScopeSlot(entryAddress: address, entry: entry, instance: value), header)
+        }
+    }
+
+    /// Marks the scope ended; returns `false` when it already was. From then on only the caller touches the
+    /// slots (every other operation checks the mark first, under the mutex).
+    func markEnded() -> Bool {
+        locked { header in
+            guard !header.pointee.ended else { return false }
+            header.pointee.ended = true
+            hadDisposables = header.pointee.lastOwned >= 0
+            if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
+            return true
+        }
+    }
+
+    /// The disposal chain, newest first (after ``markEnded()``, by its caller).
+    private func nextOwned(_ index: Int) -> (disposer: any _AnyDisposer, instance: Any, previous: Int)? {
+        guard index >= 0 else { return nil }
+        return withUnsafeMutablePointerToHeader { header in
+            withSlot(index, header) { ($0.disposer.unsafelyUnwrapped, $0.instance.unsafelyUnwrapped, $0.previousOwned) }
+        }
+    }
+
+    private var lastOwned: Int { withUnsafeMutablePointerToHeader { $0.pointee.lastOwned } }
+
+    private func failure(at index: Int, _ error: any Error, _ owner: String,
+                         _ observers: [any ContainerObserver]) -> DisposalError.Failure {
+        let key = withUnsafeMutablePointerToHeader { header in withSlot(index, header) { $0.key } }
+        let failure = DisposalError.Failure(key: key, underlying: error,
+                                            requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+        for observer in observers { observer.disposalFailed(failure, owner: owner) }
+        return failure
+    }
+
+    /// Disposes the owned instances, newest first (after ``markEnded()``, by its caller); returns how many, and
+    /// the failures.
+    func disposeOwnedSynchronously(owner: String = "a scope", observers: [any ContainerObserver] = [])
+        -> (disposed: Int, failures: [DisposalError.Failure]) {
+        var failures: [DisposalError.Failure] = []
+        var disposed = 0
+        var index = lastOwned
+        while let (disposer, instance, previous) = nextOwned(index) {
+            disposed += 1
+            do {
+                try disposer.disposeSynchronously(instance)
+                if !observers.isEmpty { notifyDisposed(index, owner, observers) }
+            } catch {
+                failures.append(failure(at: index, error, owner, observers))
+            }
+            index = previous
+        }
+        return (disposed, failures)
+    }
+
+    /// Disposes the owned instances, newest first, awaiting asynchronous disposals (after ``markEnded()``).
+    func disposeOwned(owner: String, observers: [any ContainerObserver]) async
+        -> (disposed: Int, failures: [DisposalError.Failure]) {
+        var failures: [DisposalError.Failure] = []
+        var disposed = 0
+        var index = lastOwned
+        while let (disposer, instance, previous) = nextOwned(index) {
+            disposed += 1
+            let handed = _UncheckedSendable(instance)  // this scope's, disposed by its ending caller only
+            do {
+                try await disposer.dispose(handed.value)
+                if !observers.isEmpty { notifyDisposed(index, owner, observers) }
+            } catch {
+                failures.append(failure(at: index, error, owner, observers))
+            }
+            index = previous
+        }
+        return (disposed, failures)
+    }
+
+    private func notifyDisposed(_ index: Int, _ owner: String, _ observers: [any ContainerObserver]) {
+        let key = withUnsafeMutablePointerToHeader { header in withSlot(index, header) { $0.key } }
+        for observer in observers { observer.instanceDisposed(key, owner: owner) }
+    }
+
+    /// Releases every instance, newest first (after the disposals, by the caller of ``markEnded()``).
+    func releaseAll() {
+        withUnsafeMutablePointerToHeader { header in
+            var index = header.pointee.count
+            while index > 0 {
+                index -= 1
+                withSlot(index, header) { slot in
+                    slot.instance = nil
+                    slot.disposer = nil
+                    slot.entry = nil
+                }
+            }
+            header.pointee.lastOwned = -1
+        }
+    }
+}
+
+/// Reported when a scope was dropped without being ended.
+struct _NeverEnded: Error, CustomStringConvertible {
+    var description: String {
+        "the scope was dropped without being ended; its synchronously disposable instances were disposed then. "
+            + "Use withScope, or call end()"
+    }
+}
+
+/// Writes `text` to standard error (the default destination of unhandled disposal failures).
+func _writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}

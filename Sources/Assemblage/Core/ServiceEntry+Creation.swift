@@ -1,0 +1,131 @@
+import _AssemblageShims
+
+// The creation paths of shared, stored and multiton instances: once per instance, not hot.
+
+extension ServiceEntry {
+    // MARK: Resolution (creation paths: once per shared instance, not hot)
+
+    @usableFromInline
+    func _createShared<M: _Maker>(_ state: _ResolutionState, _ container: Container,
+                                  _ make: M) throws -> Service {
+        // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
+        if let instance = state.graphInstance(pointer) { return instance as! Service }
+        let reentry = try state.checkReentry(pointer)
+        if !reentry {
+            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
+            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
+                                                         isReady: { _sharedInstance() }) {
+                state.endRestoredGraph()
+                return ready
+            }
+        }
+        defer { if !reentry { _Coordinator.shared.end(pointer) } }
+        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: true, make) }
+        if let published = _sharedInstance() { return published }  // a re-entrant run published first
+        let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
+        if let previous = words.exchange(1, box) { _Reclaimer.retireBox(previous) }
+        _trackInOwner(instance)
+        return instance
+    }
+
+    @usableFromInline
+    func _createStored<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ kind: ObjectScope.Kind,
+                                  _ make: M) throws -> Service {
+        if let instance = state.graphInstance(pointer) { return instance as! Service }
+        let graphID = state.currentGraphID
+        let reentry = try state.checkReentry(pointer)
+        if !reentry {
+            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
+            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
+                                                         isReady: { storedInstance(kind, graphID) }) {
+                state.endRestoredGraph()
+                return ready
+            }
+        }
+        defer { if !reentry { _Coordinator.shared.end(pointer) } }
+        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: true, make) }
+        _Coordinator.shared.withLock {
+            if kind == .weak {
+                storedInstances.weakInstance = instance as AnyObject
+            } else {
+                let storage = customStorage()
+                storage.setInstance(instance, inGraph: graphID)
+                // At top level the graph has already ended (in `_construct`): finish it for this storage now
+                // rather than leave the storage (and its instance) on this thread until its next resolution.
+                // A `withObjectGraph` scope's graph goes on, and finishes its storages when it ends.
+                if state.isTopLevel, !state.graphIsScoped {
+                    storage._finishGraph(graphID)
+                } else {
+                    state.touchedStorages.append(storage)
+                }
+            }
+        }
+        return instance
+    }
+
+    @usableFromInline
+    func _createMultiton<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ arguments: [Any],
+                                    _ make: M) throws -> Service {
+        var values: [AnyHashable] = []
+        values.reserveCapacity(arguments.count)
+        for argument in arguments {
+            guard let value = argument as? AnyHashable else {
+                throw ResolutionError(code: .argumentsNotHashable, key: key, path: state.path + [key],
+                                      underlying: _NotHashable(type: type(of: argument)))
+            }
+            values.append(value)
+        }
+        let reentry = try state.checkReentry(pointer)
+        if !reentry {
+            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
+            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
+                                                         isReady: { stored?.multiton[values] }) {
+                state.endRestoredGraph()
+                return ready
+            }
+        }
+        defer { if !reentry { _Coordinator.shared.end(pointer) } }
+        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: false, make) }
+        _Coordinator.shared.withLock { storedInstances.multiton[values] = instance }
+        _trackInOwner(instance)
+        return instance
+    }
+
+    /// Applies the decorators registered for this service type and name, farthest container first.
+    @usableFromInline
+    func _decorate(_ instance: Service, _ container: Container, _ state: _ResolutionState,
+                   replacingInGraph: Bool) throws -> Service {
+        let decorators = container.decorators(for: Service.self, name: key.name)
+        guard !decorators.isEmpty else { return instance }
+        var result = instance
+        for decorator in decorators {
+            do {
+                result = try unsafeDowncast(decorator, to: _DecoratorBox<Service>.self).call(container, result)
+            } catch {
+                throw state.factoryFailure(error, key)
+            }
+        }
+        if replacingInGraph { state.replaceGraphInstance(result, for: pointer) }
+        return result
+    }
+
+    /// Must be called under the coordinator's lock.
+    func storedInstance(_ kind: ObjectScope.Kind, _ graphID: GraphIdentifier) -> Service? {
+        if kind == .weak { return stored?.weakInstance as? Service }
+        return customStorage().instance(inGraph: graphID) as? Service
+    }
+
+    /// The instance a weak or custom scope keeps, if any (the async creation path checks it before awaiting).
+    func _storedInstance(_ kind: ObjectScope.Kind) -> Service? {
+        _Coordinator.shared.withLock { storedInstance(kind, GraphIdentifier()) }
+    }
+
+    /// Must be called under the coordinator's lock.
+    func customStorage() -> InstanceStorage {
+        let instances = storedInstances
+        if let storage = instances.storage { return storage }
+        let made = objectScope.makeStorage()
+        instances.storage = made
+        return made
+    }
+}

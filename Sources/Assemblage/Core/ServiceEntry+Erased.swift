@@ -1,0 +1,87 @@
+import _AssemblageShims
+
+// MARK: - Type-erased entry operations (slow paths)
+
+/// What the container does with entries without knowing their service type.
+@usableFromInline
+protocol _AnyEntry: AnyObject, Sendable {
+    var key: ServiceKey { get }
+    var objectScope: ObjectScope { get }
+    var site: RegistrationSite { get }
+    var hasInitCompleted: Bool { get }
+    var isForwarding: Bool { get }
+    var hasSharedInstance: Bool { get }
+    func _setScope(_ scope: ObjectScope)
+    /// Drops stored instances whose scope is `scope` (any scope when `nil`); singletons only when asked.
+    func _reset(matching scope: ObjectScope?, includingSingletons: Bool)
+    func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any
+    /// A copy with the same key, factory, scope and steps but empty instance storage (for validation).
+    /// A forwarder forwards to `target`.
+    func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry
+    /// The entry this one forwards to.
+    var forwardTarget: (any _AnyEntry)? { get }
+}
+
+extension ServiceEntry: _AnyEntry {
+    @usableFromInline var isForwarding: Bool { forwarded != nil }
+
+    @usableFromInline var hasSharedInstance: Bool {
+        if let forwarded { return forwarded.hasSharedInstance }
+        if words.loadAcquire(1) != nil { return true }
+        return _Coordinator.shared.withLock {
+            guard let stored else { return false }
+            return stored.weakInstance != nil || stored.storage?.instance != nil || !stored.multiton.isEmpty
+        }
+    }
+
+    /// Sets the scope. A custom scope's storage is made now, as in Swinject, so that resetting the scope reaches
+    /// a registration that was never resolved (its storage may have been filled from outside).
+    @usableFromInline func _setScope(_ scope: ObjectScope) {
+        let new = Unmanaged.passRetained(scope).toOpaque()
+        let replaced = _Coordinator.shared.withLock {
+            if scope.kind == .custom {
+                storedInstances.storage = scope.makeStorage()
+            } else {
+                stored?.storage = nil
+            }
+            return words.exchange(0, new)
+        }
+        // A resolve running now may be reading the old scope: it is released once no read section can.
+        if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
+    }
+
+    @usableFromInline func _reset(matching scope: ObjectScope?, includingSingletons: Bool) {
+        guard forwarded == nil else { return }
+        let current = objectScope
+        if let scope, scope !== current { return }
+        if current.kind == .singleton, !includingSingletons { return }
+        if let previous = words.exchange(1, nil) { _Reclaimer.retireBox(previous) }
+        if let owner = container { owner.writer.withLock { owner.disposalList }?.forget(entry: pointer) }
+        let dropped: [Any?] = _Coordinator.shared.withLock {
+            guard let stored else { return [] }
+            let held: [Any?] = [stored.weakInstance as Any?, stored.storage?.instance] + stored.multiton.values.map { $0 }
+            stored.weakInstance = nil
+            stored.storage?.instance = nil
+            stored.multiton.removeAll()
+            return held
+        }
+        _ = dropped  // released here, outside the lock: a deinit may resolve again
+    }
+
+    @usableFromInline func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any {
+        try _withReadSection { try _resolvePack(container, repeat each arguments) }
+    }
+
+    @usableFromInline var forwardTarget: (any _AnyEntry)? { forwarded }
+
+    @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
+        if let target { return ServiceEntry(key: key, forwardingTo: target, site: site) }
+        let copy = ServiceEntry(key: key, scope: objectScope, site: site, factory: factory.unsafelyUnwrapped,
+                                kind: factoryKind)
+        if let steps = words.loadAcquire(2) {
+            copy.words.storeRelease(2, Unmanaged<AnyObject>.fromOpaque(steps).retain().toOpaque())
+        }
+        return copy
+    }
+}
+

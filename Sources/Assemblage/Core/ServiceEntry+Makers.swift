@@ -1,0 +1,192 @@
+// The boxes that hold registered factories, and the makers through which a resolve calls them.
+
+// MARK: - Boxes
+
+/// Holds a factory with any number of arguments, with its exact function type.
+@usableFromInline
+final class _FactoryBox<Service, each Arg>: @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver, repeat each Arg) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) { self.call = call }
+}
+
+/// A fixed-arity factory box that can make the equivalent pack box, for resolves through the variadic path.
+protocol _PackBoxMaking: AnyObject {
+    func makePackBox() -> AnyObject
+}
+
+/// Holds a factory with no arguments.
+@usableFromInline
+final class _Factory0<Service>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver) throws -> Service) { self.call = call }
+    func makePackBox() -> AnyObject { _FactoryBox<Service>(call) }
+}
+
+/// Holds a factory with one argument.
+@usableFromInline
+final class _Factory1<Service, A>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver, A) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, A) throws -> Service) { self.call = call }
+    func makePackBox() -> AnyObject { _FactoryBox<Service, A>(call) }
+}
+
+/// Holds a factory with two arguments.
+@usableFromInline
+final class _Factory2<Service, A, B>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+    @usableFromInline let call: @Sendable (Resolver, A, B) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, A, B) throws -> Service) { self.call = call }
+    func makePackBox() -> AnyObject { _FactoryBox<Service, A, B>(call) }
+}
+
+/// Holds a factory with three arguments.
+@usableFromInline
+final class _Factory3<Service, A, B, C>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: immutable closure.
+    @usableFromInline let call: @Sendable (Resolver, A, B, C) throws -> Service
+    init(_ call: @escaping @Sendable (Resolver, A, B, C) throws -> Service) { self.call = call }
+    func makePackBox() -> AnyObject { _FactoryBox<Service, A, B, C>(call) }
+}
+
+// MARK: - Makers
+
+/// How a resolve calls its factory: the box (unretained; the entry holds it) and the runtime arguments, as a
+/// value, so that the resolve path specialises for it and never allocates or retains a closure context.
+///
+/// Makers are generic over the argument types only, not the service type (the service type is a parameter
+/// of ``make(_:as:)``): code that runs unspecialised, such as a generic registration helper over thousands
+/// of types, then needs no maker metadata per service type.
+@usableFromInline
+protocol _Maker {
+    /// Runs the factory, whose box makes `Service` (the entry's factory kind guarantees it).
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service
+    /// The runtime arguments as a list (the `.multiton` scope's key).
+    func arguments() -> [Any]
+}
+
+@usableFromInline @frozen
+struct _Make0: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
+    @inlinable init(box: UnsafeRawPointer) { self.box = box }
+    @inlinable @inline(__always)
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_Factory0<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver) }
+    }
+    @inlinable func arguments() -> [Any] { [] }
+}
+
+@usableFromInline @frozen
+struct _Make1<A>: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
+    @usableFromInline let a: A
+    @inlinable init(box: UnsafeRawPointer, a: A) {
+        self.box = box
+        self.a = a
+    }
+    @inlinable @inline(__always)
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_Factory1<Service, A>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a) }
+    }
+    @inlinable func arguments() -> [Any] { [a] }
+}
+
+@usableFromInline @frozen
+struct _Make2<A, B>: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @inlinable init(box: UnsafeRawPointer, a: A, b: B) {
+        self.box = box
+        self.a = a
+        self.b = b
+    }
+    @inlinable @inline(__always)
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_Factory2<Service, A, B>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a, b) }
+    }
+    @inlinable func arguments() -> [Any] { [a, b] }
+}
+
+@usableFromInline @frozen
+struct _Make3<A, B, C>: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @usableFromInline let c: C
+    @inlinable init(box: UnsafeRawPointer, a: A, b: B, c: C) {
+        self.box = box
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+    @inlinable @inline(__always)
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_Factory3<Service, A, B, C>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            try $0.call(resolver, a, b, c)
+        }
+    }
+    @inlinable func arguments() -> [Any] { [a, b, c] }
+}
+
+@usableFromInline
+struct _MakePack<each Arg>: _Maker {
+    @usableFromInline let box: UnsafeRawPointer
+    @usableFromInline let values: (repeat each Arg)
+    @usableFromInline init(box: UnsafeRawPointer, arguments: (repeat each Arg)) {
+        self.box = box
+        values = arguments
+    }
+    @usableFromInline
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try Unmanaged<_FactoryBox<Service, repeat each Arg>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+            try $0.call(resolver, repeat each values)
+        }
+    }
+    @usableFromInline func arguments() -> [Any] { _argumentList(repeat each values) }
+}
+
+/// A maker over closures (paths that are not hot: isolated and async registrations).
+struct _MakeClosure<Made>: _Maker {
+    let argumentList: () -> [Any]
+    let call: (Resolver) throws -> Made
+    init(arguments: @escaping () -> [Any], make: @escaping (Resolver) throws -> Made) {
+        argumentList = arguments
+        call = make
+    }
+    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+        try call(resolver) as! Service  // Made is Service: the entry's closure path makes its own type
+    }
+    func arguments() -> [Any] { argumentList() }
+}
+
+/// Runtime arguments as a list, for the multiton scope's key.
+func _argumentList<each Arg>(_ arguments: repeat each Arg) -> [Any] {
+    var list: [Any] = []
+    for argument in repeat each arguments { list.append(argument) }
+    return list
+}
+
+/// Describes an argument that cannot key a multiton.
+struct _NotHashable: Error, CustomStringConvertible {
+    let type: Any.Type
+    var description: String { "\(type) is not Hashable" }
+}
+
+/// Where a registration was made: file and line, for diagnostics.
+public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
+    /// The source file (`#fileID`).
+    public let file: String
+    /// The line in ``file``.
+    public let line: Int
+
+    /// Creates a site.
+    ///
+    /// - Parameters:
+    ///   - file: The source file.
+    ///   - line: The line.
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    /// `Module/File.swift:42`.
+    public var description: String { "\(file):\(line)" }
+}
