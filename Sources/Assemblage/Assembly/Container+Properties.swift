@@ -11,7 +11,7 @@ extension Container {
     /// screen.properties.property("api.url", as: String.self)   // the app's value
     /// ```
     public var properties: Properties {
-        let (own, hasFallbacks) = writer.withLock { (ownProperties, fallbackList != nil) }
+        let (own, hasFallbacks) = writer.withLock { (ownProperties, fallbackList != nil || scopeStorage != nil) }
         guard hasFallbacks else { return own }
         // Each container once, in lookup order; the earliest wins, so merge from the last.
         var merged = Properties()

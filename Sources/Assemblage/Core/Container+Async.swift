@@ -250,6 +250,22 @@ extension ServiceEntry: _AsyncEntry {
                 return graph.store(made.value, for: entry) as! Service
             })
             return _UncheckedSendable(made)
+        case .scoped:
+            guard let scope = container.scopeStorage else {
+                throw ResolutionError(code: .noActiveScope, key: key, path: (context.frame?.pathKeys ?? []) + [key])
+            }
+            if let holder = context.frame?.longLivedCreation() {
+                throw ResolutionError(code: .captiveDependency, key: key, path: (context.frame?.pathKeys ?? []) + [key],
+                                      suggestions: [_captiveAdvice(holder: holder)])
+            }
+            let entry = pointer
+            let made = try await coordinator.once(_OnceKey(graph: ObjectIdentifier(scope), entry: entry), key: key,
+                                                  frame: context.frame,
+                                                  isReady: { scope.readyInstance(entry).map { $0 as! Service } },
+                                                  create: { (creation) throws(ResolutionError) -> Service in
+                try await _constructAsync(container, context, creation: creation, arguments).value
+            })
+            return _UncheckedSendable(made)
         case .multiton:
             // Made, then kept per argument values by the synchronous machinery: when two tasks make the same
             // key at once, both factories run and the first instance stored is the one both get.

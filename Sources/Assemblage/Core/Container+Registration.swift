@@ -171,7 +171,12 @@ extension Container {
     func add(_ entry: any _AnyEntry) -> [Behavior] {
         var retired: [AnyObject] = []
         writer.lock()
-        if table.find(entry.key) == nil, !table.hasRoomForOneMore {
+        if table === _RegistrationTable.sharedEmpty {
+            // A scope's view registers for the first time: it gets a table of its own (the shared one is never
+            // written, nor retired).
+            table = _RegistrationTable(capacity: 16)
+            words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+        } else if table.find(entry.key) == nil, !table.hasRoomForOneMore {
             let outgrown = table
             table = outgrown.grown()
             words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
@@ -210,7 +215,8 @@ extension Container {
         }
         for entry in removed { entry._reset(matching: nil, includingSingletons: true) }
         // Unpublished above; released once no read section can still be using them.
-        _Reclaimer.retire([oldTable as AnyObject] + removed.map { $0 as AnyObject })
+        let retiredTable: [AnyObject] = oldTable === _RegistrationTable.sharedEmpty ? [] : [oldTable]
+        _Reclaimer.retire(retiredTable + removed.map { $0 as AnyObject })
     }
 
     /// Discards the instances kept for registrations in `objectScope`, here and in the fallback containers.

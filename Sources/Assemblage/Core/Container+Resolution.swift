@@ -80,6 +80,10 @@ extension Container {
            let graph = _ResolutionState.identifiedGraph() {
             return graph as! Service
         }
+        // `Scope` (unregistered, no name, no arguments) is the scope resolving, for a factory that keeps it.
+        if Service.self == Scope.self, !key.hasArguments, key.name == nil, let scope = self as? Scope {
+            return scope as! Service
+        }
         if !key.hasArguments, key.name == nil, let collection = Service.self as? any _CollectionResolvable.Type,
            let made = try collection._resolveCollection(in: self), let service = made as? Service {
             return service

@@ -28,50 +28,57 @@ import _AssemblageShims
 /// - Note: Factories are `@Sendable` (they may run on any thread) and may throw. This is the one place where
 ///   Assemblage is stricter than Swinject: a factory that captures non-`Sendable` state must capture it
 ///   through a `Sendable` wrapper.
-public final class Container: @unchecked Sendable {
+public class Container: @unchecked Sendable {
+    // Not final only so that ``Scope`` can be one; every member is final, so nothing is dispatched dynamically.
     // @unchecked Sendable: `words` are atomics that follow a publication protocol; every other mutable
     // property is guarded by `writer`. Behaviors are not Sendable; they are called on the registering thread.
 
     /// 0: the current `_RegistrationTable` (unretained; ``table`` owns it).
     /// 1: the current `_Fallbacks` (unretained; ``fallbackList`` owns it), or nil.
-    @usableFromInline let words: _AtomicWords
-    let writer = _Lock()
+    @usableFromInline final let words: _AtomicWords
+    /// Guards every mutable property below (a scope's view shares one process-wide lock: it never registers).
+    final let writer: _Lock
     /// The table readers load now. A table it replaces (outgrown, or emptied by `removeAll`) is retired to
     /// the reclaimer, which frees it once no read section can be using it.
-    var table: _RegistrationTable
+    final var table: _RegistrationTable
     /// The fallback list readers load now (replaced whole, and the old one retired, when one is added).
-    var fallbackList: _Fallbacks?
+    final var fallbackList: _Fallbacks?
     /// Counts registrations, to order the live ones (the table keeps each entry's number). A replaced or
     /// removed entry leaves the table and is retired, so the container holds what is registered, not its
     /// history.
-    var registrationCount = 0
+    final var registrationCount = 0
     /// What replaced what, per key, for diagnostics: the distinct pairs of sites, not the entries.
-    var replacements: [ServiceKey: _ReplacementRecord] = [:]
-    var behaviors: [Behavior] = []
+    final var replacements: [ServiceKey: _ReplacementRecord] = [:]
+    final var behaviors: [Behavior] = []
     /// Decorators registered here, by service type.
-    var decoratorRecords: [ObjectIdentifier: [_DecoratorRecord]] = [:]
+    final var decoratorRecords: [ObjectIdentifier: [_DecoratorRecord]] = [:]
     /// Collection contributions registered here, by element type, in registration order.
-    var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
+    final var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
     /// Set on the containers of a validation sandbox only: records every lookup and failure.
-    @exclusivity(unchecked) var recorder: _Recorder? {
+    @exclusivity(unchecked) final var recorder: _Recorder? {
         didSet { usesSlowLookup = recorder != nil || serialization != nil }
     }
     /// Whether ``recorder`` is set, or this is a synchronized view: the inlined lookup leaves such containers to
     /// ``_lookup(_:)``.
-    @exclusivity(unchecked) @usableFromInline var usesSlowLookup = false
+    @exclusivity(unchecked) @usableFromInline final var usesSlowLookup = false
     /// Properties applied to this container (its fallbacks' are merged beneath them when read).
-    var ownProperties = Properties()
+    final var ownProperties = Properties()
 
     /// For the view `synchronize()` returns: the recursive lock every resolve through this container holds, as
     /// in Swinject (nil for every other container, which resolves without a lock).
-    let serialization: _Lock?
+    final let serialization: _Lock?
     /// Told about resolutions that find no registration (Swinject's internal hook; set only by its
     /// initializer, before the container is shared).
-    var debugHelper: DebugHelper?
+    final var debugHelper: DebugHelper?
     /// The scope registrations get when they do not choose one.
-    public let defaultObjectScope: ObjectScope
+    public final let defaultObjectScope: ObjectScope
     /// A name for this container in diagnostics (`"main"`, a module's name, …).
-    public let label: String
+    public final let label: String
+    /// For the view a ``Scope`` resolves through: the scope's instances, which also hold this view's atomic
+    /// words (nil for every other container).
+    @usableFromInline final let scopeStorage: _ScopeStorage?
+    /// The instances this container made that are disposed when it shuts down, in creation order.
+    final let disposals = _DisposalList()
 
     /// Creates a container.
     ///
@@ -97,6 +104,8 @@ public final class Container: @unchecked Sendable {
     init(parent: Container?, defaultObjectScope: ObjectScope, behaviors: [Behavior], label: String,
          serialization: _Lock?, registeringClosure: (Container) -> Void) {
         self.serialization = serialization
+        self.scopeStorage = nil
+        writer = _Lock()
         self.defaultObjectScope = defaultObjectScope
         // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
         usesSlowLookup = serialization != nil
@@ -110,15 +119,29 @@ public final class Container: @unchecked Sendable {
         registeringClosure(self)
     }
 
+    /// The view a ``Scope`` resolves through: no registrations of its own (its table is the shared empty one
+    /// until something registers into it), lookup goes on to the scope's container, and its atomic words live in
+    /// the scope's storage, so that making a scope allocates the view and the storage and nothing else.
+    init(scopeOf storage: _ScopeStorage, label: String) {
+        serialization = nil
+        scopeStorage = storage
+        writer = _Lock.scopeViews
+        defaultObjectScope = storage.parent.defaultObjectScope
+        self.label = label
+        table = _RegistrationTable.sharedEmpty
+        words = storage.viewWords
+        words.storeRelease(0, Unmanaged.passUnretained(_RegistrationTable.sharedEmpty).toOpaque())
+    }
+
     deinit {
-        words.deallocate()
+        if scopeStorage == nil { words.deallocate() }
     }
 
     // MARK: Lookup
 
     /// ``_lookup(_:)`` with its common case inlined: `key` in its home slot of this container's table.
     @inlinable @inline(__always)
-    func _lookupFast(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+    final func _lookupFast(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         let table = Unmanaged<_RegistrationTable>.fromOpaque(UnsafeRawPointer(words.loadAcquire(0).unsafelyUnwrapped))
         if let entry = table._withUnsafeGuaranteedRef({ $0.findAtHome(key) }), !usesSlowLookup { return entry }
         return _lookup(key)
@@ -132,7 +155,7 @@ public final class Container: @unchecked Sendable {
     /// ``_resolveMissing(_:_:_:)``, which resolves under the view's lock. So the view's lock costs the
     /// inlined resolve path nothing.
     @usableFromInline
-    func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+    final func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         if serialization != nil { return nil }
         let found = _lookupLocal(key)
         if let recorder, let found { recorder.recordLookup(of: key, found: found) }
@@ -140,57 +163,79 @@ public final class Container: @unchecked Sendable {
     }
 
     /// ``_lookup(_:)`` for every caller that is not a resolve entry point (a synchronized view answers too).
-    func _lookupRecording(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+    final func _lookupRecording(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         let found = _lookupLocal(key)
         if let recorder, let found { recorder.recordLookup(of: key, found: found) }
         return found
     }
 
     /// `_lookup` without recording: this container's table, then its fallbacks, depth-first in the order they
-    /// were added, each container once. The caller is in a read section.
+    /// were added, each container once; a scope's view then goes on to the container it was made from. The caller
+    /// is in a read section.
     @inline(__always)
-    func _lookupLocal(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+    final func _lookupLocal(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         if let entry = _findOwn(key) { return entry }
-        guard let fallbacks = words.loadAcquire(1) else { return nil }
-        return _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key)
+        if let fallbacks = words.loadAcquire(1),
+           let entry = _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key) {
+            return entry
+        }
+        guard scopeStorage != nil else { return nil }
+        return _lookupFromScope(key)
+    }
+
+    /// The rest of a scope's lookup: the containers it was made from, outwards (a loop, for scopes of scopes).
+    @inline(never)
+    final func _lookupFromScope(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+        var next = scopeStorage.map { Unmanaged.passUnretained($0.parent) }
+        while let container = next {
+            let found: UnsafeMutableRawPointer? = container._withUnsafeGuaranteedRef { container in
+                if let entry = container._findOwn(key) { return entry }
+                guard let fallbacks = container.words.loadAcquire(1) else { return nil }
+                return _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key)
+            }
+            if let found { return found }
+            next = container._withUnsafeGuaranteedRef { $0.scopeStorage.map { Unmanaged.passUnretained($0.parent) } }
+        }
+        return nil
     }
 
     /// This container's own table only.
     @inline(__always)
-    func _findOwn(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
+    final func _findOwn(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef {
             $0.find(key)
         }
     }
 
     /// The current table (under the writer lock, or where no writer can run).
-    var currentTable: _RegistrationTable { table }
+    final var currentTable: _RegistrationTable { table }
 
     /// Whether this container itself (not a fallback) has a registration under `key`.
-    func registersOwn(_ key: ServiceKey) -> Bool { writer.withLock { table.find(key) != nil } }
+    final func registersOwn(_ key: ServiceKey) -> Bool { writer.withLock { table.find(key) != nil } }
 
     /// This container's own entry for `key`, if any.
-    func ownEntry(for key: ServiceKey) -> (any _AnyEntry)? { writer.withLock { table.entry(for: key) } }
+    final func ownEntry(for key: ServiceKey) -> (any _AnyEntry)? { writer.withLock { table.entry(for: key) } }
 
     /// The containers searched after this one, in order.
-    public var fallbacks: [Container] {
-        writer.withLock { fallbackList?.containers ?? [] }
+    public final var fallbacks: [Container] {
+        if let scopeStorage { return [scopeStorage.parent] + writer.withLock { fallbackList?.containers ?? [] } }
+        return writer.withLock { fallbackList?.containers ?? [] }
     }
 
     /// The entries that are registered now, in registration order.
-    var currentEntries: [any _AnyEntry] {
+    final var currentEntries: [any _AnyEntry] {
         writer.withLock { liveEntriesLocked() }
     }
 
     /// The entries registered now, in registration order (call under the writer lock).
-    func liveEntriesLocked() -> [any _AnyEntry] {
+    final func liveEntriesLocked() -> [any _AnyEntry] {
         table.liveEntries.sorted { $0.order < $1.order }.map(\.entry)
     }
 
     /// The keys of the live registrations of one service type, in registration order (call under the writer
     /// lock). A scan of the live registrations: only diagnostics, `hasAnyRegistration(of:)` and decorator
     /// checks need it, and keeping an index instead cost every registration an array.
-    func keysLocked(ofType type: ObjectIdentifier) -> [ServiceKey] {
+    final func keysLocked(ofType type: ObjectIdentifier) -> [ServiceKey] {
         table.liveEntries.filter { ObjectIdentifier($0.entry.key.serviceType) == type }
             .sorted { $0.order < $1.order }.map(\.entry.key)
     }
@@ -199,7 +244,7 @@ public final class Container: @unchecked Sendable {
     /// fallbacks were added, each container once). Every walk of the fallback graph goes through it.
     ///
     /// - Complexity: O(containers + fallback links), iterative at any depth.
-    func lookupChain() -> [Container] {
+    final func lookupChain() -> [Container] {
         var result: [Container] = [self]
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
         // Depth-first with an explicit stack: each level is a fallback list and the position reached in it.

@@ -17,6 +17,7 @@ public protocol ObjectScopeProtocol: AnyObject, Sendable {
 /// | ``weak`` | shared while someone else holds it strongly |
 /// | ``singleton`` | one per registration for the life of the program; never cleared by a reset |
 /// | ``multiton`` | one per distinct value of the runtime arguments (which must be `Hashable`); cleared by a reset |
+/// | ``scoped`` | one per ``Scope`` (a request, a job), disposed when the scope ends |
 ///
 /// Custom scopes keep instances in storage you provide, and are cleared with
 /// ``Container/resetObjectScope(_:)-(ObjectScope)``:
@@ -35,7 +36,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
 
     @usableFromInline
     enum Kind: UInt8, Sendable {
-        case transient, graph, container, weak, singleton, custom, multiton
+        case transient, graph, container, weak, singleton, custom, multiton, scoped
     }
 
     /// A short name for the scope, used in descriptions and diagnostics.
@@ -109,11 +110,32 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     public static let multiton = ObjectScope(kind: .multiton, description: "multiton",
                                              storageFactory: PermanentStorage.init)
 
+    /// One instance per ``Scope``: the unit of work a server handles (a request, a job, a task).
+    ///
+    /// A scoped registration is resolved through a scope (``Container/withScope(label:isolation:_:)`` or
+    /// ``Container/makeScope(label:)``); each scope makes its own instance, keeps it until it ends and then
+    /// disposes it (see ``Disposable``). Resolving it through a container that is not a scope fails with
+    /// ``ResolutionError/Code-swift.struct/noActiveScope``, and a longer-lived instance that would capture it
+    /// (a `.container` or `.singleton` service whose factory resolves it) fails with
+    /// ``ResolutionError/Code-swift.struct/captiveDependency``: never a silent leak of one request's data into
+    /// the next.
+    ///
+    /// ```swift
+    /// container.register(UnitOfWork.self) { r in UnitOfWork(db: try r.require(Database.self)) }
+    ///     .inObjectScope(.scoped)
+    /// try await container.withScope { scope in
+    ///     let work = try scope.require(UnitOfWork.self)   // the same instance within this scope
+    ///     try await work.commit()
+    /// }   // disposed here
+    /// ```
+    public static let scoped = ObjectScope(kind: .scoped, description: "scoped", storageFactory: TransientStorage.init)
+
     /// How long instances in this scope live, from shortest to longest; used to find captive dependencies.
     var lifetimeRank: Int {
         switch kind {
         case .transient: 0
         case .graph: 1
+        case .scoped: 2
         case .weak: 2
         case .custom: 3
         case .container, .multiton: 4

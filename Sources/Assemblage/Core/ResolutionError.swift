@@ -34,6 +34,16 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
         public static let argumentsNotHashable = Code(raw: "argumentsNotHashable")
         /// A factory returned a value of the wrong type (only possible through type-erased APIs).
         public static let typeMismatch = Code(raw: "typeMismatch")
+        /// A `.scoped` registration was resolved through a container, not through a ``Scope``.
+        public static let noActiveScope = Code(raw: "noActiveScope")
+        /// A `.scoped` registration was resolved through a scope that has ended.
+        public static let scopeEnded = Code(raw: "scopeEnded")
+        /// A `.scoped` registration was resolved while a longer-lived instance (`.container`, `.singleton`, …) was
+        /// being made: that instance would keep one scope's value for every later scope.
+        public static let captiveDependency = Code(raw: "captiveDependency")
+        /// A value declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` was resolved in
+        /// a scope that did not provide it.
+        public static let scopedValueNotProvided = Code(raw: "scopedValueNotProvided")
         /// The short name of the code.
         public var description: String { raw }
     }
@@ -96,6 +106,17 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
         case .argumentsNotHashable:
             lines.append("\(key) is in the multiton scope, which keeps one instance per argument value, "
                 + "but an argument is not Hashable: \(underlyingDescription ?? "").")
+        case .noActiveScope:
+            lines.append("\(key) is .scoped, so it lives in a scope, but it was resolved through a container. Resolve it "
+                + "through a Scope (container.withScope { scope in try scope.require(…) }).")
+        case .scopeEnded:
+            lines.append("\(key) is .scoped and was resolved through a scope that has ended.")
+        case .captiveDependency:
+            lines.append("Captive dependency: \(key) is .scoped, but it was resolved while a longer-lived instance "
+                + "was being made.")
+        case .scopedValueNotProvided:
+            lines.append("\(key) is a scoped value, but this scope did not provide it: call "
+                + "scope.provide(…) before resolving what needs it.")
         default:
             lines.append("Resolving \(key) failed (\(code)).")
         }
@@ -110,6 +131,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
                     + nearMisses.map(\.description).joined(separator: ", "))
             }
             for suggestion in suggestions { lines.append("  Fix: \(suggestion)") }
+        } else {
+            for suggestion in suggestions { lines.append("  \(suggestion)") }
         }
         return lines.joined(separator: "\n")
     }

@@ -42,7 +42,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @usableFromInline let forwarded: (any _AnyEntry)?
     /// 0: the scope (a retained `ObjectScope`); 1: the shared instance (a retained `_InstanceBox<Service>`);
     /// 2: the `initCompleted` steps (a retained `_Completions<Service>`, or nil); 3: the factory converted to a
-    /// pack box, made on demand when a fixed-arity factory is resolved through the variadic path.
+    /// pack box, made on demand when a fixed-arity factory is resolved through the variadic path; 4: the
+    /// `onDispose` closure (a retained `_Disposer<Service>`, or nil); 5: set (to a retained marker) on the
+    /// registration `registerScopedValue` makes.
     @usableFromInline let words: _AtomicWords
     /// The container that owns the registration.
     weak var container: Container?
@@ -68,7 +70,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.factoryKind = kind
         self.forwarded = nil
         self.site = site
-        words = _AtomicWords(count: 4)
+        words = _AtomicWords(count: Self.wordCount)
         words.storeRelease(0, Unmanaged.passRetained(scope).toOpaque())
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
@@ -88,12 +90,16 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
         self.forwarded = target
         self.site = site
-        words = _AtomicWords(count: 4)
+        words = _AtomicWords(count: Self.wordCount)
         words.storeRelease(0, Unmanaged.passRetained(target.objectScope).toOpaque())
     }
 
+    static var wordCount: Int { 6 }
+
     deinit {
-        for index in 0..<4 {
+        // Instances the owner would have disposed are the owner's no more: whoever holds them owns them.
+        if words.loadAcquire(1) != nil || stored != nil { container?.disposals.forget(entry: pointer) }
+        for index in 0..<Self.wordCount {
             if let pointer = words.exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
         }
         words.deallocate()
@@ -353,7 +359,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                 if graph, state.graphMayHold(pointer), let instance = state.graphInstance(pointer) {
                     return instance as! Service
                 }
-                return try _construct(state, container, graph: graph, maker)
+                let instance = try _construct(state, container, graph: graph, maker)
+                // Made through a scope: the scope disposes it when it ends.
+                if let scope = container.scopeStorage { _trackInScope(instance, scope) }
+                return instance
+            case .scoped:
+                return try _createScoped(state, container, maker)
             case .container, .singleton:
                 return try _createShared(state, container, maker)
             case .weak, .custom:
@@ -510,6 +521,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
         let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
         if let previous = words.exchange(1, box) { _Reclaimer.retireBox(previous) }
+        _trackInOwner(instance)
         return instance
     }
 
@@ -572,6 +584,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         defer { if !reentry { _Coordinator.shared.end(pointer) } }
         let instance = try _construct(state, container, graph: false, make)
         _Coordinator.shared.withLock { storedInstances.multiton[values] = instance }
+        _trackInOwner(instance)
         return instance
     }
 
@@ -679,6 +692,7 @@ extension ServiceEntry: _AnyEntry {
         if let scope, scope !== current { return }
         if current.kind == .singleton, !includingSingletons { return }
         if let previous = words.exchange(1, nil) { _Reclaimer.retireBox(previous) }
+        container?.disposals.forget(entry: pointer)
         let dropped: [Any?] = _Coordinator.shared.withLock {
             guard let stored else { return [] }
             let held: [Any?] = [stored.weakInstance as Any?, stored.storage?.instance] + stored.multiton.values.map { $0 }

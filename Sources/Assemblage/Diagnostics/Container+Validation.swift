@@ -58,81 +58,33 @@ extension Container {
     /// - Returns: The report, with the recorded dependency graph.
     /// - Complexity: Resolves each registration once; O(registrations + dependencies).
     public func validate(_ options: ValidationOptions = ValidationOptions()) -> ValidationReport {
-        let sandbox = _Sandbox()
-        let root = sandbox.mirror(self)
-        sandbox.finish()
-        var failures: [(start: ServiceKey?, error: ResolutionError)] = []
-        var checkedKeys = Set<ServiceKey>()
-        for sample in options.samples {
-            let mark = sandbox.recorder.edgeCount
-            do {
-                try sample(root)
-            } catch {
-                let error = _asResolutionError(error)
-                failures.append((error.path.first, error))
-            }
-            checkedKeys.formUnion(sandbox.recorder.topLevelKeys(since: mark))
-        }
-        let visible = visibleRegistrations()
-        var checked = 0
-        var isolatedNotRun: [ValidationIssue] = []
-        for registration in visible.winners where !registration.key.hasArguments {
-            guard let entry = root._lookupRetained(registration.key) else { continue }
-            let isolation = _isolation(of: entry)
-            guard isolation == .nonisolated else {
-                // Resolved with resolveAsync by design: validate() is synchronous, so it checks the paths that
-                // reach such a registration, not the factory itself.
-                isolatedNotRun.append(ValidationIssue(
-                    severity: .note, kind: .notChecked, key: registration.key, path: [registration.key],
-                    message: "\(registration.key)'s factory is \(isolation), so validate() does not run it; "
-                        + "resolve it with `try await resolver.resolveAsync(…)` in a test to check its dependencies."))
-                continue
-            }
-            checked += 1
-            if let error = sandbox.resolveTopLevel(entry, in: root) { failures.append((registration.key, error)) }
-        }
-        for type in visible.collectionTypes {
-            for element in root.collectionElements(ofTypeID: type) {
-                sandbox.recorder.recordElement(element.entry, key: element.entry.key)
-                checked += 1
-                do {
-                    _ = try element.entry._resolveAny(root)
-                } catch {
-                    failures.append((element.entry.key, _asResolutionError(error)))
-                }
-            }
-        }
+        let run = _ValidationRun(self, options)
+        run.resolveSynchronously()
+        return run.report()
+    }
 
-        var issues: [ValidationIssue] = []
-        issues += Self.issues(from: failures)
-        let notChecked = visible.winners.filter { $0.key.hasArguments && !checkedKeys.contains($0.key) }
-        issues += notChecked.map { registration in
-            ValidationIssue(
-                severity: .warning, kind: .notChecked, key: registration.key, path: [registration.key],
-                message: "\(registration.key) (\(registration.container), \(registration.site)) needs runtime "
-                    + "arguments, so it was not resolved; add a sample with ValidationOptions.sample { r in "
-                    + "_ = try r.require(\(_typeName(registration.key.serviceType, qualified: false)).self, "
-                    + "argument…: …) } to check it.")
-        }
-        checked += checkedKeys.count
-        let graph = sandbox.graph()
-        issues += isolationPaths(in: graph, sandbox: sandbox, failures: failures.map(\.error))
-        issues += isolatedNotRun
-        issues += captiveDependencies(in: graph, sandbox: sandbox)
-        issues += replacementIssues()
-        if options.reportsShadowedRegistrations { issues += visible.shadowed }
-        issues += unmatchedDecorators().map { problem in
-            ValidationIssue(severity: .warning, kind: .unmatchedDecorator, key: nil, message: problem.message)
-        }
-        let failedKeys = Set(failures.map(\.error.key))
-        issues += sandbox.recorder.failures.filter { failure in
-            failure.code == .notRegistered && !failedKeys.contains(failure.key)
-        }.uniqued(by: \.key).map { failure in
-            ValidationIssue(severity: .note, kind: .missingRegistration, key: failure.key, path: failure.path,
-                            message: "\(failure.key) is resolved optionally along \(failure.pathDescription) and "
-                                + "is not registered; the optional API gets nil there.")
-        }
-        return ValidationReport(issues: issues, checkedCount: checked, graph: graph)
+    /// ``validate(_:)``, and also the registrations whose factories are `async` or isolated to the main actor:
+    /// they run in the sandbox too (with `resolveAsync`), so their dependencies, failures and cycles are
+    /// reported as well.
+    ///
+    /// ```swift
+    /// let report = await container.validateAsync()
+    /// #expect(report.isValid, "\(report)")
+    /// ```
+    ///
+    /// What ``validate(_:)`` reports as "not checked" because it cannot await is checked here. Use it at
+    /// start-up of a server, whose graph is mostly asynchronous, or in a test.
+    ///
+    /// - Parameters:
+    ///   - options: Sample arguments and reporting choices.
+    ///   - isolation: The caller's actor, inferred.
+    /// - Returns: The report, with the recorded dependency graph.
+    public func validateAsync(_ options: ValidationOptions = ValidationOptions(),
+                              isolation: isolated (any Actor)? = #isolation) async -> ValidationReport {
+        let run = _ValidationRun(self, options)
+        run.resolveSynchronously()
+        await run.resolveIsolated()
+        return run.report()
     }
 
     /// Failures as issues, one per root cause: a missing registration, a cycle (found from any of its members),
@@ -155,6 +107,12 @@ extension Container {
             case .factoryFailed:
                 identity = "failed \(failure.key)"
                 kind = .factoryFailed
+            case .captiveDependency:
+                identity = "captive \(failure.key) " + failure.pathDescription
+                kind = .captiveDependency
+            case .scopedValueNotProvided:
+                identity = "scoped value \(failure.key)"
+                kind = .notChecked
             default:
                 identity = "\(failure.code) \(failure.key)"
                 kind = .resolutionFailed
@@ -170,6 +128,17 @@ extension Container {
             if let start, seenStarts.insert(start).inserted { causes[group].affected.append(start) }
         }
         return causes.map { cause in
+            if cause.failure.code == .scopedValueNotProvided {
+                // Declared, so not missing: validation just cannot make a value that each scope provides.
+                let dependents = cause.affected.filter { $0 != cause.failure.key }
+                let names = dependents.map(\.description).joined(separator: ", ")
+                let shown = dependents.isEmpty ? "" : " What depends on it (\(names)) was checked up to it."
+                return ValidationIssue(
+                    severity: .note, kind: .notChecked, key: cause.failure.key, path: cause.failure.path,
+                    message: "\(cause.failure.key) is a scoped value that each scope provides, so validation cannot "
+                        + "make it.\(shown) Pass registerScopedValue(…, validationValue:) to check past it.",
+                    affected: cause.affected)
+            }
             var message = ValidationIssue.sentences(cause.failure.description)
             if cause.affected.count > 1 {
                 let shown = cause.affected.prefix(3).map(\.description).joined(separator: ", ")
@@ -226,7 +195,9 @@ extension Container {
                 for next in adjacency[current] ?? [] where visited.insert(next).inserted {
                     guard let target = byID[next] else { continue }
                     let nextPath = path + [next]
-                    if rank(target) < ObjectScope.longLivedRank {
+                    if target.scope == ObjectScope.scoped.description {
+                        continue  // a scoped dependency of a longer-lived one fails to resolve: reported as an error
+                    } else if rank(target) < ObjectScope.longLivedRank {
                         let keys = nextPath.compactMap { byID[$0]?.key }
                         issues.append(ValidationIssue(
                             severity: .warning, kind: .captiveDependency, key: node.key, path: keys,

@@ -129,7 +129,11 @@ final class _MemoEntry: _AnyEntry, _AsyncEntry, @unchecked Sendable {  // @unche
     // a branch); it runs only in validation, where a call's cost does not matter.
     @_optimize(none)
     func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any {
-        if key.hasArguments { return try target._resolveAny(container, repeat each arguments) }
+        // A scoped registration keeps its instance in the sandbox's scope anyway, and its outcome depends on who
+        // asks (a longer-lived one asking is a captive dependency): never recorded.
+        if key.hasArguments || target.objectScope.kind == .scoped {
+            return try target._resolveAny(container, repeat each arguments)
+        }
         return try resolveRecorded(container)
     }
 

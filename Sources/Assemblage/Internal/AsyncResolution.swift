@@ -57,6 +57,19 @@ final class _AsyncFrame: @unchecked Sendable {
         return chain
     }
 
+    /// The key of a running factory whose instance outlives every scope, or nil (see
+    /// `_ResolutionState.longLivedCreation()`).
+    func longLivedCreation() -> ServiceKey? {
+        for frame in liveChain {
+            let entry = Unmanaged<AnyObject>.fromOpaque(frame.entry).takeUnretainedValue() as? any _AnyEntry
+            switch entry?.objectScope.kind {
+            case .container, .singleton, .multiton, .weak, .custom: return frame.key
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// The keys of the running factories, outermost first: the async part of an error's path.
     var pathKeys: [ServiceKey] { liveChain.reversed().map(\.key) }
 

@@ -14,6 +14,9 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
         base.initializeMemory(as: UInt.self, repeating: 0, count: count)
     }
 
+    /// Words at `base`, which another object owns (and frees); never call ``deallocate()`` on them.
+    init(borrowing base: UnsafeMutableRawPointer) { self.base = base }
+
     func deallocate() { base.deallocate() }
 
     @inlinable @inline(__always)

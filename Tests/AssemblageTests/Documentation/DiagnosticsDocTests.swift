@@ -267,8 +267,8 @@ enum DiagnosticsDoc {
                 error: isolation: SessionReporter resolves SessionStore synchronously (SessionReporter → \
                 SessionStore), but SessionStore has an async factory: that resolve always fails with requiresAsync. \
                 Make SessionReporter's factory async and use `try await r.resolveAsync(…)`.
-                note: not checked: SessionStore's factory is async, so validate() does not run it; resolve it \
-                with `try await resolver.resolveAsync(…)` in a test to check its dependencies.
+                note: not checked: SessionStore's factory is async, so validate() does not run it; \
+                validateAsync() does.
                 """)
         }
     }

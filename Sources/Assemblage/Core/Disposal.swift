@@ -1,0 +1,353 @@
+// Disposal: instances a container or a scope made are disposed exactly once, in reverse creation order, when the
+// scope ends or the container shuts down. What counts as disposable: a service that adopts `Disposable` or
+// `AsyncDisposable`, or a registration with an `onDispose` closure.
+
+/// A service that releases what it holds (a connection, a file, a subscription) when its scope ends or its
+/// container shuts down, possibly asynchronously.
+///
+/// Adopt it when releasing must await (closing a connection pool, flushing to a server). A scope or container
+/// that holds such an instance must then be ended with `await` (``Scope/end()-(_)``,
+/// ``Container/shutdown()-(_)``, or the `async` ``Container/withScope(label:isolation:_:)``); ending it
+/// synchronously reports the instance in ``DisposalError`` instead of skipping it silently.
+///
+/// ```swift
+/// final class ConnectionPool: AsyncDisposable {
+///     func dispose() async throws { try await closeAll() }
+/// }
+/// ```
+public protocol AsyncDisposable {
+    /// Releases what the instance holds. Called once, by the scope or container that made the instance.
+    ///
+    /// - Throws: Anything; the error is collected into the ``DisposalError`` of the scope's end or the container's
+    ///   shutdown, and the other instances are disposed all the same.
+    func dispose() async throws
+}
+
+/// A service that releases what it holds when its scope ends or its container shuts down.
+///
+/// Instances that Assemblage made — `.scoped` ones when their scope ends, `.container`, `.singleton` and
+/// `.multiton` ones when their container shuts down, and `.transient` or `.graph` ones resolved through a
+/// scope, when that scope ends — are disposed exactly once, in reverse creation order, so a service is
+/// disposed before the services it depends on. A synchronous `dispose()` also serves asynchronous ends; a type
+/// that adopts both protocols is disposed with its `async` method when its owner ends with `await`.
+///
+/// ```swift
+/// final class UnitOfWork: Disposable {
+///     func dispose() throws { try rollbackIfOpen() }
+/// }
+/// container.register(UnitOfWork.self) { _ in UnitOfWork() }.inObjectScope(.scoped)
+/// ```
+///
+/// Instances are not disposed when a reset (``Container/resetObjectScope(_:)-(ObjectScope)``) or a replacement
+/// drops them: whoever still holds them owns them then. A registration can choose its own disposal with
+/// ``ServiceEntry/onDispose(_:)-(@Sendable(Service)throws->Void)``.
+public protocol Disposable {
+    /// Releases what the instance holds. Called once, by the scope or container that made the instance.
+    ///
+    /// - Throws: Anything; the error is collected into the ``DisposalError`` of the scope's end or the container's
+    ///   shutdown, and the other instances are disposed all the same.
+    func dispose() throws
+}
+
+/// Why disposing the instances of a scope or a container failed: every disposer that threw, none lost.
+///
+/// ```swift
+/// do {
+///     try await container.shutdown()
+/// } catch {
+///     for failure in error.failures { logger.error("\(failure)") }
+/// }
+/// ```
+public struct DisposalError: Error, Sendable, CustomStringConvertible {
+    /// One instance whose disposal failed.
+    public struct Failure: Sendable, CustomStringConvertible {
+        /// The registration that made the instance.
+        public let key: ServiceKey
+        /// What its disposer threw (or ``requiresAsyncDisposal``'s description when it could not run).
+        public let underlying: any Error
+        /// `true` when the instance can only be disposed asynchronously and was ended synchronously: it was not
+        /// disposed; end the scope or shut the container down with `await`.
+        public let requiresAsyncDisposal: Bool
+
+        /// `Database: connection already closed`.
+        public var description: String {
+            if requiresAsyncDisposal {
+                return "\(key) can only be disposed asynchronously (AsyncDisposable or an async onDispose), but its "
+                    + "owner was ended synchronously: it was not disposed. End it with `await`."
+            }
+            return "\(key): \(underlying)"
+        }
+    }
+
+    /// What was being disposed: `scope "request"` or `container "app"`.
+    public let owner: String
+    /// Every failure, in the order the instances were disposed (reverse creation order).
+    public let failures: [Failure]
+
+    /// One line per failure.
+    public var description: String {
+        let count = failures.count == 1 ? "1 instance" : "\(failures.count) instances"
+        return (["Disposing \(owner) failed for \(count):"] + failures.map { "  \($0)" }).joined(separator: "\n")
+    }
+
+    /// Where disposal failures go that no caller can receive: those of a scope whose body threw (the body's error
+    /// is rethrown), and those of a scope that was never ended (disposed when its last reference went away). By
+    /// default they are written to standard error; the `Logging` integration sends them to a `Logger`.
+    ///
+    /// ```swift
+    /// DisposalError.unhandledFailureHandler = { error in logger.error("\(error)") }
+    /// ```
+    public static var unhandledFailureHandler: @Sendable (DisposalError) -> Void {
+        get { _unhandledDisposalHandler.withLock { $0 } }
+        set { _unhandledDisposalHandler.withLock { $0 = newValue } }
+    }
+
+    static func reportUnhandled(_ error: DisposalError) { unhandledFailureHandler(error) }
+}
+
+private let _unhandledDisposalHandler = _Locked<@Sendable (DisposalError) -> Void>({ error in
+    _writeToStandardError("Assemblage: \(error)\n")
+})
+
+/// A failure to dispose: a disposer that needs `await`, reached by a synchronous end.
+struct _RequiresAsyncDisposal: Error, CustomStringConvertible {
+    var description: String { "can only be disposed asynchronously" }
+}
+
+// MARK: - Internal machinery
+
+/// How one instance is disposed.
+enum _Disposal {
+    /// The instance adopts ``Disposable`` (and perhaps ``AsyncDisposable`` too).
+    case sync(any Disposable)
+    /// The instance adopts only ``AsyncDisposable``.
+    case async(any AsyncDisposable)
+    /// The registration's ``ServiceEntry/onDispose(_:)-(@Sendable(Service)throws->Void)`` closure, with the
+    /// instance.
+    case closure(any _AnyDisposer, Any)
+
+    /// How `instance` is disposed: the registration's closure when it has one, else its protocol, else not at all.
+    /// One dynamic cast for a synchronous disposable (the common case).
+    @inline(__always)
+    static func of(_ instance: Any, disposer: (any _AnyDisposer)?) -> _Disposal? {
+        if let disposer { return disposer.isNone ? nil : .closure(disposer, instance) }
+        if let disposable = instance as? any Disposable { return .sync(disposable) }
+        if let disposable = instance as? any AsyncDisposable { return .async(disposable) }
+        return nil
+    }
+
+    /// Disposes synchronously; throws ``_RequiresAsyncDisposal`` when only an asynchronous disposal exists.
+    func disposeSynchronously() throws {
+        switch self {
+        case .sync(let disposable): try disposable.dispose()
+        case .async: throw _RequiresAsyncDisposal()
+        case .closure(let disposer, let instance): try disposer.disposeSynchronously(instance)
+        }
+    }
+
+    /// Disposes, awaiting an asynchronous disposal.
+    func dispose() async throws {
+        switch self {
+        case .sync(let disposable):
+            if let asynchronous = disposable as? any AsyncDisposable { return try await asynchronous.dispose() }
+            try disposeSynchronously()
+        case .async(let disposable): try await disposable.dispose()
+        case .closure(let disposer, let instance): try await disposer.dispose(instance)
+        }
+    }
+}
+
+/// A registration's disposal closure, without its service type.
+protocol _AnyDisposer: AnyObject, Sendable {
+    /// `true` for `onDispose(nil)`-style opt-outs: the instance is not disposed at all.
+    var isNone: Bool { get }
+    func disposeSynchronously(_ instance: Any) throws
+    func dispose(_ instance: Any) async throws
+}
+
+/// The closure of ``ServiceEntry/onDispose(_:)-(@Sendable(Service)throws->Void)``.
+final class _Disposer<Service>: _AnyDisposer, @unchecked Sendable {  // @unchecked: immutable @Sendable closures.
+    let sync: (@Sendable (Service) throws -> Void)?
+    let async: (@Sendable (Service) async throws -> Void)?
+
+    init(sync: (@Sendable (Service) throws -> Void)?, async: (@Sendable (Service) async throws -> Void)?) {
+        self.sync = sync
+        self.async = async
+    }
+
+    var isNone: Bool { sync == nil && async == nil }
+
+    func disposeSynchronously(_ instance: Any) throws {
+        guard let sync else { throw _RequiresAsyncDisposal() }
+        try sync(instance as! Service)  // the entry made it: it is a Service
+    }
+
+    func dispose(_ instance: Any) async throws {
+        if let async { return try await async(instance as! Service) }
+        try sync?(instance as! Service)
+    }
+}
+
+/// One instance waiting for its disposal.
+struct _OwnedInstance {
+    let key: ServiceKey
+    /// The registration that made it (identity only), so that a reset or a replacement can drop the record.
+    let entry: UnsafeRawPointer
+    let disposal: _Disposal
+}
+
+/// A list of owned instances in the order they were made, for both scopes' transients and containers.
+final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` is only touched under `lock`.
+    private let lock = _Lock()
+    private var records: [_OwnedInstance] = []
+
+    func append(_ record: _OwnedInstance) { lock.withLock { records.append(record) } }
+
+    /// Forgets the records of one registration (its instances were dropped by a reset or replacement).
+    func forget(entry: UnsafeRawPointer) {
+        let dropped: [_OwnedInstance] = lock.withLock {
+            guard records.contains(where: { $0.entry == entry }) else { return [] }
+            let dropped = records.filter { $0.entry == entry }
+            records.removeAll { $0.entry == entry }
+            return dropped
+        }
+        _ = dropped  // released outside the lock: a deinit may resolve again
+    }
+
+    /// Takes every record, newest first.
+    func takeAll() -> [_OwnedInstance] {
+        lock.withLock {
+            defer { records = [] }
+            return records.reversed()
+        }
+    }
+
+    var isEmpty: Bool { lock.withLock { records.isEmpty } }
+}
+
+/// Disposes `records` in order (callers pass them newest first), collecting every failure.
+func _disposeSynchronously(_ records: [_OwnedInstance]) -> [DisposalError.Failure] {
+    var failures: [DisposalError.Failure] = []
+    for record in records {
+        do {
+            try record.disposal.disposeSynchronously()
+        } catch {
+            failures.append(DisposalError.Failure(key: record.key, underlying: error,
+                                                  requiresAsyncDisposal: error is _RequiresAsyncDisposal))
+        }
+    }
+    return failures
+}
+
+/// Disposes `records` in order, awaiting asynchronous disposals, collecting every failure.
+///
+/// The records were taken from their scope or container by this caller, which alone disposes them.
+func _dispose(_ records: _UncheckedSendable<[_OwnedInstance]>) async -> [DisposalError.Failure] {
+    var failures: [DisposalError.Failure] = []
+    for record in records.value {
+        do {
+            try await record.disposal.dispose()
+        } catch {
+            failures.append(DisposalError.Failure(key: record.key, underlying: error, requiresAsyncDisposal: false))
+        }
+    }
+    return failures
+}
+
+// MARK: - Container shutdown
+
+extension Container {
+    /// Disposes every instance this container made that is disposable — `.container`, `.singleton` and
+    /// `.multiton` ones — in reverse creation order, awaiting asynchronous disposals, and forgets them.
+    ///
+    /// Each instance is disposed exactly once; a second shutdown disposes only what was made since. The
+    /// container stays usable: a later resolve makes new instances, which the next shutdown disposes. Child
+    /// containers and scopes are not shut down by their parent: end them first.
+    ///
+    /// ```swift
+    /// try await container.shutdown()   // the connection pool closes after the services that use it
+    /// ```
+    ///
+    /// With the `ServiceLifecycle` package trait, `ContainerService` calls this on graceful shutdown.
+    ///
+    /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
+    public func shutdown() async throws(DisposalError) {
+        let failures = await _dispose(_UncheckedSendable(takeForShutdown()))
+        if !failures.isEmpty { throw DisposalError(owner: "container \"\(label)\"", failures: failures) }
+    }
+
+    /// Disposes every instance this container made that is disposable, synchronously, in reverse creation order.
+    ///
+    /// Instances that can only be disposed asynchronously are not disposed: each is reported in the error with
+    /// ``DisposalError/Failure/requiresAsyncDisposal`` set. Prefer `await container.shutdown()`.
+    ///
+    /// ```swift
+    /// try container.shutdown()
+    /// ```
+    ///
+    /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
+    @available(*, noasync, message: "in an async context, use `try await shutdown()`, which awaits async disposers")
+    public func shutdown() throws(DisposalError) {
+        let failures = _disposeSynchronously(takeForShutdown())
+        if !failures.isEmpty { throw DisposalError(owner: "container \"\(label)\"", failures: failures) }
+    }
+}
+
+extension Container {
+    /// Takes what shutdown disposes, and first drops the instances this container keeps (singletons included),
+    /// so that no resolve hands out an instance being disposed; a later resolve makes a new one.
+    func takeForShutdown() -> [_OwnedInstance] {
+        let owned = disposals.takeAll()
+        let live = writer.withLock { liveEntriesLocked() + collectionElements.values.flatMap { $0.map(\.entry) } }
+        for entry in live { entry._reset(matching: nil, includingSingletons: true) }
+        return owned
+    }
+}
+
+// MARK: - Registration
+
+extension ServiceEntry {
+    /// Disposes instances of this registration with `dispose` instead of their ``Disposable`` conformance.
+    ///
+    /// ```swift
+    /// container.register(Connection.self) { _ in try Connection.open() }
+    ///     .inObjectScope(.scoped)
+    ///     .onDispose { connection in connection.close() }
+    /// ```
+    ///
+    /// - Parameter dispose: Called once per instance, when its scope ends or its container shuts down.
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func onDispose(_ dispose: @escaping @Sendable (Service) throws -> Void) -> Self {
+        _setDisposer(_Disposer<Service>(sync: dispose, async: nil))
+    }
+
+    /// Disposes instances of this registration with an asynchronous closure; their owner must then be ended with
+    /// `await`.
+    ///
+    /// ```swift
+    /// container.register(Pool.self) { _ in Pool() }
+    ///     .inObjectScope(.container)
+    ///     .onDispose { pool in await pool.drain() }
+    /// ```
+    ///
+    /// - Parameter dispose: Called once per instance, when its scope ends or its container shuts down.
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func onDispose(_ dispose: @escaping @Sendable (Service) async throws -> Void) -> Self {
+        _setDisposer(_Disposer<Service>(sync: nil, async: dispose))
+    }
+
+    /// Never disposes instances of this registration, even when they adopt ``Disposable``: for instances the
+    /// factory does not own (one made elsewhere and handed over).
+    ///
+    /// ```swift
+    /// container.register(Logger.self) { _ in sharedLogger }.inObjectScope(.container).notDisposed()
+    /// ```
+    ///
+    /// - Returns: The entry, for chaining.
+    @discardableResult
+    public func notDisposed() -> Self {
+        _setDisposer(_Disposer<Service>(sync: nil, async: nil))
+    }
+}

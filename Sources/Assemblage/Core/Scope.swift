@@ -1,0 +1,581 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A unit of work — one request, one job, one task — whose `.scoped` instances live exactly as long as it does.
+///
+/// Make one from the container that holds the registrations, resolve through it, and end it; ending disposes
+/// every instance it made (see ``Disposable``), exactly once, in reverse creation order. The structured form ends
+/// it for you, also when the body throws or is cancelled:
+///
+/// ```swift
+/// container.registerScopedValue(Request.self)                 // provided per scope, known to validation
+/// container.register(Audit.self) { r in Audit(request: try r.require(Request.self)) }
+///     .inObjectScope(.scoped)
+///
+/// let response = try await container.withScope { scope in
+///     try scope.provide(request)
+///     return try await handle(try scope.require(Audit.self))   // this request's Audit, no other's
+/// }
+/// ```
+///
+/// A scope is a ``Resolver``: everything registered in its container resolves through it, and factories run
+/// during its resolutions receive it, so their own dependencies resolve in the same scope. `.container` and
+/// `.singleton` instances are shared with the whole container as usual; a `.scoped` registration resolved
+/// through anything but a scope fails with ``ResolutionError/Code-swift.struct/noActiveScope``, and a
+/// longer-lived instance that would capture a scoped one fails with
+/// ``ResolutionError/Code-swift.struct/captiveDependency``.
+///
+/// A scope is a ``Container`` — a light one, made in two allocations, with no registrations of its own — and so a
+/// ``Resolver``: tasks of one request may resolve through it at once (a scoped instance is still made once).
+public final class Scope: Container, @unchecked Sendable {
+    // @unchecked Sendable: as Container; a scope adds no stored property.
+
+    init(storage: _ScopeStorage, label: String) { super.init(scopeOf: storage, label: label) }
+
+    /// The container the scope was made from.
+    public var container: Container { storage.parent }
+
+    /// Whether the scope has ended: its scoped instances are disposed, and resolving one through it fails with
+    /// ``ResolutionError/Code-swift.struct/scopeEnded``.
+    public var isEnded: Bool { storage.isEnded }
+
+    var storage: _ScopeStorage { scopeStorage.unsafelyUnwrapped }  // set for every scope
+
+    /// `scope "request" of container "app"`.
+    var scopeDescription: String { "scope \"\(label)\" of container \"\(container.label)\"" }
+
+    /// Provides the value of a registration declared with ``Container/registerScopedValue(_:name:)`` for this
+    /// scope: the request, the caller, the tenant.
+    ///
+    /// ```swift
+    /// try scope.provide(request)
+    /// try scope.provide(user, as: User.self, name: "caller")
+    /// ```
+    ///
+    /// Provided values are the caller's: the scope does not dispose them.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - type: The declared type (inferred from `value` when omitted).
+    ///   - name: The declared name.
+    /// - Throws: ``ScopeError`` when the type is not declared as a scoped value, when this scope already has a
+    ///   value for it, or when the scope has ended.
+    public func provide<Value>(_ value: Value, as type: Value.Type = Value.self, name: String? = nil) throws(ScopeError) {
+        let key = ServiceKey(serviceType: Value.self, argumentsType: Void.self, name: name, argumentCount: 0)
+        guard let entry = _lookupRetained(key), let declared = entry as? ServiceEntry<Value>,
+              declared.isScopedValueDeclaration else {
+            throw ScopeError(code: .notDeclared, key: key, scope: scopeDescription)
+        }
+        try storage.provide(value, for: declared, key: key, scope: scopeDescription)
+    }
+
+    /// Ends the scope: disposes every disposable instance it made, in reverse creation order, awaiting
+    /// asynchronous disposals. Ending twice disposes nothing the second time.
+    ///
+    /// ```swift
+    /// let scope = container.makeScope(label: "job")
+    /// defer { Task { try? await scope.end() } }   // prefer withScope, which cannot forget
+    /// ```
+    ///
+    /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
+    public func end() async throws(DisposalError) {
+        guard let records = storage.end() else { return }
+        let failures = await _dispose(_UncheckedSendable(records.owned))
+        _ = records.instances  // released after their disposal, newest first
+        if !failures.isEmpty { throw DisposalError(owner: "scope \"\(label)\"", failures: failures) }
+    }
+
+    /// Ends the scope synchronously: disposes every disposable instance it made, in reverse creation order.
+    ///
+    /// An instance that can only be disposed asynchronously is reported in the error (its
+    /// ``DisposalError/Failure/requiresAsyncDisposal`` set) rather than skipped in silence.
+    ///
+    /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
+    @available(*, noasync, message: "in an async context, use `try await scope.end()`, which awaits async disposers")
+    public func end() throws(DisposalError) {
+        guard let records = storage.end() else { return }
+        let failures = _disposeSynchronously(records.owned)
+        _ = records.instances
+        if !failures.isEmpty { throw DisposalError(owner: "scope \"\(label)\"", failures: failures) }
+    }
+}
+
+/// Why a scope refused a value.
+public struct ScopeError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let raw: String
+        /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:)``.
+        public static let notDeclared = Code(raw: "notDeclared")
+        /// The scope already has a value for it, provided or resolved.
+        public static let alreadyProvided = Code(raw: "alreadyProvided")
+        /// The scope has ended.
+        public static let scopeEnded = Code(raw: "scopeEnded")
+        /// The short name of the code.
+        public var description: String { raw }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The value's type and name.
+    public let key: ServiceKey
+    /// The scope, described.
+    public let scope: String
+
+    /// One sentence naming the fix.
+    public var description: String {
+        switch code {
+        case .notDeclared:
+            return "\(key) is not declared as a scoped value, so \(scope) cannot take it. Declare it on the container "
+                + "with registerScopedValue(\(_typeName(key.serviceType, qualified: false)).self"
+                + (key.name.map { ", name: \"\($0)\"" } ?? "") + ")."
+        case .alreadyProvided:
+            return "\(scope) already has a value for \(key); each scope takes one value per declaration."
+        default:
+            return "\(scope) has ended; it takes no more values."
+        }
+    }
+}
+
+extension Container {
+    /// Makes a scope for one unit of work. End it with ``Scope/end()-(_)``; prefer
+    /// ``withScope(label:isolation:_:)``, which cannot forget to.
+    ///
+    /// ```swift
+    /// let scope = container.makeScope(label: "request")
+    /// let audit = try scope.require(Audit.self)
+    /// try await scope.end()
+    /// ```
+    ///
+    /// A scope that is dropped without being ended disposes its synchronously disposable instances when its last
+    /// copy goes away, and reports that (and any instance it could not dispose) to
+    /// ``DisposalError/unhandledFailureHandler``.
+    ///
+    /// - Parameter label: The scope's name in diagnostics.
+    /// - Returns: The scope.
+    public func makeScope(label: String = "scope") -> Scope {
+        Scope(storage: _ScopeStorage.make(parent: self), label: label)
+    }
+
+    /// Runs `body` in a new scope and ends it afterwards — also when `body` throws — disposing what it made.
+    ///
+    /// ```swift
+    /// let total = try await container.withScope(label: "import") { scope in
+    ///     try await scope.require(Importer.self).run()
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - label: The scope's name in diagnostics.
+    ///   - isolation: The caller's actor, inferred.
+    ///   - body: The unit of work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (then disposal failures go to ``DisposalError/unhandledFailureHandler``), or
+    ///   ``DisposalError`` when `body` succeeded and a disposer failed.
+    public func withScope<R>(label: String = "scope", isolation: isolated (any Actor)? = #isolation,
+                             _ body: (Scope) async throws -> R) async throws -> R {
+        let scope = makeScope(label: label)
+        let result: R
+        do {
+            result = try await body(scope)
+        } catch {
+            do {
+                try await scope.end()
+            } catch let disposal {
+                DisposalError.reportUnhandled(disposal)
+            }
+            throw error
+        }
+        try await scope.end()
+        return result
+    }
+
+    /// Runs `body` in a new scope and ends it synchronously afterwards — also when `body` throws: for code that
+    /// cannot `await` (in an async context, use ``withScope(label:isolation:_:)``, which awaits async disposers).
+    ///
+    /// ```swift
+    /// let report = try container.withSynchronousScope { scope in try scope.require(ReportBuilder.self).build() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - label: The scope's name in diagnostics.
+    ///   - body: The unit of work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``DisposalError`` when `body` succeeded and a disposer failed or needed
+    ///   `await`.
+    @available(*, noasync, message: "in an async context, use `try await withScope`, which awaits async disposers")
+    public func withSynchronousScope<R>(label: String = "scope", _ body: (Scope) throws -> R) throws -> R {
+        let scope = makeScope(label: label)
+        let result: R
+        do {
+            result = try body(scope)
+        } catch {
+            do {
+                try scope.end()
+            } catch let disposal {
+                DisposalError.reportUnhandled(disposal)
+            }
+            throw error
+        }
+        try scope.end()
+        return result
+    }
+
+    /// Declares a value that each scope provides (the request, the authenticated user), so that scoped services
+    /// can depend on it and ``validate(_:)`` knows it exists.
+    ///
+    /// ```swift
+    /// container.registerScopedValue(Request.self)
+    /// container.register(Audit.self) { r in Audit(request: try r.require(Request.self)) }.inObjectScope(.scoped)
+    /// try await container.withScope { scope in
+    ///     try scope.provide(request)
+    ///     _ = try scope.require(Audit.self)
+    /// }
+    /// ```
+    ///
+    /// Resolving the value in a scope that did not provide it fails with
+    /// ``ResolutionError/Code-swift.struct/scopedValueNotProvided``. Validation cannot make the value, so it
+    /// checks what depends on it up to it, unless you give it a `validationValue`.
+    ///
+    /// - Parameters:
+    ///   - type: The value's type.
+    ///   - name: A name, to declare several values of one type.
+    ///   - validationValue: A stand-in value that ``validate(_:)`` uses, so that it checks everything that depends
+    ///     on the value too.
+    ///   - file: The file of the declaration, for diagnostics.
+    ///   - line: The line of the declaration, for diagnostics.
+    /// - Returns: The registration.
+    @discardableResult
+    public func registerScopedValue<Value>(_ type: Value.Type, name: String? = nil,
+                                           validationValue: (@Sendable () -> Value)? = nil,
+                                           file: String = #fileID, line: Int = #line) -> ServiceEntry<Value> {
+        let key = ServiceKey(serviceType: Value.self, argumentsType: Void.self, name: name, argumentCount: 0)
+        let entry = register(Value.self, name: name, file: file, line: line) { (r: Resolver) throws -> Value in
+            if let validationValue, r._container?._isValidationSandbox == true { return validationValue() }
+            throw ResolutionError(code: .scopedValueNotProvided, key: key, path: [key])
+        }
+        entry.inObjectScope(.scoped).notDisposed()
+        entry._markScopedValueDeclaration()
+        return entry
+    }
+}
+
+// MARK: - Storage
+
+/// What a scope's storage holds besides its slots.
+@usableFromInline
+struct _ScopeHeader {
+    /// The view's atomic words (its table and its fallbacks): first, so that they are pointer-aligned.
+    var viewWords: (UInt, UInt) = (0, 0)
+    var mutex = pthread_mutex_t()
+    var condition = pthread_cond_t()
+    let parent: Container
+    /// Slots in use (the first `capacity` are inline, the rest in ``overflow``).
+    var count = 0
+    var overflow: [_ScopeSlot] = []
+    /// The owned slot completed last: the head of the disposal chain (newest first).
+    var lastOwned = -1
+    var ended = false
+    /// Threads waiting for a creation in another thread, and the slot each waits for.
+    var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
+
+    init(parent: Container) { self.parent = parent }
+}
+
+/// One registration's instance in a scope, or one instance the scope disposes.
+@usableFromInline
+struct _ScopeSlot {
+    /// The registration (identity); nil for an instance held only to be disposed (a transient).
+    var entryAddress: UnsafeRawPointer?
+    /// The registration, held so that its address is not reused while the slot exists.
+    var entry: AnyObject?
+    var key: ServiceKey
+    /// The thread state making the instance; nil once it is ready.
+    var creator: UnsafeRawPointer?
+    var instance: Any?
+    var disposal: _Disposal?
+    /// The owned slot completed before this one (the disposal chain), or -1.
+    var previousOwned = -1
+}
+
+/// What a scope's end hands to the caller: the disposals, newest first, and the instances, released after them.
+struct _EndedScope {
+    let owned: [_OwnedInstance]
+    let instances: [Any]
+}
+
+/// A scope's instances: one allocation holding the view's words, a mutex and eight slots inline.
+///
+/// Every slot operation is a short critical section under the mutex; factories run outside it. A slot is
+/// claimed by the thread that makes its instance; another thread asking for it meanwhile waits on the condition
+/// (a wait that would close a cycle between threads is a `cycle` error instead).
+@usableFromInline
+final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
+    // Shared between threads through its scope (an @unchecked Sendable container): slots and the mutable header
+    // fields are only touched under the mutex; `parent` is immutable; the view's words are atomics.
+
+    static let inlineCapacity = 8
+
+    static func make(parent: Container) -> _ScopeStorage {
+        let storage = unsafeDowncast(create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) },
+                                     to: _ScopeStorage.self)
+        storage.withUnsafeMutablePointerToHeader { header in
+            pthread_mutex_init(&header.pointee.mutex, nil)
+            pthread_cond_init(&header.pointee.condition, nil)
+        }
+        return storage
+    }
+
+    deinit {
+        if let abandoned = end() {
+            // Dropped without being ended: dispose what can be disposed now, and say so.
+            var failures = _disposeSynchronously(abandoned.owned)
+            if !abandoned.owned.isEmpty {
+                failures.insert(DisposalError.Failure(key: abandoned.owned[0].key, underlying: _NeverEnded(),
+                                                      requiresAsyncDisposal: false), at: 0)
+            }
+            if !failures.isEmpty { DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: failures)) }
+        }
+        withUnsafeMutablePointers { header, slots in
+            _ = slots.deinitialize(count: min(header.pointee.count, capacity))
+            pthread_cond_destroy(&header.pointee.condition)
+            pthread_mutex_destroy(&header.pointee.mutex)
+        }
+    }
+
+    var parent: Container { header.parent }
+
+    /// The view's words, inside this storage (which the view holds).
+    var viewWords: _AtomicWords {
+        withUnsafeMutablePointerToHeader { _AtomicWords(borrowing: UnsafeMutableRawPointer($0)) }
+    }
+
+    var isEnded: Bool { locked { $0.pointee.ended } }
+
+    @inline(__always)
+    private func locked<R>(_ body: (UnsafeMutablePointer<_ScopeHeader>) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointerToHeader { header in
+            pthread_mutex_lock(&header.pointee.mutex)
+            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            return try body(header)
+        }
+    }
+
+    /// Runs `body` on slot `index` (under the mutex).
+    @inline(__always)
+    private func withSlot<R>(_ index: Int, _ header: UnsafeMutablePointer<_ScopeHeader>,
+                             _ body: (inout _ScopeSlot) throws -> R) rethrows -> R {
+        if index < capacity { return try withUnsafeMutablePointerToElements { try body(&$0[index]) } }
+        return try body(&header.pointee.overflow[index - capacity])
+    }
+
+    /// Appends a slot (under the mutex); returns its index.
+    private func append(_ slot: _ScopeSlot, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int {
+        let index = header.pointee.count
+        if index < capacity {
+            withUnsafeMutablePointerToElements { ($0 + index).initialize(to: slot) }
+        } else {
+            header.pointee.overflow.append(slot)
+        }
+        header.pointee.count += 1
+        return index
+    }
+
+    /// The slot of `entry` (under the mutex).
+    private func find(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
+        let count = header.pointee.count
+        let inline = min(count, capacity)
+        let found: Int? = withUnsafeMutablePointerToElements { slots in
+            for index in 0..<inline where slots[index].entryAddress == entry { return index }
+            return nil
+        }
+        if let found { return found }
+        guard count > capacity else { return nil }
+        return header.pointee.overflow.firstIndex { $0.entryAddress == entry }.map { $0 + capacity }
+    }
+
+    /// The ready instance of `entry` in this scope, if any.
+    func readyInstance(_ entry: UnsafeRawPointer) -> Any? {
+        locked { header in
+            guard let index = find(entry, header) else { return nil }
+            return withSlot(index, header) { $0.creator == nil ? $0.instance : nil }
+        }
+    }
+
+    enum Claim {
+        case ready(Any)
+        case create(Int)
+    }
+
+    /// The instance of `entry` in this scope, or the right to make it (then call ``complete(_:_:_:)`` or
+    /// ``abandon(_:)``).
+    func claim(_ entry: AnyObject, address: UnsafeRawPointer, key: ServiceKey, state: UnsafeRawPointer,
+               path: @autoclosure () -> [ServiceKey]) throws(ResolutionError) -> Claim {
+        try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
+            pthread_mutex_lock(&header.pointee.mutex)
+            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            while true {
+                guard !header.pointee.ended else {
+                    throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
+                }
+                guard let index = find(address, header) else {
+                    let slot = _ScopeSlot(entryAddress: address, entry: entry, key: key, creator: state)
+                    return .create(append(slot, header))
+                }
+                let (creator, instance) = withSlot(index, header) { ($0.creator, $0.instance) }
+                guard let creator else { return .ready(instance as Any) }
+                if creator == state {
+                    throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
+                }
+                try checkWaitCycle(from: state, to: creator, key: key, header, path: path())
+                header.pointee.waits.append((state, index))
+                pthread_cond_wait(&header.pointee.condition, &header.pointee.mutex)
+                header.pointee.waits.removeAll { $0.waiter == state }
+            }
+        }
+    }
+
+    /// Throws a cycle error when waiting for `creator` would wait, through the creations other threads wait for
+    /// in this scope, for this thread itself.
+    private func checkWaitCycle(from state: UnsafeRawPointer, to creator: UnsafeRawPointer, key: ServiceKey,
+                                _ header: UnsafeMutablePointer<_ScopeHeader>, path: [ServiceKey]) throws(ResolutionError) {
+        var thread = creator
+        var cycle = [key]
+        var steps = 0
+        while let wait = header.pointee.waits.first(where: { $0.waiter == thread }), steps <= header.pointee.waits.count {
+            steps += 1
+            let (next, waitedKey) = withSlot(wait.slot, header) { ($0.creator, $0.key) }
+            cycle.append(waitedKey)
+            guard let next else { return }
+            if next == state {
+                throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: cycle + [key])
+            }
+            thread = next
+        }
+    }
+
+    /// Stores the instance made for slot `index` and wakes threads waiting for it.
+    ///
+    /// - Throws: `scopeEnded` when the scope ended while the instance was made (it is disposed at once, since no
+    ///   one else will).
+    func complete(_ index: Int, _ instance: Any, _ disposal: _Disposal?, key: ServiceKey,
+                  path: @autoclosure () -> [ServiceKey]) throws(ResolutionError) {
+        let ended: Bool = locked { header in
+            if header.pointee.ended { return true }
+            withSlot(index, header) { slot in
+                slot.instance = instance
+                slot.creator = nil
+                if disposal != nil {
+                    slot.disposal = disposal
+                    slot.previousOwned = header.pointee.lastOwned
+                }
+            }
+            if disposal != nil { header.pointee.lastOwned = index }
+            if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
+            return false
+        }
+        guard ended else { return }
+        if let disposal {
+            let failures = _disposeSynchronously([_OwnedInstance(key: key, entry: UnsafeRawPointer(bitPattern: 1)!,
+                                                                 disposal: disposal)])
+            if !failures.isEmpty { DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: failures)) }
+        }
+        throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
+    }
+
+    /// Gives up slot `index` after its factory failed, so that another resolve may try again.
+    func abandon(_ index: Int) {
+        let released: AnyObject? = locked { header in
+            defer { if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) } }
+            return withSlot(index, header) { slot in
+                slot.creator = nil
+                slot.entryAddress = nil
+                defer { slot.entry = nil }
+                return slot.entry
+            }
+        }
+        _ = released
+    }
+
+    /// Keeps an instance made through the scope (a transient) to dispose it when the scope ends. Returns `false`
+    /// when the scope has ended (the caller owns the instance then).
+    @discardableResult
+    func track(_ instance: Any, _ disposal: _Disposal, key: ServiceKey) -> Bool {
+        locked { header in
+            guard !header.pointee.ended else { return false }
+            var slot = _ScopeSlot(key: key)
+            slot.instance = instance
+            slot.disposal = disposal
+            slot.previousOwned = header.pointee.lastOwned
+            header.pointee.lastOwned = append(slot, header)
+            return true
+        }
+    }
+
+    /// Stores a provided value for a declared registration.
+    func provide<Value>(_ value: Value, for entry: ServiceEntry<Value>, key: ServiceKey,
+                        scope: String) throws(ScopeError) {
+        let address = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
+        try withUnsafeMutablePointerToHeader { header throws(ScopeError) in
+            pthread_mutex_lock(&header.pointee.mutex)
+            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
+            if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
+            var slot = _ScopeSlot(entryAddress: address, entry: entry, key: key)
+            slot.instance = value
+            _ = append(slot, header)
+        }
+    }
+
+    /// Marks the scope ended and takes what it holds: the owned instances' disposals, newest first, and every
+    /// instance. Returns nil when it had already ended.
+    func end() -> _EndedScope? {
+        locked { header -> _EndedScope? in
+            guard !header.pointee.ended else { return nil }
+            header.pointee.ended = true
+            var owned: [_OwnedInstance] = []
+            var next = header.pointee.lastOwned
+            while next >= 0 {
+                let (disposal, key, previous, address) = withSlot(next, header) {
+                    ($0.disposal, $0.key, $0.previousOwned, $0.entryAddress)
+                }
+                if let disposal {
+                    owned.append(_OwnedInstance(key: key, entry: address ?? UnsafeRawPointer(bitPattern: 1)!,
+                                                disposal: disposal))
+                }
+                next = previous
+            }
+            var instances: [Any] = []
+            for index in stride(from: header.pointee.count - 1, through: 0, by: -1) {
+                withSlot(index, header) { slot in
+                    if let instance = slot.instance { instances.append(instance) }
+                    slot.instance = nil
+                    slot.disposal = nil
+                    slot.entry = nil
+                }
+            }
+            header.pointee.lastOwned = -1
+            if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
+            return _EndedScope(owned: owned, instances: instances)
+        }
+    }
+}
+
+/// Reported when a scope was dropped without being ended.
+struct _NeverEnded: Error, CustomStringConvertible {
+    var description: String {
+        "the scope was dropped without being ended; its synchronously disposable instances were disposed then. "
+            + "Use withScope, or call end()"
+    }
+}
+
+/// Writes `text` to standard error (the default destination of unhandled disposal failures).
+func _writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}

@@ -1,0 +1,203 @@
+import Assemblage
+import Testing
+
+@Suite struct DisposalTests {
+    /// A scope with a chain: handler → repository → connection, all scoped.
+    func chain(_ log: DisposalLog) -> Container {
+        let container = Container()
+        container.register(Tracked.self, name: "connection") { _ in Tracked("connection", log: log) }
+            .inObjectScope(.scoped)
+        container.register(Tracked.self, name: "repository") { r in
+            Tracked("repository", log: log, dependencies: [try r.require(Tracked.self, name: "connection")])
+        }.inObjectScope(.scoped)
+        container.register(Tracked.self, name: "handler") { r in
+            Tracked("handler", log: log, dependencies: [try r.require(Tracked.self, name: "repository")])
+        }.inObjectScope(.scoped)
+        return container
+    }
+
+    @Test func endingAScopeDisposesInReverseCreationOrderExactlyOnce() throws {
+        let log = DisposalLog()
+        let scope = chain(log).makeScope()
+        let handler = try scope.require(Tracked.self, name: "handler")
+        try scope.end()
+        try scope.end()  // a second end disposes nothing
+        #expect(log.entries == ["handler", "repository", "connection"])
+        #expect(handler.disposals == 1)
+    }
+
+    @Test func withScopeDisposesWhenTheBodyReturns() throws {
+        let log = DisposalLog()
+        let name = try chain(log).withSynchronousScope { scope in try scope.require(Tracked.self, name: "repository").name }
+        #expect(name == "repository")
+        #expect(log.entries == ["repository", "connection"])
+    }
+
+    @Test func withScopeDisposesWhenTheBodyThrowsAndRethrowsItsError() {
+        struct BodyFailed: Error {}
+        let log = DisposalLog()
+        #expect(throws: BodyFailed.self) {
+            try chain(log).withSynchronousScope { scope in
+                _ = try scope.require(Tracked.self, name: "handler")
+                throw BodyFailed()
+            }
+        }
+        #expect(log.entries == ["handler", "repository", "connection"])
+    }
+
+    @Test func asyncWithScopeDisposesOnCancellationToo() async {
+        let log = DisposalLog()
+        let container = chain(log)
+        let task = Task {
+            try await container.withScope { scope in
+                _ = try scope.require(Tracked.self, name: "handler")
+                try await Task.sleep(for: .seconds(30))
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(log.entries == ["handler", "repository", "connection"])
+    }
+
+    @Test func disposerFailuresAreCollectedAndTheOthersStillDisposed() {
+        let log = DisposalLog()
+        let container = chain(log)
+        container.register(FailingDisposal.self) { _ in FailingDisposal() }.inObjectScope(.scoped)
+        #expect {
+            try container.withSynchronousScope { scope in
+                _ = try scope.require(Tracked.self, name: "repository")
+                _ = try scope.require(FailingDisposal.self)
+            }
+        } throws: { error in
+            guard let error = error as? DisposalError else { return false }
+            return error.failures.count == 1 && error.failures[0].key.description == "FailingDisposal"
+                && error.description.contains("socket already closed")
+        }
+        #expect(log.entries == ["repository", "connection"])
+    }
+
+    @Test func anAsyncOnlyDisposableEndedSynchronouslyIsReportedNotSkipped() {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(AsyncTracked.self) { _ in AsyncTracked("pool", log: log) }.inObjectScope(.scoped)
+        #expect {
+            try container.withSynchronousScope { _ = try $0.require(AsyncTracked.self) }
+        } throws: { error in
+            (error as? DisposalError)?.failures.first?.requiresAsyncDisposal == true
+        }
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func anAsyncEndAwaitsAsyncDisposers() async throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(AsyncTracked.self) { _ in AsyncTracked("pool", log: log) }.inObjectScope(.scoped)
+        container.register(Tracked.self) { r in
+            _ = try r.require(AsyncTracked.self)
+            return Tracked("client", log: log)
+        }.inObjectScope(.scoped)
+        try await container.withScope { _ = try $0.require(Tracked.self) }
+        #expect(log.entries == ["client", "pool"])
+    }
+
+    @Test func onDisposeReplacesTheProtocolAndNotDisposedOptsOut() async throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(Tracked.self, name: "closure") { _ in Tracked("closure", log: DisposalLog()) }
+            .inObjectScope(.scoped)
+            .onDispose { tracked in log.record("onDispose \(tracked.name)") }
+        container.register(Tracked.self, name: "async") { _ in Tracked("async", log: DisposalLog()) }
+            .inObjectScope(.scoped)
+            .onDispose { tracked async in
+                await Task.yield()
+                log.record("async onDispose \(tracked.name)")
+            }
+        container.register(Tracked.self, name: "borrowed") { _ in Tracked("borrowed", log: log) }
+            .inObjectScope(.scoped)
+            .notDisposed()
+        try await container.withScope { scope in
+            for name in ["closure", "async", "borrowed"] { _ = try scope.require(Tracked.self, name: name) }
+        }
+        #expect(log.entries == ["async onDispose async", "onDispose closure"])
+    }
+
+    @Test func transientsMadeThroughAScopeAreDisposedWithItButNotOthers() throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(Tracked.self) { _ in Tracked("transient", log: log) }.inObjectScope(.transient)
+        _ = try container.require(Tracked.self)  // outside a scope: the caller owns it
+        try container.withSynchronousScope { scope in
+            _ = try scope.require(Tracked.self)
+            _ = try scope.require(Tracked.self)
+        }
+        #expect(log.entries == ["transient", "transient"])
+    }
+
+    @Test func providedValuesAreNotDisposed() throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.registerScopedValue(Tracked.self)
+        try container.withSynchronousScope { scope in try scope.provide(Tracked("provided", log: log)) }
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func shutdownDisposesSharedInstancesInReverseCreationOrderOnce() async throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(Tracked.self, name: "pool") { _ in Tracked("pool", log: log) }.inObjectScope(.container)
+        container.register(Tracked.self, name: "cache") { r in
+            Tracked("cache", log: log, dependencies: [try r.require(Tracked.self, name: "pool")])
+        }.inObjectScope(.singleton)
+        container.register(AsyncTracked.self) { _ in AsyncTracked("metrics", log: log) }.inObjectScope(.container)
+        _ = try container.require(Tracked.self, name: "cache")
+        _ = try container.require(AsyncTracked.self)
+        try await container.shutdown()
+        try await container.shutdown()
+        #expect(log.entries == ["metrics", "cache", "pool"])
+        // The container stays usable; what it makes next is disposed by the next shutdown.
+        _ = try container.require(Tracked.self, name: "pool")
+        try await container.shutdown()
+        #expect(log.entries == ["metrics", "cache", "pool", "pool"])
+    }
+
+    @Test func aResetForgetsInstancesInsteadOfDisposingThem() throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(Tracked.self) { _ in Tracked("cache", log: log) }.inObjectScope(.container)
+        _ = try container.require(Tracked.self)
+        container.resetObjectScope(.container)
+        try container.shutdown()
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func aScopeDroppedWithoutEndingDisposesWhatItCanAndReportsIt() throws {
+        let log = DisposalLog()
+        let reports = DisposalLog()
+        let container = chain(log)
+        let previous = DisposalError.unhandledFailureHandler
+        DisposalError.unhandledFailureHandler = { error in reports.record("\(error)") }
+        defer { DisposalError.unhandledFailureHandler = previous }
+        do {
+            let scope = container.makeScope(label: "forgotten")
+            _ = try scope.require(Tracked.self, name: "repository")
+        }
+        #expect(log.entries == ["repository", "connection"])
+        #expect(reports.entries.contains { $0.contains("dropped without being ended") })
+    }
+
+    @Test func disposalErrorListsEveryFailureReadably() {
+        let container = Container()
+        container.register(FailingDisposal.self) { _ in FailingDisposal() }.inObjectScope(.container)
+        container.register(FailingDisposal.self, name: "b") { _ in FailingDisposal() }.inObjectScope(.container)
+        _ = container.resolve(FailingDisposal.self)
+        _ = container.resolve(FailingDisposal.self, name: "b")
+        #expect {
+            try container.shutdown()
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("Disposing container \"container\" failed for 2 instances:")
+                && text.contains("FailingDisposal (name: \"b\"): socket already closed")
+        }
+    }
+}
