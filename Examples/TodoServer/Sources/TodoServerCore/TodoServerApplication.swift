@@ -76,23 +76,22 @@ public struct TodoServerApplication: Sendable {
     }
 }
 
-/// Disposes the application's container once the server has stopped (provisional: by hand, until the library's
-/// lifecycle service lands). Hummingbird shuts down its server before the services added to it, so no request is
-/// running when this disposes.
+/// Shuts the application's container down once the server has stopped: `container.shutdown()` disposes the
+/// audit log (its last batch written) and then the connection pool, in reverse creation order. Hummingbird shuts
+/// down its server before the services added to it, so no request is running when this runs.
 struct ContainerShutdownService: Service {
     let container: Container
     let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
-        let observer = try container.require((any DisposalObserver).self)
-        let audit = try await container.resolveAsync(AuditLog.self)
-        try await audit.close()
-        observer.didDispose("AuditLog")
-        let pool = try await container.resolveAsync(SQLiteConnectionPool.self)
-        try await pool.close()
-        observer.didDispose("SQLiteConnectionPool")
-        logger.info("container disposed")
+        do {
+            try await container.shutdown()
+            logger.info("container shut down")
+        } catch {
+            logger.error("container shut down with errors", metadata: ["error": "\(error)"])
+            throw error
+        }
     }
 }
 

@@ -60,12 +60,14 @@ if arguments.contains("--load-test") {
         try await LoadTest.run(LoadTestOptions(port: port, requests: requests, concurrency: concurrency, users: users))
     }
     print(report)
+    // Every request's scope disposed its trace exactly once; shutdown disposed the audit log, then the pool.
     let applicationDisposals = recorder.applicationDisposals
-    let requestDisposals = recorder.disposals.count - applicationDisposals.count
-    let expected = ["AuditLog", "SQLiteConnectionPool"]
-    let cleanShutdown = applicationDisposals == expected
-    print("shutdown:     \(cleanShutdown ? "clean" : "NOT CLEAN"): disposed \(applicationDisposals.joined(separator: ", "))"
-          + (requestDisposals > 0 ? "; \(requestDisposals) request scopes disposed" : ""))
+    let traces = recorder.disposals.filter { $0.hasPrefix("RequestTrace ") }
+    let expectedTraces = Set((0..<requests).map { "RequestTrace load-\($0)" })
+    let cleanShutdown = applicationDisposals == ["AuditLog", "SQLiteConnectionPool"]
+        && traces.count == requests && Set(traces) == expectedTraces
+    print("shutdown:     \(cleanShutdown ? "clean" : "NOT CLEAN"): \(traces.count) request scopes ended "
+          + "(\(Set(traces).count) distinct), then disposed \(applicationDisposals.joined(separator: ", "))")
     exit(report.errors == 0 && report.isolationViolations == 0 && cleanShutdown ? 0 : 1)
 }
 

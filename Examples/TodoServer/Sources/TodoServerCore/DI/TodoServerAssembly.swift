@@ -11,6 +11,9 @@ import Logging
 /// | ``SQLiteConnectionPool`` | container | opened with the configured path and size; closed at shutdown |
 /// | ``TodoRepository`` | container | ``SQLiteTodoRepository`` over the pool, its schema migrated |
 /// | ``AuditLog`` | container | over the pool; flushed at shutdown, before the pool closes |
+/// | ``RequestID``, ``UserID`` | scoped value | provided by ``RequestScopeMiddleware`` to each request's scope |
+/// | ``RequestTrace`` | scoped | per request; disposed when the request's scope ends |
+/// | ``TodoService`` | scoped | per request, for the request's user |
 ///
 /// ```swift
 /// let container = Container()
@@ -44,10 +47,12 @@ public struct TodoServerAssembly: Assembly {
             LoggingDisposalObserver(logger: try r.require(Logger.self))
         }.inObjectScope(.container)
 
+        // Application lifetime: made once, disposed by `container.shutdown()` in reverse creation order.
         container.register(SQLiteConnectionPool.self) { r in
             let configuration = try r.require(TodoServerConfiguration.self)
             return try await SQLiteConnectionPool.open(
-                path: configuration.databasePath, size: configuration.poolSize, logger: try r.require(Logger.self))
+                path: configuration.databasePath, size: configuration.poolSize, logger: try r.require(Logger.self),
+                observer: try r.require((any DisposalObserver).self))
         }.inObjectScope(.container)
 
         container.register((any TodoRepository).self) { r in
@@ -58,9 +63,26 @@ public struct TodoServerAssembly: Assembly {
 
         container.register(AuditLog.self) { r in
             let audit = AuditLog(pool: try await r.resolveAsync(SQLiteConnectionPool.self),
-                                 logger: try r.require(Logger.self))
+                                 logger: try r.require(Logger.self),
+                                 observer: try r.require((any DisposalObserver).self))
             try await audit.migrate()
             return audit
         }.inObjectScope(.container)
+
+        // Request lifetime: values each request's scope provides, and services made once per request.
+        container.registerScopedValue(RequestID.self, validationValue: { RequestID("validation") })
+        container.registerScopedValue(UserID.self, validationValue: { UserID("validation") })
+
+        container.register(RequestTrace.self) { r in
+            RequestTrace(requestID: try r.require(RequestID.self), logger: try r.require(Logger.self),
+                         observer: try r.require((any DisposalObserver).self))
+        }.inObjectScope(.scoped)
+
+        container.register(TodoService.self) { r in
+            TodoService(requestID: try r.require(RequestID.self), user: try r.require(UserID.self),
+                        repository: try await r.resolveAsync((any TodoRepository).self),
+                        audit: try await r.resolveAsync(AuditLog.self),
+                        logger: try r.require(Logger.self))
+        }.inObjectScope(.scoped)
     }
 }

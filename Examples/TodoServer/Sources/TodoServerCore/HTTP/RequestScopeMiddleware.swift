@@ -3,8 +3,8 @@ import Hummingbird
 import Logging
 
 /// Opens a request scope around the rest of the chain: reads the request id (`X-Request-ID`, or a new one) and the
-/// user (`X-User`), provides them to the request's scope, hands the scope to the route in the context, and ends
-/// the scope when the response is ready, also when the route throws.
+/// user (`X-User`), provides them to the request's ``Scope``, hands the scope to the route in the context, and
+/// ends the scope (disposing the request's instances) when the response is ready, also when the route throws.
 ///
 /// Every response it returns, errors included, echoes `X-Request-ID`; responses of authenticated requests also
 /// carry `X-User` (the user the request sent) and `X-Served-For` (the user the request's ``TodoService`` was made
@@ -45,11 +45,16 @@ public struct RequestScopeMiddleware: RouterMiddleware {
             let user = try UserID(header: request.headers[.user])
             context.user = user
             context.logger[metadataKey: "user"] = "\(user)"
-            let services = RequestServices(requestID: requestID, user: user, container: container)
-            context.services = services
-            response = try await next(request, context)
-            response.headers[.user] = user.value
-            response.headers[.servedFor] = try await services.todoService().builtFor.value
+            response = try await container.withScope(label: "request") { scope in
+                try scope.provide(requestID)
+                try scope.provide(user)
+                _ = try scope.require(RequestTrace.self)   // first made, so last disposed
+                context.scope = scope
+                var response = try await next(request, context)
+                response.headers[.user] = user.value
+                response.headers[.servedFor] = try await scope.resolveAsync(TodoService.self).builtFor.value
+                return response
+            }
         } catch {
             response = try Self.response(for: error, request: request, context: context)
         }

@@ -3,11 +3,11 @@ import Hummingbird
 import Logging
 
 /// The context of one request: Hummingbird's core storage, plus what ``RequestScopeMiddleware`` adds: the
-/// request's ``RequestID``, its ``UserID`` and its services.
+/// request's ``RequestID``, its ``UserID`` and its dependency-injection ``Scope``.
 ///
 /// ```swift
 /// router.get("todos") { request, context in
-///     try await context.todoService().list()
+///     try await context.requireScope().resolveAsync(TodoService.self).list()
 /// }
 /// ```
 public struct TodoRequestContext: RequestContext {
@@ -17,8 +17,9 @@ public struct TodoRequestContext: RequestContext {
     public var requestID: RequestID?
     /// The user the request acts for, once the middleware has run.
     public var user: UserID?
-    /// The request's services, once the middleware has run.
-    public var services: RequestServices?
+    /// The request's scope, once the middleware has run: it was given the request id and the user, and makes
+    /// the request's `.scoped` services; it ends (disposing them) when the middleware returns.
+    public var scope: Scope?
 
     /// Creates the context Hummingbird hands to the middleware chain.
     ///
@@ -27,42 +28,23 @@ public struct TodoRequestContext: RequestContext {
         self.coreContext = .init(source: source)
     }
 
-    /// The request's ``TodoService``.
+    /// The request's scope.
     ///
-    /// - Returns: The service made for this request's user.
-    /// - Throws: `HTTPError(.internalServerError)` on a route that ``RequestScopeMiddleware`` does not cover, or
-    ///   the container's resolution error.
-    public func todoService() async throws -> TodoService {
-        guard let services else {
+    /// - Returns: The scope ``RequestScopeMiddleware`` opened for this request.
+    /// - Throws: `HTTPError(.internalServerError)` on a route that the middleware does not cover.
+    public func requireScope() throws -> Scope {
+        guard let scope else {
             throw HTTPError(.internalServerError, message: "This route has no request scope.")
         }
-        return try await services.todoService()
-    }
-}
-
-/// The services of one request (provisional: made by hand from the container until the library's request scopes
-/// land).
-public final class RequestServices: Sendable {
-    /// The request.
-    public let requestID: RequestID
-    /// The user.
-    public let user: UserID
-    private let container: Container
-
-    init(requestID: RequestID, user: UserID, container: Container) {
-        self.requestID = requestID
-        self.user = user
-        self.container = container
+        return scope
     }
 
-    /// The request's todo service.
+    /// The request's ``TodoService``, made for this request's user (once per request).
     ///
-    /// - Returns: A service for this request's user.
-    /// - Throws: The container's resolution error.
+    /// - Returns: The service.
+    /// - Throws: `HTTPError(.internalServerError)` on a route without a scope, or the container's
+    ///   `ResolutionError`.
     public func todoService() async throws -> TodoService {
-        TodoService(requestID: requestID, user: user,
-                    repository: try await container.resolveAsync((any TodoRepository).self),
-                    audit: try await container.resolveAsync(AuditLog.self),
-                    logger: try container.require(Logger.self))
+        try await requireScope().resolveAsync(TodoService.self)
     }
 }

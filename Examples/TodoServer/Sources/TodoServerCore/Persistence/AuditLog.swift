@@ -1,3 +1,4 @@
+import Assemblage
 import Logging
 import SQLiteNIO
 
@@ -5,17 +6,18 @@ import SQLiteNIO
 /// and written to the `audit` table in batches.
 ///
 /// It writes through the connection pool, so it must be flushed before the pool closes: the container disposes in
-/// reverse creation order, and the audit log is created after the pool it depends on, so it is disposed (its last
-/// batch written) before the pool closes.
+/// reverse creation order, and the audit log is created after the pool it depends on, so it is disposed
+/// (``AsyncDisposable``: its last batch written) before the pool closes.
 ///
 /// ```swift
 /// let audit = AuditLog(pool: pool, logger: logger, batchSize: 50)
 /// try await audit.record(AuditEntry(requestID: id, user: user, action: "create", todoID: 1))
 /// try await audit.flush()
 /// ```
-public actor AuditLog {
+public actor AuditLog: AsyncDisposable {
     private let pool: SQLiteConnectionPool
     private let logger: Logger
+    private let observer: (any DisposalObserver)?
     private let batchSize: Int
     private var pending: [AuditEntry] = []
     private var written = 0
@@ -26,9 +28,12 @@ public actor AuditLog {
     ///   - pool: The pool it writes through.
     ///   - logger: Where it logs its final flush.
     ///   - batchSize: How many entries it buffers before it writes them.
-    public init(pool: SQLiteConnectionPool, logger: Logger, batchSize: Int = 50) {
+    ///   - observer: Told when the container disposes the log.
+    public init(pool: SQLiteConnectionPool, logger: Logger, batchSize: Int = 50,
+                observer: (any DisposalObserver)? = nil) {
         self.pool = pool
         self.logger = logger
+        self.observer = observer
         self.batchSize = max(1, batchSize)
     }
 
@@ -87,12 +92,13 @@ public actor AuditLog {
         }
     }
 
-    /// Writes what is left; called when the container disposes the log at shutdown.
+    /// Writes what is left, when the container disposes the log at shutdown, and tells the observer.
     ///
-    /// - Throws: A storage error (for example ``PoolClosedError`` if the pool were closed first).
-    public func close() async throws {
+    /// - Throws: A storage error (``PoolClosedError`` if the pool were closed first).
+    public func dispose() async throws {
         try await flush()
         logger.info("audit log flushed", metadata: ["entries": "\(written)"])
+        observer?.didDispose("AuditLog")
     }
 }
 

@@ -1,3 +1,4 @@
+import Assemblage
 import Logging
 import NIOPosix
 import SQLiteNIO
@@ -13,7 +14,8 @@ import SQLiteNIO
 /// them on a thread pool of its own with one thread per connection: a connection that waits for the write lock
 /// never takes the thread the lock holder needs.
 ///
-/// The container makes one pool per application (`.container` scope) and disposes it at shutdown.
+/// The container makes one pool per application (`.container` scope) and disposes it at shutdown
+/// (``AsyncDisposable``): after every service made after it, such as the ``AuditLog`` that writes through it.
 ///
 /// ```swift
 /// let pool = try await SQLiteConnectionPool.open(path: "/tmp/todos.sqlite", size: 4, logger: logger)
@@ -22,13 +24,14 @@ import SQLiteNIO
 /// }
 /// try await pool.close()
 /// ```
-public actor SQLiteConnectionPool {
+public actor SQLiteConnectionPool: AsyncDisposable {
     /// The database file.
     public nonisolated let path: String
     /// How many connections the pool holds.
     public nonisolated let size: Int
 
     private let logger: Logger
+    private let observer: (any DisposalObserver)?
     private let threadPool: NIOThreadPool
     private var connections: [SQLiteConnection]
     private var idle: [SQLiteConnection]
@@ -39,8 +42,10 @@ public actor SQLiteConnectionPool {
 
     private enum State { case open, closing, closed }
 
-    private init(path: String, connections: [SQLiteConnection], threadPool: NIOThreadPool, logger: Logger) {
+    private init(path: String, connections: [SQLiteConnection], threadPool: NIOThreadPool, logger: Logger,
+                 observer: (any DisposalObserver)?) {
         self.path = path
+        self.observer = observer
         self.threadPool = threadPool
         self.size = connections.count
         self.connections = connections
@@ -53,11 +58,13 @@ public actor SQLiteConnectionPool {
     /// - Parameters:
     ///   - path: The database file; relative paths are relative to the working directory.
     ///   - size: The number of connections, at least 1.
-    ///   - logger: Where the pool logs opening and closing (at info level) and leases (at trace level).
+    ///   - logger: Where the pool logs opening and closing (at info level).
+    ///   - observer: Told when the container disposes the pool.
     /// - Returns: The open pool.
     /// - Throws: `SQLiteError` when a connection cannot be opened or configured; the connections opened before
     ///   the failure are closed again.
-    public static func open(path: String, size: Int, logger: Logger) async throws -> SQLiteConnectionPool {
+    public static func open(path: String, size: Int, logger: Logger,
+                            observer: (any DisposalObserver)? = nil) async throws -> SQLiteConnectionPool {
         precondition(size >= 1, "A pool needs at least one connection; configure database.poolSize >= 1.")
         let threadPool = NIOThreadPool(numberOfThreads: size)
         threadPool.start()
@@ -78,7 +85,8 @@ public actor SQLiteConnectionPool {
             throw error
         }
         logger.info("opened SQLite pool", metadata: ["path": "\(path)", "size": "\(size)"])
-        return SQLiteConnectionPool(path: path, connections: opened, threadPool: threadPool, logger: logger)
+        return SQLiteConnectionPool(path: path, connections: opened, threadPool: threadPool, logger: logger,
+                                    observer: observer)
     }
 
     /// Lends a connection to `body` and takes it back when `body` returns or throws.
@@ -134,6 +142,14 @@ public actor SQLiteConnectionPool {
         state = .closed
         logger.info("closed SQLite pool", metadata: ["path": "\(path)", "size": "\(size)"])
         if let firstError { throw firstError }
+    }
+
+    /// Closes the pool (``close()``) when its container shuts down, and tells the observer.
+    ///
+    /// - Throws: What ``close()`` throws.
+    public func dispose() async throws {
+        try await close()
+        observer?.didDispose("SQLiteConnectionPool")
     }
 
     private func lease() async throws -> SQLiteConnection {
