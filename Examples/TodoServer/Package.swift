@@ -56,6 +56,8 @@ let package = Package(
                 "TodoServerCore",
                 "TodoLoadTest",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
     ],
