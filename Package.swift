@@ -1,5 +1,18 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
+
+// Opt-in integrations, gated by package traits as apple/swift-configuration gates its own optional dependencies.
+// No trait is enabled by default, so the `Assemblage` library depends on nothing but the toolchain for a user who
+// does not ask for one: `.package(url: "…/Assemblage", from: "…", traits: ["Configuration"])`. The integration
+// code lives in Sources/Assemblage/Integrations/, inside `#if Configuration` (and so on) blocks.
+let traits: Set<Trait> = [
+    .trait(name: "Configuration",
+           description: "Properties read through swift-configuration's ConfigReader and its providers."),
+    .trait(name: "Logging", description: "Logging through swift-log."),
+    .trait(name: "ServiceLifecycle",
+           description: "Running the services a container built in a swift-service-lifecycle ServiceGroup."),
+    .default(enabledTraits: []),
+]
 
 let package = Package(
     name: "Assemblage",
@@ -13,10 +26,24 @@ let package = Package(
         // to a target. Nothing of it is built for targets that do not use it.
         .plugin(name: "AssemblageGraphCheck", targets: ["AssemblageGraphCheck"]),
     ],
+    traits: traits,
+    dependencies: [
+        // Used only through the trait-conditional target dependencies below: nothing of them is built unless a
+        // trait asks for it.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.8.0"),
+    ],
     targets: [
         // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
         .target(name: "_AssemblageShims"),
-        .target(name: "Assemblage", dependencies: ["_AssemblageShims"]),
+        .target(name: "Assemblage", dependencies: [
+            "_AssemblageShims",
+            .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                     condition: .when(traits: ["ServiceLifecycle"])),
+        ]),
         // Scene modules and navigation: a separate target so that a server never links it.
         .target(name: "AssemblageScenes", dependencies: ["Assemblage"]),
         // Helpers for tests of apps: a Swift Testing trait and an XCTest-friendly helper (uses the toolchain's
@@ -31,6 +58,16 @@ let package = Package(
         .executableTarget(name: "assemblage-graph-check", dependencies: ["AssemblageGraphCheckKit"]),
         .plugin(name: "AssemblageGraphCheck", capability: .buildTool(), dependencies: ["assemblage-graph-check"]),
         .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
+        // Tests of the trait-gated integrations: every file is wrapped in `#if Configuration` (and so on), so the
+        // target is empty unless the traits are enabled (`swift test --enable-all-traits --filter
+        // AssemblageIntegrationTests`, as .ci/run does).
+        .testTarget(name: "AssemblageIntegrationTests", dependencies: [
+            "Assemblage",
+            .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                     condition: .when(traits: ["ServiceLifecycle"])),
+        ]),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
         .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
         .testTarget(name: "AssemblageGraphCheckTests", dependencies: ["AssemblageGraphCheckKit", "Assemblage"],

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // Builds Assemblage's documentation with the Swift-DocC plugin.
 //
 // A separate package, so that users of Assemblage never resolve the plugin: it depends on the library by
@@ -9,7 +9,8 @@ let package = Package(
     name: "AssemblageDocs",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     dependencies: [
-        .package(name: "Assemblage", path: ".."),
+        // With the Configuration trait, so that the documentation covers the swift-configuration integration.
+        .package(name: "Assemblage", path: "..", traits: ["Configuration"]),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [

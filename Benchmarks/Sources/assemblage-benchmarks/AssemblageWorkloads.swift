@@ -2,6 +2,12 @@
 // are Assemblage's. The code is the Swinject side's, word for word: the API is source-compatible.
 import Assemblage
 
+extension RequestConnection: Disposable {}
+extension UnitOfWork: Disposable {}
+extension RequestRepository: Disposable {}
+extension RequestService: Disposable {}
+extension RequestHandler: Disposable {}
+
 enum AssemblageWorkloads {
     static var setups: [String: Setup] {
         combine([
@@ -15,7 +21,34 @@ enum AssemblageWorkloads {
             "resolve.argument1": argument1,
             "resolve.arguments3": arguments3,
             "resolve.parent3": parent3,
+            "scope.request5": request5,
         ], scaleSetups)
+    }
+
+    /// A scope per request: five `.scoped` services made from its root, disposed when it ends.
+    static func request5() -> Run {
+        let c = Container()
+        c.register(RequestConnection.self) { _ in RequestConnection() }.inObjectScope(.scoped)
+        c.register(UnitOfWork.self) { r in UnitOfWork(connection: r.resolve(RequestConnection.self)!) }
+            .inObjectScope(.scoped)
+        c.register(RequestRepository.self) { r in RequestRepository(work: r.resolve(UnitOfWork.self)!) }
+            .inObjectScope(.scoped)
+        c.register(RequestService.self) { r in RequestService(repository: r.resolve(RequestRepository.self)!) }
+            .inObjectScope(.scoped)
+        c.register(RequestHandler.self) { r in RequestHandler(service: r.resolve(RequestService.self)!) }
+            .inObjectScope(.scoped)
+        func request() -> RequestHandler {
+            let scope = c.makeScope()
+            let handler = scope.resolve(RequestHandler.self)!
+            try! scope.end()
+            return handler
+        }
+        let before = requestDisposals
+        Check.distinct(request(), request(), "Assemblage request scope")
+        if requestDisposals - before != 10 { Check.fail("Assemblage request scope: expected 10 disposals") }
+        return { n in
+            for _ in 0 ..< n { blackHole(request()) }
+        }
     }
 
     /// `scope == nil` keeps the default scope (`.graph`).

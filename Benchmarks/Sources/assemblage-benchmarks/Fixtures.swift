@@ -144,3 +144,42 @@ enum Check {
         }
     }
 }
+
+// MARK: - One request's scope
+//
+//   RequestHandler → RequestService → RequestRepository → UnitOfWork → RequestConnection
+//
+// Five services made for one request and disposed when it ends, last made first. `dispose()` counts, so that
+// the disposal is real work the optimiser cannot drop; each contestant adopts its own disposal protocol.
+
+/// Counts disposals (single-threaded: the workload runs on one thread).
+nonisolated(unsafe) var requestDisposals = 0
+
+final class RequestConnection: @unchecked Sendable {
+    init() {}
+    func dispose() { requestDisposals &+= 1 }
+}
+
+final class UnitOfWork: @unchecked Sendable {
+    let connection: RequestConnection
+    init(connection: RequestConnection) { self.connection = connection }
+    func dispose() { requestDisposals &+= 1 }
+}
+
+final class RequestRepository: @unchecked Sendable {
+    let work: UnitOfWork
+    init(work: UnitOfWork) { self.work = work }
+    func dispose() { requestDisposals &+= 1 }
+}
+
+final class RequestService: @unchecked Sendable {
+    let repository: RequestRepository
+    init(repository: RequestRepository) { self.repository = repository }
+    func dispose() { requestDisposals &+= 1 }
+}
+
+final class RequestHandler: @unchecked Sendable {
+    let service: RequestService
+    init(service: RequestService) { self.service = service }
+    func dispose() { requestDisposals &+= 1 }
+}

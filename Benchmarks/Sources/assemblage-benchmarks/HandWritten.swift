@@ -15,7 +15,43 @@ enum HandWritten {
             "resolve.argument1": argument1,
             "resolve.arguments3": arguments3,
             "resolve.parent3": transient,
+            "scope.request5": request5,
         ], scaleSetups)
+    }
+
+    /// What a request scope is without a container: an object that keeps what the request made, to dispose it
+    /// last-made-first when the request ends.
+    final class RequestScope {
+        var made: [any HandDisposable] = []
+        init() { made.reserveCapacity(5) }
+        func end() {
+            for item in made.reversed() { item.dispose() }
+            made.removeAll()
+        }
+    }
+
+    static func request5() -> Run {
+        @inline(__always)
+        func request() -> RequestHandler {
+            let scope = RequestScope()
+            let connection = RequestConnection()
+            scope.made.append(connection)
+            let work = UnitOfWork(connection: connection)
+            scope.made.append(work)
+            let repository = RequestRepository(work: work)
+            scope.made.append(repository)
+            let service = RequestService(repository: repository)
+            scope.made.append(service)
+            let handler = RequestHandler(service: service)
+            scope.made.append(handler)
+            blackHole(scope)  // a server keeps the request's scope in its request context: it is not on the stack
+            scope.end()
+            return handler
+        }
+        Check.distinct(request(), request(), "hand request scope")
+        return { n in
+            for _ in 0 ..< n { blackHole(request()) }
+        }
     }
 
     static func transient() -> Run {
@@ -96,3 +132,14 @@ enum Arguments {
     /// The names of the named workload; the one resolved is `names[7]`.
     static let names = (0 ..< 10).map { "service.\($0)" }
 }
+
+/// The hand-written side's disposal protocol.
+protocol HandDisposable: AnyObject {
+    func dispose()
+}
+
+extension RequestConnection: HandDisposable {}
+extension UnitOfWork: HandDisposable {}
+extension RequestRepository: HandDisposable {}
+extension RequestService: HandDisposable {}
+extension RequestHandler: HandDisposable {}

@@ -94,6 +94,10 @@ let workloads: [Workload] = [
              "a .transient service with three runtime arguments (Int, String, Double)"),
     Workload("resolve.parent3",
              "a .transient service registered 3 parent levels above the container asked"),
+    Workload("scope.request5",
+             "one request: a new scope, a chain of 5 .scoped services resolved from its root, the scope ended and the 5"
+                 + " disposed in reverse order (hand-written: a scope object and an array of disposables)",
+             without: [.swinject]),
     Workload("resolve.moduleTree200",
              "the root service of a 200-module tree (ModuleAssembler): a chain of 6 .transient objects in 6 modules;"
                  + " Swinject: the same 200 assemblies in one container"),

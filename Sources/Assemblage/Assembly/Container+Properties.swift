@@ -1,8 +1,9 @@
 extension Container {
     /// The properties visible from this container: its own, over those of its fallbacks.
     ///
-    /// A child container sees its parent's properties unless it applies a loader that sets the same key.
-    /// Like service lookup, an earlier fallback wins over a later one.
+    /// A child container sees its parent's properties unless it applies a loader (or adds a source) that sets
+    /// the same key: the child's layers are merged over its parent's. Like service lookup, an earlier fallback
+    /// wins over a later one.
     ///
     /// ```swift
     /// let app = Container()
@@ -21,10 +22,12 @@ extension Container {
         return merged
     }
 
-    /// Loads properties and merges them into this container's: later loaders win, top-level keys only,
-    /// arrays and dictionaries replaced whole.
+    /// Loads properties and merges them into this container's: later loaders win.
     ///
-    /// Loading happens before anything is merged, so a loader that fails changes nothing.
+    /// A file or dictionary loader replaces top-level values whole (arrays and dictionaries included); the
+    /// environment loader overrides single values at key paths (`APP_SERVER_PORT` sets `server.port` and keeps
+    /// the file's `server.host`). See ``PropertyLoader/mergeBehavior``. Loading happens before anything is
+    /// merged, so a loader that fails changes nothing.
     ///
     /// ```swift
     /// try container.applyPropertyLoader(JSONPropertyLoader(bundle: .main, name: "settings"))
@@ -45,6 +48,23 @@ extension Container {
         let loaded = try Properties(loaders: loaders)
         writer.withLock { ownProperties.merge(loaded) }
     }
+
+    /// Adds a source that is asked key by key when a property is read, over everything applied so far.
+    ///
+    /// For each key it has a value for, the source wins over the loaders applied before it and loses to those
+    /// applied after it; nothing is read now. Factories reach it through the same `property`,
+    /// `requireProperty` and `decodeProperties` calls; see ``PropertySource``. With the `Configuration`
+    /// package trait, `addPropertySource(_:)` also takes a swift-configuration `ConfigReader`.
+    ///
+    /// ```swift
+    /// try container.applyPropertyLoader(JSONPropertyLoader(bundle: .main, name: "defaults"))
+    /// container.addPropertySource(SecretsDirectorySource(directory: secretsURL))   // wins over the defaults
+    /// ```
+    ///
+    /// - Parameter source: The source.
+    public func addPropertySource(_ source: any PropertySource) {
+        writer.withLock { ownProperties.addSource(source) }
+    }
 }
 
 extension Resolver {
@@ -59,10 +79,11 @@ extension Resolver {
     /// ```
     ///
     /// A JSON number reads as `Int` and as `Double` where it fits; strings convert to numbers, booleans,
-    /// dates and data (see ``PropertyRepresentable``).
+    /// dates and data (see ``PropertyRepresentable``). A key is a top-level name or a dotted key path
+    /// (`server.port`); see ``Properties/property(_:as:)``.
     ///
     /// - Parameters:
-    ///   - key: The top-level key.
+    ///   - key: The key: a top-level name or a dotted key path.
     ///   - type: The type to read.
     /// - Returns: The value, or `nil`.
     public func property<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) -> T? {
@@ -71,8 +92,12 @@ extension Resolver {
 
     /// Reads a property as `T`, or throws an error naming the key, the expected type and what was found.
     ///
+    /// ```swift
+    /// container.register(Server.self) { r in Server(port: try r.requireProperty("server.port")) }
+    /// ```
+    ///
     /// - Parameters:
-    ///   - key: The top-level key.
+    ///   - key: The key: a top-level name or a dotted key path.
     ///   - type: The type to read.
     /// - Returns: The value.
     /// - Throws: ``PropertyError`` (`.missingKey` or `.typeMismatch`).
@@ -89,7 +114,7 @@ extension Resolver {
     ///
     /// - Parameters:
     ///   - type: The `Decodable` type.
-    ///   - key: The top-level key, or `nil` for the root.
+    ///   - key: The key (a top-level name or a dotted key path), or `nil` for the root.
     /// - Returns: The decoded value.
     /// - Throws: ``PropertyError`` naming the key path that failed.
     public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
@@ -139,6 +164,18 @@ extension Assembler {
     /// - Throws: ``PropertyError``; nothing is merged then.
     public func applyPropertyLoader(_ loader: any PropertyLoader) throws {
         try container.applyPropertyLoader(loader)
+    }
+
+    /// Adds a source that is asked key by key to the assembler's container; see
+    /// ``Container/addPropertySource(_:)-(PropertySource)``.
+    ///
+    /// ```swift
+    /// assembler.addPropertySource(SecretsDirectorySource(directory: secretsURL))
+    /// ```
+    ///
+    /// - Parameter source: The source, over everything applied before it.
+    public func addPropertySource(_ source: any PropertySource) {
+        container.addPropertySource(source)
     }
 }
 

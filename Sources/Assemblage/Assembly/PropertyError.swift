@@ -115,10 +115,14 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         /// ```
         public static let invalidValue = Code("invalidValue")
 
-        /// The same key appears twice in one JSON object.
+        /// The same key appears twice in one source.
         ///
-        /// Duplicate keys are almost always an editing mistake, and JSON
-        /// parsers disagree on which occurrence wins, so the loader rejects
+        /// Twice in one JSON object, or twice among the key paths of one
+        /// loader whose ``PropertyLoader/mergeBehavior`` is
+        /// ``PropertyMergeBehavior/overridingKeyPaths`` (for the environment:
+        /// two variables that map to one key path, such as `APP_PORT` and
+        /// `APP_port`). Duplicate keys are almost always an editing mistake,
+        /// and which occurrence should win is a guess, so the loader rejects
         /// them.
         ///
         /// ```swift
@@ -127,6 +131,34 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         /// // appears at line 1, column 2
         /// ```
         public static let duplicateKey = Code("duplicateKey")
+
+        /// One key of a source holds a value and another key of the same
+        /// source needs it to be a dictionary.
+        ///
+        /// Raised for a loader whose keys are key paths
+        /// (``PropertyMergeBehavior/overridingKeyPaths``): `db` and `db.host`
+        /// cannot both be set, because `db` cannot be a string and a
+        /// dictionary at once. ``PropertyError/keyPath`` is the shorter key;
+        /// the message names both (for the environment, both variables).
+        ///
+        /// ```swift
+        /// // APP_DB=postgres and APP_DB_HOST=localhost
+        /// // Conflicting keys in environment variables with prefix "APP_" (key "db"): APP_DB sets a
+        /// // value for this key, and APP_DB_HOST sets "db.host" inside it; …
+        /// ```
+        public static let conflictingKeys = Code("conflictingKeys")
+
+        /// A key path has an empty component, such as `server..port` or
+        /// `.port`.
+        ///
+        /// Raised for a loader whose keys are key paths
+        /// (``PropertyMergeBehavior/overridingKeyPaths``).
+        ///
+        /// ```swift
+        /// // a loader returning ["server..port": 80]
+        /// // Invalid key in my loader (key "server..port"): a key path has an empty component
+        /// ```
+        public static let invalidKey = Code("invalidKey")
 
         /// A required key has no value.
         ///
@@ -163,11 +195,12 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         /// ```
         public static let decodingFailed = Code("decodingFailed")
 
-        /// A custom ``PropertyLoader`` threw an error that is not a
-        /// `PropertyError`.
+        /// A custom ``PropertyLoader`` or ``PropertySource`` threw an error
+        /// that is not a `PropertyError`.
         ///
         /// ``Properties`` wraps such errors so callers handle one error
-        /// type; ``PropertyError/underlyingError`` holds the original.
+        /// type; ``PropertyError/underlyingError`` holds the original. For a
+        /// source, ``PropertyError/keyPath`` names the key being read.
         ///
         /// ```swift
         /// try properties.merge(loader: RemoteLoader()) // throws .loadFailed on a network error
@@ -337,6 +370,8 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         case .rootNotDictionary: return "Wrong root type"
         case .invalidValue: return "Invalid value"
         case .duplicateKey: return "Duplicate key"
+        case .conflictingKeys: return "Conflicting keys"
+        case .invalidKey: return "Invalid key"
         case .missingKey: return "Missing key"
         case .typeMismatch: return "Type mismatch"
         case .decodingFailed: return "Decoding failed"

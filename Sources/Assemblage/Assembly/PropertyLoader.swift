@@ -3,10 +3,16 @@ import Foundation
 /// A source of configuration properties.
 ///
 /// A loader reads one source (a file, the environment, an in-memory
-/// dictionary) and returns its top-level keys and values. Loaders are
-/// values: creating one does no work, and ``load()`` may be called more than
-/// once. ``Properties`` merges the results of several loaders, later ones
-/// overriding earlier ones key by key.
+/// dictionary) and returns its keys and values. Loaders are values: creating
+/// one does no work, and ``load()`` may be called more than once.
+/// ``Properties`` merges the results of several loaders, later ones
+/// overriding earlier ones key by key: a file's top-level keys replace whole
+/// values, the environment's key paths (``mergeBehavior``) single nested
+/// values.
+///
+/// A loader reads its whole source at once. For a source that can only be
+/// asked key by key, such as swift-configuration's `ConfigReader`, see
+/// ``PropertySource``.
 ///
 /// Implement the protocol to add a new source. Throw ``PropertyError`` for
 /// failures (other errors are wrapped with code
@@ -56,6 +62,28 @@ public protocol PropertyLoader: Sendable {
     /// JSONPropertyLoader(url: url).sourceDescription // "/app/settings.json"
     /// ```
     var sourceDescription: String { get }
+
+    /// How ``Properties`` merges what ``load()`` returns: whole top-level
+    /// values (the default), or single values at dotted key paths.
+    ///
+    /// Return ``PropertyMergeBehavior/overridingKeyPaths`` from a loader whose
+    /// keys are paths such as `server.port`, so that it overrides one nested
+    /// value without replacing the dictionary around it.
+    ///
+    /// ```swift
+    /// EnvironmentPropertyLoader(prefix: "APP_").mergeBehavior   // .overridingKeyPaths
+    /// ```
+    var mergeBehavior: PropertyMergeBehavior { get }
+}
+
+extension PropertyLoader {
+    /// ``PropertyMergeBehavior/replacingTopLevelKeys``: each key the loader
+    /// returns replaces the earlier value of that top-level key whole.
+    ///
+    /// ```swift
+    /// DictionaryPropertyLoader(["port": 1]).mergeBehavior   // .replacingTopLevelKeys
+    /// ```
+    public var mergeBehavior: PropertyMergeBehavior { .replacingTopLevelKeys }
 }
 
 // MARK: - File access shared by file-based loaders
@@ -210,115 +238,5 @@ public struct DictionaryPropertyLoader: PropertyLoader, ExpressibleByDictionaryL
     /// - Throws: Never; the signature is the protocol's.
     public func load() throws -> [String: PropertyValue] {
         values
-    }
-}
-
-// MARK: - Environment loader
-
-/// A loader that reads environment variables sharing a prefix.
-///
-/// Only variables whose names start with `prefix` (case-sensitively) are
-/// loaded. By default the prefix is removed from the key, so `APP_PORT=8080`
-/// with prefix `APP_` becomes the key `PORT`; a variable named exactly like
-/// the prefix would produce an empty key and is skipped. Key names are
-/// otherwise kept verbatim (no case folding, no `_` to `.` mapping).
-///
-/// Every value loads as ``PropertyValue/string(_:)``. The typed readers
-/// convert strings on demand, so `"8080"` reads as `Int` 8080, `"true"` as
-/// `Bool`, an ISO 8601 string as `Date`; see ``PropertyValue`` for the exact
-/// rules. ``Properties/decode(_:forKey:)`` applies the same rules.
-///
-/// The environment is captured when the loader is created, which makes the
-/// loader a plain value and easy to test:
-///
-/// ```swift
-/// let loader = EnvironmentPropertyLoader(prefix: "APP_")
-/// try properties.merge(loader: loader)       // APP_PORT overrides PORT
-/// let port = properties.property("PORT", as: Int.self)
-///
-/// let fake = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_PORT": "1"])
-/// ```
-public struct EnvironmentPropertyLoader: PropertyLoader {
-    /// The prefix variables must start with.
-    ///
-    /// An empty prefix loads every variable.
-    ///
-    /// ```swift
-    /// EnvironmentPropertyLoader(prefix: "APP_").prefix // "APP_"
-    /// ```
-    public var prefix: String
-
-    /// Whether the prefix is removed from the resulting keys.
-    ///
-    /// Keep the prefix when several prefixes share one ``Properties`` value and
-    /// the keys must stay distinct.
-    ///
-    /// ```swift
-    /// // APP_PORT=1 → key "APP_PORT" when false, "PORT" when true
-    /// ```
-    public var stripPrefix: Bool
-
-    /// The variables captured at creation.
-    ///
-    /// Later changes to the process environment do not affect the loader;
-    /// create a new loader to pick them up.
-    ///
-    /// ```swift
-    /// EnvironmentPropertyLoader(prefix: "", environment: ["A": "1"]).environment // ["A": "1"]
-    /// ```
-    public var environment: [String: String]
-
-    /// Creates a loader for variables starting with `prefix`.
-    ///
-    /// ```swift
-    /// let loader = EnvironmentPropertyLoader(prefix: "MYAPP_", stripPrefix: false)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - prefix: The case-sensitive prefix selecting variables.
-    ///   - environment: The variables to read; defaults to the current
-    ///     process environment, captured now.
-    ///   - stripPrefix: Whether to remove the prefix from keys.
-    public init(
-        prefix: String,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        stripPrefix: Bool = true
-    ) {
-        self.prefix = prefix
-        self.environment = environment
-        self.stripPrefix = stripPrefix
-    }
-
-    /// Names the prefix, for error messages.
-    ///
-    /// The prefix is quoted so that an empty or whitespace prefix is visible.
-    ///
-    /// ```swift
-    /// EnvironmentPropertyLoader(prefix: "APP_").sourceDescription
-    /// // environment variables with prefix "APP_"
-    /// ```
-    public var sourceDescription: String {
-        var quoted = ""
-        PropertyValue.renderQuoted(prefix, into: &quoted)
-        return "environment variables with prefix \(quoted)"
-    }
-
-    /// Returns the matching variables as string values.
-    ///
-    /// ```swift
-    /// try EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_X": "1", "Y": "2"]).load()
-    /// // ["X": .string("1")]
-    /// ```
-    ///
-    /// - Returns: One ``PropertyValue/string(_:)`` per matching variable.
-    /// - Throws: Never; the signature is the protocol's.
-    public func load() throws -> [String: PropertyValue] {
-        var values: [String: PropertyValue] = [:]
-        for (name, value) in environment where name.hasPrefix(prefix) {
-            let key = stripPrefix ? String(name.dropFirst(prefix.count)) : name
-            guard !key.isEmpty else { continue }
-            values[key] = .string(value)
-        }
-        return values
     }
 }

@@ -48,6 +48,29 @@ public protocol PropertyRepresentable: Sendable {
     /// 8080.propertyValue // .integer(8080)
     /// ```
     var propertyValue: PropertyValue { get }
+
+    /// The kind of value to ask a ``PropertySource`` for when reading this
+    /// type.
+    ///
+    /// Sources that store typed values (swift-configuration's providers) look
+    /// this kind up first. The default is ``PropertyValueKind/any``; the
+    /// library's conformances return their own kind (`Int` returns
+    /// ``PropertyValueKind/integer``).
+    ///
+    /// ```swift
+    /// [String].propertyValueKind // .array(of: .string)
+    /// ```
+    static var propertyValueKind: PropertyValueKind { get }
+}
+
+extension PropertyRepresentable {
+    /// ``PropertyValueKind/any``: a source answers with whatever it holds, and
+    /// ``init(propertyValue:)`` converts it.
+    ///
+    /// ```swift
+    /// Port.propertyValueKind // .any, unless Port says otherwise
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .any }
 }
 
 extension Int: PropertyRepresentable {
@@ -74,6 +97,13 @@ extension Int: PropertyRepresentable {
     /// 42.propertyValue // .integer(42)
     /// ```
     public var propertyValue: PropertyValue { .integer(self) }
+
+    /// ``PropertyValueKind/integer``.
+    ///
+    /// ```swift
+    /// Int.propertyValueKind // .integer
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .integer }
 }
 
 extension Double: PropertyRepresentable {
@@ -100,6 +130,13 @@ extension Double: PropertyRepresentable {
     /// 0.5.propertyValue // .double(0.5)
     /// ```
     public var propertyValue: PropertyValue { .double(self) }
+
+    /// ``PropertyValueKind/double``.
+    ///
+    /// ```swift
+    /// Double.propertyValueKind // .double
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .double }
 }
 
 extension Bool: PropertyRepresentable {
@@ -126,6 +163,13 @@ extension Bool: PropertyRepresentable {
     /// true.propertyValue // .bool(true)
     /// ```
     public var propertyValue: PropertyValue { .bool(self) }
+
+    /// ``PropertyValueKind/bool``.
+    ///
+    /// ```swift
+    /// Bool.propertyValueKind // .bool
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .bool }
 }
 
 extension String: PropertyRepresentable {
@@ -152,6 +196,13 @@ extension String: PropertyRepresentable {
     /// "api".propertyValue // .string("api")
     /// ```
     public var propertyValue: PropertyValue { .string(self) }
+
+    /// ``PropertyValueKind/string``.
+    ///
+    /// ```swift
+    /// String.propertyValueKind // .string
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .string }
 }
 
 extension Date: PropertyRepresentable {
@@ -177,6 +228,13 @@ extension Date: PropertyRepresentable {
     /// Date(timeIntervalSince1970: 0).propertyValue // .date(...)
     /// ```
     public var propertyValue: PropertyValue { .date(self) }
+
+    /// ``PropertyValueKind/date``.
+    ///
+    /// ```swift
+    /// Date.propertyValueKind // .date
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .date }
 }
 
 extension Data: PropertyRepresentable {
@@ -202,6 +260,13 @@ extension Data: PropertyRepresentable {
     /// Data([1, 2]).propertyValue // .data(2 bytes)
     /// ```
     public var propertyValue: PropertyValue { .data(self) }
+
+    /// ``PropertyValueKind/data``.
+    ///
+    /// ```swift
+    /// Data.propertyValueKind // .data
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .data }
 }
 
 extension PropertyValue: PropertyRepresentable {
@@ -260,6 +325,13 @@ extension Array: PropertyRepresentable where Element: PropertyRepresentable {
     /// [1, 2].propertyValue // .array([.integer(1), .integer(2)])
     /// ```
     public var propertyValue: PropertyValue { .array(map(\.propertyValue)) }
+
+    /// ``PropertyValueKind/array(of:)`` of the element's kind.
+    ///
+    /// ```swift
+    /// [Int].propertyValueKind // .array(of: .integer)
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .array(of: Element.propertyValueKind) }
 }
 
 extension Dictionary: PropertyRepresentable where Key == String, Value: PropertyRepresentable {
@@ -292,4 +364,11 @@ extension Dictionary: PropertyRepresentable where Key == String, Value: Property
     /// ["a": 1].propertyValue // .dictionary(["a": .integer(1)])
     /// ```
     public var propertyValue: PropertyValue { .dictionary(mapValues(\.propertyValue)) }
+
+    /// ``PropertyValueKind/dictionary``.
+    ///
+    /// ```swift
+    /// [String: Int].propertyValueKind // .dictionary
+    /// ```
+    public static var propertyValueKind: PropertyValueKind { .dictionary }
 }

@@ -255,8 +255,7 @@ extension ServiceEntry: _AsyncEntry {
                 throw ResolutionError(code: .noActiveScope, key: key, path: (context.frame?.pathKeys ?? []) + [key])
             }
             if let holder = context.frame?.longLivedCreation() {
-                throw ResolutionError(code: .captiveDependency, key: key, path: (context.frame?.pathKeys ?? []) + [key],
-                                      suggestions: [_captiveAdvice(holder: holder)])
+                throw _captive(holder: holder, path: context.frame?.pathKeys ?? [])
             }
             let entry = pointer
             let made = try await coordinator.once(_OnceKey(graph: ObjectIdentifier(scope), entry: entry), key: key,
@@ -269,13 +268,17 @@ extension ServiceEntry: _AsyncEntry {
         case .multiton:
             // Made, then kept per argument values by the synchronous machinery: when two tasks make the same
             // key at once, both factories run and the first instance stored is the one both get.
-            return try await _constructAsync(container, context, creation: nil, arguments)
+            return try await _AsyncLongLived.run { () async throws(ResolutionError) -> _UncheckedSendable<Service> in
+                try await _constructAsync(container, context, creation: nil, arguments)
+            }
         case .container, .singleton, .weak, .custom:
             let made = try await coordinator.once(_OnceKey(graph: nil, entry: pointer), key: key, frame: context.frame,
                                                   isReady: { kind == .container || kind == .singleton
                                                       ? _withReadSection { _sharedInstance() } : _storedInstance(kind) },
                                                   create: { (creation) throws(ResolutionError) -> Service in
-                try await _constructAsync(container, context, creation: creation, arguments).value
+                try await _AsyncLongLived.run { () async throws(ResolutionError) -> Service in
+                    try await _constructAsync(container, context, creation: creation, arguments).value
+                }
             })
             return _UncheckedSendable(made)
         }

@@ -77,8 +77,9 @@ public class Container: @unchecked Sendable {
     /// For the view a ``Scope`` resolves through: the scope's instances, which also hold this view's atomic
     /// words (nil for every other container).
     @usableFromInline final let scopeStorage: _ScopeStorage?
-    /// The instances this container made that are disposed when it shuts down, in creation order.
-    final let disposals = _DisposalList()
+    /// The instances this container made that are disposed when it shuts down, in creation order (made on first
+    /// use, see `disposals`).
+    final var disposalList: _DisposalList?
 
     /// Creates a container.
     ///

@@ -116,52 +116,14 @@ struct _RequiresAsyncDisposal: Error, CustomStringConvertible {
 
 // MARK: - Internal machinery
 
-/// How one instance is disposed.
-enum _Disposal {
-    /// The instance adopts ``Disposable`` (and perhaps ``AsyncDisposable`` too).
-    case sync(any Disposable)
-    /// The instance adopts only ``AsyncDisposable``.
-    case async(any AsyncDisposable)
-    /// The registration's ``ServiceEntry/onDispose(_:)-(@Sendable(Service)throws->Void)`` closure, with the
-    /// instance.
-    case closure(any _AnyDisposer, Any)
-
-    /// How `instance` is disposed: the registration's closure when it has one, else its protocol, else not at all.
-    /// One dynamic cast for a synchronous disposable (the common case).
-    @inline(__always)
-    static func of(_ instance: Any, disposer: (any _AnyDisposer)?) -> _Disposal? {
-        if let disposer { return disposer.isNone ? nil : .closure(disposer, instance) }
-        if let disposable = instance as? any Disposable { return .sync(disposable) }
-        if let disposable = instance as? any AsyncDisposable { return .async(disposable) }
-        return nil
-    }
-
-    /// Disposes synchronously; throws ``_RequiresAsyncDisposal`` when only an asynchronous disposal exists.
-    func disposeSynchronously() throws {
-        switch self {
-        case .sync(let disposable): try disposable.dispose()
-        case .async: throw _RequiresAsyncDisposal()
-        case .closure(let disposer, let instance): try disposer.disposeSynchronously(instance)
-        }
-    }
-
-    /// Disposes, awaiting an asynchronous disposal.
-    func dispose() async throws {
-        switch self {
-        case .sync(let disposable):
-            if let asynchronous = disposable as? any AsyncDisposable { return try await asynchronous.dispose() }
-            try disposeSynchronously()
-        case .async(let disposable): try await disposable.dispose()
-        case .closure(let disposer, let instance): try await disposer.dispose(instance)
-        }
-    }
-}
-
-/// A registration's disposal closure, without its service type.
+/// How instances of one type (or one registration) are disposed, without knowing their type.
+@usableFromInline
 protocol _AnyDisposer: AnyObject, Sendable {
-    /// `true` for `onDispose(nil)`-style opt-outs: the instance is not disposed at all.
+    /// `true` for ``ServiceEntry/notDisposed()``: the instance is not disposed at all.
     var isNone: Bool { get }
+    /// Disposes synchronously; throws ``_RequiresAsyncDisposal`` when only an asynchronous disposal exists.
     func disposeSynchronously(_ instance: Any) throws
+    /// Disposes, awaiting an asynchronous disposal.
     func dispose(_ instance: Any) async throws
 }
 
@@ -179,12 +141,63 @@ final class _Disposer<Service>: _AnyDisposer, @unchecked Sendable {  // @uncheck
 
     func disposeSynchronously(_ instance: Any) throws {
         guard let sync else { throw _RequiresAsyncDisposal() }
-        try sync(instance as! Service)  // the entry made it: it is a Service
+        try sync(_exactCast(instance, to: Service.self))  // the entry made it: it is a Service
     }
 
     func dispose(_ instance: Any) async throws {
-        if let async { return try await async(instance as! Service) }
-        try sync?(instance as! Service)
+        if let async { return try await async(_exactCast(instance, to: Service.self)) }
+        try sync?(_exactCast(instance, to: Service.self))
+    }
+}
+
+/// Disposes instances of one type that adopts ``Disposable``: found once per registration and type, so that
+/// making an instance costs no conformance lookup (see ``_DisposalCache``).
+final class _SyncDisposer<T: Disposable>: _AnyDisposer, @unchecked Sendable {  // @unchecked: no state.
+    var isNone: Bool { false }
+    func disposeSynchronously(_ instance: Any) throws { try _exactCast(instance, to: T.self).dispose() }
+    func dispose(_ instance: Any) async throws { try _exactCast(instance, to: T.self).dispose() }
+}
+
+/// Disposes instances of one type that adopts only ``AsyncDisposable``.
+final class _AsyncDisposer<T: AsyncDisposable>: _AnyDisposer, @unchecked Sendable {  // @unchecked: no state.
+    var isNone: Bool { false }
+    func disposeSynchronously(_ instance: Any) throws { throw _RequiresAsyncDisposal() }
+    func dispose(_ instance: Any) async throws {
+        let disposable = _UncheckedSendable(_exactCast(instance, to: T.self))  // handed over by its ending owner
+        try await disposable.value.dispose()
+    }
+}
+
+/// Disposes instances of one type that adopts both protocols: synchronously or asynchronously, as its owner ends.
+final class _EitherDisposer<T: Disposable & AsyncDisposable>: _AnyDisposer, @unchecked Sendable {  // no state.
+    var isNone: Bool { false }
+    func disposeSynchronously(_ instance: Any) throws { try _exactCast(instance, to: T.self).dispose() as Void }
+    func dispose(_ instance: Any) async throws {
+        let disposable = _UncheckedSendable(_exactCast(instance, to: T.self))
+        try await disposable.value.dispose()
+    }
+}
+
+/// The disposer a registration found for the last type it made: instances of one registration nearly always
+/// have one type, so the conformance lookup (about 1,700 instructions) runs once, not per instance.
+final class _DisposalCache: @unchecked Sendable {  // @unchecked: immutable.
+    let type: ObjectIdentifier
+    let disposer: (any _AnyDisposer)?
+
+    init(type: ObjectIdentifier, disposer: (any _AnyDisposer)?) {
+        self.type = type
+        self.disposer = disposer
+    }
+
+    /// How instances of `instance`'s type are disposed, by conformance (the slow path: a dynamic cast).
+    static func find(for instance: Any) -> (any _AnyDisposer)? {
+        func either<T: Disposable & AsyncDisposable>(_: T) -> any _AnyDisposer { _EitherDisposer<T>() }
+        func sync<T: Disposable>(_: T) -> any _AnyDisposer { _SyncDisposer<T>() }
+        func async<T: AsyncDisposable>(_: T) -> any _AnyDisposer { _AsyncDisposer<T>() }
+        if let disposable = instance as? any Disposable & AsyncDisposable { return either(disposable) }
+        if let disposable = instance as? any Disposable { return sync(disposable) }
+        if let disposable = instance as? any AsyncDisposable { return async(disposable) }
+        return nil
     }
 }
 
@@ -193,10 +206,11 @@ struct _OwnedInstance {
     let key: ServiceKey
     /// The registration that made it (identity only), so that a reset or a replacement can drop the record.
     let entry: UnsafeRawPointer
-    let disposal: _Disposal
+    let disposer: any _AnyDisposer
+    let instance: Any
 }
 
-/// A list of owned instances in the order they were made, for both scopes' transients and containers.
+/// The instances a container made that it disposes when it shuts down, in the order they were made.
 final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` is only touched under `lock`.
     private let lock = _Lock()
     private var records: [_OwnedInstance] = []
@@ -221,8 +235,6 @@ final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` is on
             return records.reversed()
         }
     }
-
-    var isEmpty: Bool { lock.withLock { records.isEmpty } }
 }
 
 /// Disposes `records` in order (callers pass them newest first), collecting every failure.
@@ -230,7 +242,7 @@ func _disposeSynchronously(_ records: [_OwnedInstance]) -> [DisposalError.Failur
     var failures: [DisposalError.Failure] = []
     for record in records {
         do {
-            try record.disposal.disposeSynchronously()
+            try record.disposer.disposeSynchronously(record.instance)
         } catch {
             failures.append(DisposalError.Failure(key: record.key, underlying: error,
                                                   requiresAsyncDisposal: error is _RequiresAsyncDisposal))
@@ -246,7 +258,7 @@ func _dispose(_ records: _UncheckedSendable<[_OwnedInstance]>) async -> [Disposa
     var failures: [DisposalError.Failure] = []
     for record in records.value {
         do {
-            try await record.disposal.dispose()
+            try await record.disposer.dispose(record.instance)
         } catch {
             failures.append(DisposalError.Failure(key: record.key, underlying: error, requiresAsyncDisposal: false))
         }
@@ -294,10 +306,21 @@ extension Container {
 }
 
 extension Container {
+    /// The instances this container made that it disposes when it shuts down (made on first use: most
+    /// containers, and every scope, never need one).
+    var disposals: _DisposalList {
+        writer.withLock {
+            if let disposalList { return disposalList }
+            let made = _DisposalList()
+            disposalList = made
+            return made
+        }
+    }
+
     /// Takes what shutdown disposes, and first drops the instances this container keeps (singletons included),
     /// so that no resolve hands out an instance being disposed; a later resolve makes a new one.
     func takeForShutdown() -> [_OwnedInstance] {
-        let owned = disposals.takeAll()
+        let owned = writer.withLock { disposalList }?.takeAll() ?? []
         let live = writer.withLock { liveEntriesLocked() + collectionElements.values.flatMap { $0.map(\.entry) } }
         for entry in live { entry._reset(matching: nil, includingSingletons: true) }
         return owned

@@ -84,9 +84,9 @@ public final class Scope: Container, @unchecked Sendable {
     ///
     /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
     public func end() async throws(DisposalError) {
-        guard let records = storage.end() else { return }
-        let failures = await _dispose(_UncheckedSendable(records.owned))
-        _ = records.instances  // released after their disposal, newest first
+        guard storage.markEnded() else { return }
+        let failures = await storage.disposeOwned()
+        storage.releaseAll()
         if !failures.isEmpty { throw DisposalError(owner: "scope \"\(label)\"", failures: failures) }
     }
 
@@ -98,9 +98,9 @@ public final class Scope: Container, @unchecked Sendable {
     /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
     @available(*, noasync, message: "in an async context, use `try await scope.end()`, which awaits async disposers")
     public func end() throws(DisposalError) {
-        guard let records = storage.end() else { return }
-        let failures = _disposeSynchronously(records.owned)
-        _ = records.instances
+        guard storage.markEnded() else { return }
+        let failures = storage.disposeOwnedSynchronously()
+        storage.releaseAll()
         if !failures.isEmpty { throw DisposalError(owner: "scope \"\(label)\"", failures: failures) }
     }
 }
@@ -292,32 +292,33 @@ struct _ScopeHeader {
 struct _ScopeSlot {
     /// The registration (identity); nil for an instance held only to be disposed (a transient).
     var entryAddress: UnsafeRawPointer?
-    /// The registration, held so that its address is not reused while the slot exists.
+    /// The registration, held so that its address is not reused while the slot exists (and for its key).
     var entry: AnyObject?
-    var key: ServiceKey
     /// The thread state making the instance; nil once it is ready.
     var creator: UnsafeRawPointer?
     var instance: Any?
-    var disposal: _Disposal?
+    var disposer: (any _AnyDisposer)?
     /// The owned slot completed before this one (the disposal chain), or -1.
     var previousOwned = -1
-}
 
-/// What a scope's end hands to the caller: the disposals, newest first, and the instances, released after them.
-struct _EndedScope {
-    let owned: [_OwnedInstance]
-    let instances: [Any]
+    /// The registration's key, for errors.
+    var key: ServiceKey {
+        (entry as? any _AnyEntry)?.key
+            ?? ServiceKey(serviceType: Any.self, argumentsType: Void.self, name: nil, argumentCount: 0)
+    }
 }
 
 /// A scope's instances: one allocation holding the view's words, a mutex and eight slots inline.
 ///
 /// Every slot operation is a short critical section under the mutex; factories run outside it. A slot is
 /// claimed by the thread that makes its instance; another thread asking for it meanwhile waits on the condition
-/// (a wait that would close a cycle between threads is a `cycle` error instead).
+/// (a wait that would close a cycle between threads is a `cycle` error instead). Once the scope is marked ended,
+/// no other thread touches a slot again, so the thread that ended it disposes and releases them without the lock.
 @usableFromInline
 final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     // Shared between threads through its scope (an @unchecked Sendable container): slots and the mutable header
-    // fields are only touched under the mutex; `parent` is immutable; the view's words are atomics.
+    // fields are only touched under the mutex until the scope ends, and then only by the thread that ended it;
+    // `parent` is immutable; the view's words are atomics.
 
     static let inlineCapacity = 8
 
@@ -332,14 +333,15 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     deinit {
-        if let abandoned = end() {
-            // Dropped without being ended: dispose what can be disposed now, and say so.
-            var failures = _disposeSynchronously(abandoned.owned)
-            if !abandoned.owned.isEmpty {
-                failures.insert(DisposalError.Failure(key: abandoned.owned[0].key, underlying: _NeverEnded(),
-                                                      requiresAsyncDisposal: false), at: 0)
+        if markEnded() {
+            // Dropped without being ended: dispose what can be disposed now, and say so when there was any.
+            let failures = disposeOwnedSynchronously()
+            releaseAll()
+            if hadDisposables {
+                let neverEnded = DisposalError.Failure(key: ServiceKey(Scope.self), underlying: _NeverEnded(),
+                                                       requiresAsyncDisposal: false)
+                DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [neverEnded] + failures))
             }
-            if !failures.isEmpty { DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: failures)) }
         }
         withUnsafeMutablePointers { header, slots in
             _ = slots.deinitialize(count: min(header.pointee.count, capacity))
@@ -348,7 +350,12 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
     }
 
-    var parent: Container { header.parent }
+    /// Whether the disposal chain was non-empty when ``markEnded()`` ran (read by `deinit`; written under the mutex).
+    @exclusivity(unchecked) private var hadDisposables = false
+
+    /// The container the scope was made from (read through the header's address: the `header` property itself
+    /// costs a dynamic exclusivity check per read).
+    var parent: Container { withUnsafeMutablePointerToHeader { $0.pointee.parent } }
 
     /// The view's words, inside this storage (which the view holds).
     var viewWords: _AtomicWords {
@@ -366,7 +373,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
     }
 
-    /// Runs `body` on slot `index` (under the mutex).
+    /// Runs `body` on slot `index` (under the mutex, or after the end by the thread that ended the scope).
     @inline(__always)
     private func withSlot<R>(_ index: Int, _ header: UnsafeMutablePointer<_ScopeHeader>,
                              _ body: (inout _ScopeSlot) throws -> R) rethrows -> R {
@@ -402,21 +409,24 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// The ready instance of `entry` in this scope, if any.
     func readyInstance(_ entry: UnsafeRawPointer) -> Any? {
         locked { header in
-            guard let index = find(entry, header) else { return nil }
+            guard !header.pointee.ended, let index = find(entry, header) else { return nil }
             return withSlot(index, header) { $0.creator == nil ? $0.instance : nil }
         }
     }
 
+    @usableFromInline
     enum Claim {
         case ready(Any)
         case create(Int)
     }
 
-    /// The instance of `entry` in this scope, or the right to make it (then call ``complete(_:_:_:)`` or
-    /// ``abandon(_:)``).
-    func claim(_ entry: AnyObject, address: UnsafeRawPointer, key: ServiceKey, state: UnsafeRawPointer,
-               path: @autoclosure () -> [ServiceKey]) throws(ResolutionError) -> Claim {
-        try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
+    /// The instance of `entry` in this scope, or the right to make it (then call ``complete(_:_:_:)``
+    /// or ``abandon(_:)``).
+    @usableFromInline
+    func claim(_ entry: AnyObject, address: UnsafeRawPointer, key: ServiceKey,
+               state: UnsafeRawPointer) throws(ResolutionError) -> Claim {
+        let path = { Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
+        return try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
             pthread_mutex_lock(&header.pointee.mutex)
             defer { pthread_mutex_unlock(&header.pointee.mutex) }
             while true {
@@ -424,11 +434,11 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                     throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
                 }
                 guard let index = find(address, header) else {
-                    let slot = _ScopeSlot(entryAddress: address, entry: entry, key: key, creator: state)
+                    let slot = _ScopeSlot(entryAddress: address, entry: entry, creator: state)
                     return .create(append(slot, header))
                 }
                 let (creator, instance) = withSlot(index, header) { ($0.creator, $0.instance) }
-                guard let creator else { return .ready(instance as Any) }
+                guard let creator else { return .ready(instance.unsafelyUnwrapped) }
                 if creator == state {
                     throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
                 }
@@ -459,38 +469,43 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
     }
 
-    /// Stores the instance made for slot `index` and wakes threads waiting for it.
-    ///
-    /// - Throws: `scopeEnded` when the scope ended while the instance was made (it is disposed at once, since no
-    ///   one else will).
-    func complete(_ index: Int, _ instance: Any, _ disposal: _Disposal?, key: ServiceKey,
-                  path: @autoclosure () -> [ServiceKey]) throws(ResolutionError) {
+    /// Stores the instance made for slot `index` and wakes threads waiting for it. Returns `false` when the scope
+    /// ended while the instance was made: it is disposed at once then, since no one else will.
+    @usableFromInline
+    func complete(_ index: Int, _ instance: Any, _ disposer: (any _AnyDisposer)?) -> Bool {
         let ended: Bool = locked { header in
             if header.pointee.ended { return true }
             withSlot(index, header) { slot in
                 slot.instance = instance
                 slot.creator = nil
-                if disposal != nil {
-                    slot.disposal = disposal
+                if disposer != nil {
+                    slot.disposer = disposer
                     slot.previousOwned = header.pointee.lastOwned
                 }
             }
-            if disposal != nil { header.pointee.lastOwned = index }
+            if disposer != nil { header.pointee.lastOwned = index }
             if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
             return false
         }
-        guard ended else { return }
-        if let disposal {
-            let failures = _disposeSynchronously([_OwnedInstance(key: key, entry: UnsafeRawPointer(bitPattern: 1)!,
-                                                                 disposal: disposal)])
-            if !failures.isEmpty { DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: failures)) }
+        guard ended else { return true }
+        if let disposer {
+            do {
+                try disposer.disposeSynchronously(instance)
+            } catch {
+                let key = (withSlot(index, withUnsafeMutablePointerToHeader { $0 }) { $0.key })
+                DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [
+                    DisposalError.Failure(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal),
+                ]))
+            }
         }
-        throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
+        return false
     }
 
     /// Gives up slot `index` after its factory failed, so that another resolve may try again.
+    @usableFromInline
     func abandon(_ index: Int) {
         let released: AnyObject? = locked { header in
+            guard !header.pointee.ended else { return nil }
             defer { if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) } }
             return withSlot(index, header) { slot in
                 slot.creator = nil
@@ -505,13 +520,11 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// Keeps an instance made through the scope (a transient) to dispose it when the scope ends. Returns `false`
     /// when the scope has ended (the caller owns the instance then).
     @discardableResult
-    func track(_ instance: Any, _ disposal: _Disposal, key: ServiceKey) -> Bool {
+    func track(_ instance: Any, _ disposer: any _AnyDisposer, entry: AnyObject) -> Bool {
         locked { header in
             guard !header.pointee.ended else { return false }
-            var slot = _ScopeSlot(key: key)
-            slot.instance = instance
-            slot.disposal = disposal
-            slot.previousOwned = header.pointee.lastOwned
+            let slot = _ScopeSlot(entry: entry, instance: instance, disposer: disposer,
+                                  previousOwned: header.pointee.lastOwned)
             header.pointee.lastOwned = append(slot, header)
             return true
         }
@@ -526,42 +539,81 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             defer { pthread_mutex_unlock(&header.pointee.mutex) }
             if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
             if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
-            var slot = _ScopeSlot(entryAddress: address, entry: entry, key: key)
-            slot.instance = value
-            _ = append(slot, header)
+            _ = append(_ScopeSlot(entryAddress: address, entry: entry, instance: value), header)
         }
     }
 
-    /// Marks the scope ended and takes what it holds: the owned instances' disposals, newest first, and every
-    /// instance. Returns nil when it had already ended.
-    func end() -> _EndedScope? {
-        locked { header -> _EndedScope? in
-            guard !header.pointee.ended else { return nil }
+    /// Marks the scope ended; returns `false` when it already was. From then on only the caller touches the
+    /// slots (every other operation checks the mark first, under the mutex).
+    func markEnded() -> Bool {
+        locked { header in
+            guard !header.pointee.ended else { return false }
             header.pointee.ended = true
-            var owned: [_OwnedInstance] = []
-            var next = header.pointee.lastOwned
-            while next >= 0 {
-                let (disposal, key, previous, address) = withSlot(next, header) {
-                    ($0.disposal, $0.key, $0.previousOwned, $0.entryAddress)
-                }
-                if let disposal {
-                    owned.append(_OwnedInstance(key: key, entry: address ?? UnsafeRawPointer(bitPattern: 1)!,
-                                                disposal: disposal))
-                }
-                next = previous
+            hadDisposables = header.pointee.lastOwned >= 0
+            if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
+            return true
+        }
+    }
+
+    /// The disposal chain, newest first (after ``markEnded()``, by its caller).
+    private func nextOwned(_ index: Int) -> (disposer: any _AnyDisposer, instance: Any, previous: Int)? {
+        guard index >= 0 else { return nil }
+        return withUnsafeMutablePointerToHeader { header in
+            withSlot(index, header) { ($0.disposer.unsafelyUnwrapped, $0.instance.unsafelyUnwrapped, $0.previousOwned) }
+        }
+    }
+
+    private var lastOwned: Int { withUnsafeMutablePointerToHeader { $0.pointee.lastOwned } }
+
+    private func failure(at index: Int, _ error: any Error) -> DisposalError.Failure {
+        let key = withUnsafeMutablePointerToHeader { header in withSlot(index, header) { $0.key } }
+        return DisposalError.Failure(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+    }
+
+    /// Disposes the owned instances, newest first (after ``markEnded()``, by its caller).
+    func disposeOwnedSynchronously() -> [DisposalError.Failure] {
+        var failures: [DisposalError.Failure] = []
+        var index = lastOwned
+        while let (disposer, instance, previous) = nextOwned(index) {
+            do {
+                try disposer.disposeSynchronously(instance)
+            } catch {
+                failures.append(failure(at: index, error))
             }
-            var instances: [Any] = []
-            for index in stride(from: header.pointee.count - 1, through: 0, by: -1) {
+            index = previous
+        }
+        return failures
+    }
+
+    /// Disposes the owned instances, newest first, awaiting asynchronous disposals (after ``markEnded()``).
+    func disposeOwned() async -> [DisposalError.Failure] {
+        var failures: [DisposalError.Failure] = []
+        var index = lastOwned
+        while let (disposer, instance, previous) = nextOwned(index) {
+            let handed = _UncheckedSendable(instance)  // this scope's, disposed by its ending caller only
+            do {
+                try await disposer.dispose(handed.value)
+            } catch {
+                failures.append(failure(at: index, error))
+            }
+            index = previous
+        }
+        return failures
+    }
+
+    /// Releases every instance, newest first (after the disposals, by the caller of ``markEnded()``).
+    func releaseAll() {
+        withUnsafeMutablePointerToHeader { header in
+            var index = header.pointee.count
+            while index > 0 {
+                index -= 1
                 withSlot(index, header) { slot in
-                    if let instance = slot.instance { instances.append(instance) }
                     slot.instance = nil
-                    slot.disposal = nil
+                    slot.disposer = nil
                     slot.entry = nil
                 }
             }
             header.pointee.lastOwned = -1
-            if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
-            return _EndedScope(owned: owned, instances: instances)
         }
     }
 }

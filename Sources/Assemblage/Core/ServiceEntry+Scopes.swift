@@ -15,6 +15,24 @@ extension ServiceEntry {
         return self
     }
 
+    /// How `instance` is disposed: the registration's closure, else its type's conformance (looked up once per
+    /// type and kept in word 6), else not at all.
+    @usableFromInline
+    func _disposer(for instance: Service) -> (any _AnyDisposer)? {
+        if let closure = _disposer { return closure.isNone ? nil : closure }
+        let type = ObjectIdentifier(Swift.type(of: instance))
+        if let cached = words.loadAcquire(6) {
+            let hit: (any _AnyDisposer)?? = Unmanaged<_DisposalCache>.fromOpaque(cached)._withUnsafeGuaranteedRef {
+                $0.type == type ? .some($0.disposer) : .none
+            }
+            if let hit { return hit }
+        }
+        let found = _DisposalCache.find(for: instance)
+        let replaced = words.exchange(6, Unmanaged.passRetained(_DisposalCache(type: type, disposer: found)).toOpaque())
+        if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
+        return found
+    }
+
     /// Whether ``Container/registerScopedValue(_:name:validationValue:file:line:)`` made this registration.
     var isScopedValueDeclaration: Bool { words.loadAcquire(5) != nil }
 
@@ -25,25 +43,23 @@ extension ServiceEntry {
     }
 
     /// Makes, or finds, this registration's instance in the scope `container` is the view of.
-    @usableFromInline @inline(never)
+    ///
+    /// Inlinable, so that it specialises for the service type in the caller's module (unspecialised, boxing the
+    /// instance and copying slots through value witnesses cost about 300 instructions per instance).
+    @inlinable
     func _createScoped<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ make: M) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(pointer) { return instance as! Service }
-        guard let scope = container.scopeStorage else {
-            throw ResolutionError(code: .noActiveScope, key: key, path: state.path + [key])
-        }
-        if let holder = state.longLivedCreation() {
-            throw ResolutionError(code: .captiveDependency, key: key, path: state.path + [key],
-                                  suggestions: [_captiveAdvice(holder: holder)])
-        }
+        guard let scope = container.scopeStorage else { throw _scopedFailure(state, .noActiveScope) }
+        if !state.longLived.isEmpty || _AsyncLongLived.anyRunning { try _checkCaptive(state) }
         if try state.checkReentry(pointer) {
             // An allowed re-entry through initCompleted: the outer creation stores what this one makes.
             return try _construct(state, container, graph: true, make)
         }
         let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-        switch try scope.claim(self, address: pointer, key: key, state: statePointer, path: state.path) {
+        switch try scope.claim(self, address: pointer, key: key, state: statePointer) {
         case .ready(let instance):
-            return instance as! Service  // stored for this registration: a Service
+            return _exactCast(instance, to: Service.self)  // stored for this registration: a Service
         case .create(let index):
             let instance: Service
             do {
@@ -52,29 +68,50 @@ extension ServiceEntry {
                 scope.abandon(index)
                 throw error
             }
-            try scope.complete(index, instance, _Disposal.of(instance, disposer: _disposer), key: key, path: state.path)
+            if !scope.complete(index, instance, _disposer(for: instance)) { throw _scopedFailure(state, .scopeEnded) }
             return instance
         }
     }
 
-    /// The sentence of a captive-dependency error: who would capture this scoped service, and the fix.
-    func _captiveAdvice(holder: ServiceKey) -> String {
-        "\(holder) lives longer than any scope, so it would keep the \(key) of the first scope that made it and hand it "
-            + "to every later one. Make \(holder) .scoped too, or resolve \(key) when it is needed, through the "
-            + "scope (a factory's resolver, or Provider<\(_typeName(key.serviceType, qualified: false))>)."
+    /// The error of a scoped resolve that cannot go on (out of line: the error paths).
+    @usableFromInline
+    func _scopedFailure(_ state: _ResolutionState, _ code: ResolutionError.Code) -> ResolutionError {
+        ResolutionError(code: code, key: key, path: state.path + [key])
+    }
+
+    /// Throws the captive-dependency error when a longer-lived instance is being made on this thread, or by an
+    /// async factory this resolve runs inside.
+    @usableFromInline
+    func _checkCaptive(_ state: _ResolutionState) throws(ResolutionError) {
+        if let holder = state.longLived.last {
+            throw _captive(holder: _ResolutionState.key(of: UInt(bitPattern: holder)), path: state.path)
+        }
+        // Inside an async factory of a longer-lived registration, resolving synchronously.
+        if let frame = _AsyncContext.current?.frame, let holder = frame.longLivedCreation() {
+            throw _captive(holder: holder, path: frame.pathKeys + state.path)
+        }
+    }
+
+    /// The captive-dependency error: `holder`, longer-lived, would keep this scoped service.
+    func _captive(holder: ServiceKey, path: [ServiceKey]) -> ResolutionError {
+        ResolutionError(code: .captiveDependency, key: key, path: path + [key], suggestions: [
+            "\(holder) lives longer than any scope, so it would keep the \(key) of the first scope that made it and "
+                + "hand it to every later one. Make \(holder) .scoped too, or resolve \(key) when it is needed, "
+                + "through the scope (a factory's resolver, or Provider<\(_typeName(key.serviceType, qualified: false))>).",
+        ])
     }
 
     /// Hands a transient or graph instance made through a scope to the scope, to dispose when it ends.
     @usableFromInline @inline(never)
     func _trackInScope(_ instance: Service, _ scope: _ScopeStorage) {
-        guard let disposal = _Disposal.of(instance, disposer: _disposer) else { return }
-        scope.track(instance, disposal, key: key)
+        guard let disposer = _disposer(for: instance) else { return }
+        scope.track(instance, disposer, entry: self)
     }
 
     /// Hands a shared instance to the container that owns the registration, to dispose when it shuts down.
     func _trackInOwner(_ instance: Service) {
-        guard let disposal = _Disposal.of(instance, disposer: _disposer), let owner = container else { return }
-        owner.disposals.append(_OwnedInstance(key: key, entry: pointer, disposal: disposal))
+        guard let disposer = _disposer(for: instance), let owner = container else { return }
+        owner.disposals.append(_OwnedInstance(key: key, entry: pointer, disposer: disposer, instance: instance))
     }
 }
 
@@ -84,27 +121,52 @@ final class _ScopedValueMarker: Sendable {
 }
 
 extension _ResolutionState {
-    /// The key of a registration whose instance outlives every scope (`.container`, `.singleton`, `.multiton`,
-    /// `.weak` or custom) and is being made on this thread now, or nil: a scoped instance made now would be
-    /// captured by it.
-    func longLivedCreation() -> ServiceKey? {
-        guard depth > 0 else { return nil }
-        for index in stride(from: depth - 1, through: 0, by: -1) {
-            let address = frames[index] & ~Self.completingBit
-            guard let pointer = UnsafeRawPointer(bitPattern: address),
-                  let entry = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any _AnyEntry else {
-                continue
-            }
-            switch entry.objectScope.kind {
-            case .container, .singleton, .multiton, .weak, .custom: return entry.key
-            case .transient, .graph, .scoped: continue
-            }
-        }
-        return nil
+    /// Runs `body`, the making of a longer-lived instance of `entry`, with `entry` on ``longLived``.
+    @inline(__always)
+    func whileMakingLongLived<T>(_ entry: UnsafeRawPointer, _ body: () throws -> T) rethrows -> T {
+        longLived.append(entry)
+        defer { longLived.removeLast() }
+        return try body()
     }
 }
 
 extension Container {
     /// Whether this container, or the one this scope's view belongs to, is a validation sandbox.
     var _isValidationSandbox: Bool { (scopeStorage?.parent ?? self).recorder != nil }
+}
+
+/// Counts the async factories of longer-lived registrations running now, so that a synchronous scoped creation
+/// reads the task-local async context (about 130 instructions) only when one may be above it.
+@usableFromInline
+enum _AsyncLongLived {
+    private static let lock = _Lock()
+    private static let word = _AtomicWords(count: 1)
+    nonisolated(unsafe) private static var count = 0  // guarded by `lock`; published in `word`
+
+    @usableFromInline static var anyRunning: Bool { word.loadAcquire(0) != nil }
+
+    static func run<T>(_ body: () async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
+        change(by: 1)
+        defer { change(by: -1) }
+        return try await body()
+    }
+
+    private static func change(by delta: Int) {
+        lock.withLock {
+            count += delta
+            word.storeRelease(0, UnsafeMutableRawPointer(bitPattern: count))
+        }
+    }
+}
+
+/// `value` as `T`. When its dynamic type is exactly `T` (checked first: one comparison of type metadata), the
+/// value is reinterpreted without the runtime's general cast, which costs several hundred instructions from
+/// `Any`; otherwise it is an ordinary `as!`.
+@inlinable @inline(__always)
+func _exactCast<T>(_ value: Any, to: T.Type) -> T {
+    func open<U>(_ opened: U) -> T {
+        if U.self == T.self { return unsafeBitCast(opened, to: T.self) }  // the same type: a no-op
+        return opened as! T
+    }
+    return _openExistential(value, do: open)
 }

@@ -44,7 +44,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// 2: the `initCompleted` steps (a retained `_Completions<Service>`, or nil); 3: the factory converted to a
     /// pack box, made on demand when a fixed-arity factory is resolved through the variadic path; 4: the
     /// `onDispose` closure (a retained `_Disposer<Service>`, or nil); 5: set (to a retained marker) on the
-    /// registration `registerScopedValue` makes.
+    /// registration `registerScopedValue` makes; 6: the `_DisposalCache` of the last type made, or nil.
     @usableFromInline let words: _AtomicWords
     /// The container that owns the registration.
     weak var container: Container?
@@ -94,11 +94,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         words.storeRelease(0, Unmanaged.passRetained(target.objectScope).toOpaque())
     }
 
-    static var wordCount: Int { 6 }
+    static var wordCount: Int { 7 }
 
     deinit {
         // Instances the owner would have disposed are the owner's no more: whoever holds them owns them.
-        if words.loadAcquire(1) != nil || stored != nil { container?.disposals.forget(entry: pointer) }
+        if words.loadAcquire(1) != nil || stored != nil, let owner = container {
+            owner.writer.withLock { owner.disposalList }?.forget(entry: pointer)
+        }
         for index in 0..<Self.wordCount {
             if let pointer = words.exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
         }
@@ -517,7 +519,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             }
         }
         defer { if !reentry { _Coordinator.shared.end(pointer) } }
-        let instance = try _construct(state, container, graph: true, make)
+        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: true, make) }
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
         let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
         if let previous = words.exchange(1, box) { _Reclaimer.retireBox(previous) }
@@ -540,7 +542,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             }
         }
         defer { if !reentry { _Coordinator.shared.end(pointer) } }
-        let instance = try _construct(state, container, graph: true, make)
+        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: true, make) }
         _Coordinator.shared.withLock {
             if kind == .weak {
                 storedInstances.weakInstance = instance as AnyObject
@@ -582,7 +584,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             }
         }
         defer { if !reentry { _Coordinator.shared.end(pointer) } }
-        let instance = try _construct(state, container, graph: false, make)
+        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: false, make) }
         _Coordinator.shared.withLock { storedInstances.multiton[values] = instance }
         _trackInOwner(instance)
         return instance
@@ -692,7 +694,7 @@ extension ServiceEntry: _AnyEntry {
         if let scope, scope !== current { return }
         if current.kind == .singleton, !includingSingletons { return }
         if let previous = words.exchange(1, nil) { _Reclaimer.retireBox(previous) }
-        container?.disposals.forget(entry: pointer)
+        if let owner = container { owner.writer.withLock { owner.disposalList }?.forget(entry: pointer) }
         let dropped: [Any?] = _Coordinator.shared.withLock {
             guard let stored else { return [] }
             let held: [Any?] = [stored.weakInstance as Any?, stored.storage?.instance] + stored.multiton.values.map { $0 }

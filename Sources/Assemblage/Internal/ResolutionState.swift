@@ -73,6 +73,9 @@ final class _ResolutionState {
     let section: UnsafeMutableRawPointer
     /// Calls into resolvers of the user's own that are in progress on this thread (see `_foreignResolve`).
     var foreignCalls: [_ForeignCall] = []
+    /// The registrations whose longer-lived instance (`.container`, `.singleton`, `.multiton`, `.weak`,
+    /// custom) this thread is making now, innermost last: a `.scoped` instance made meanwhile would be captured.
+    @exclusivity(unchecked) @usableFromInline var longLived: [UnsafeRawPointer] = []
 
     /// Resolutions deeper than this fail with `depthLimitExceeded` instead of exhausting the stack.
     static let maxDepth = 1_500

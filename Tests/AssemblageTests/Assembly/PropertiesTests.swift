@@ -343,19 +343,22 @@ struct PropertyLoaderTests {
     @Test func environmentLoaderSelectsPrefixedVariablesAndStripsPrefix() throws {
         let environment = ["APP_PORT": "8080", "APP_DEBUG": "true", "PATH": "/bin", "app_lower": "x", "APP_": "empty"]
         let loader = EnvironmentPropertyLoader(prefix: "APP_", environment: environment)
-        #expect(try loader.load() == ["PORT": .string("8080"), "DEBUG": .string("true")])
+        #expect(try loader.load() == ["port": .string("8080"), "debug": .string("true")])
         #expect(loader.sourceDescription == #"environment variables with prefix "APP_""#)
     }
 
     @Test func environmentLoaderKeepsPrefixWhenAsked() throws {
         let loader = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_PORT": "1", "OTHER": "2"],
                                                stripPrefix: false)
-        #expect(try loader.load() == ["APP_PORT": .string("1")])
+        #expect(try loader.load() == ["app.port": .string("1")])
+        let verbatim = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_PORT": "1", "OTHER": "2"],
+                                                 stripPrefix: false, keyMapping: .verbatim)
+        #expect(try verbatim.load() == ["APP_PORT": .string("1")])
     }
 
     @Test func environmentLoaderWithEmptyPrefixLoadsEverything() throws {
         let loader = EnvironmentPropertyLoader(prefix: "", environment: ["A": "1", "B": "2"])
-        #expect(try loader.load() == ["A": .string("1"), "B": .string("2")])
+        #expect(try loader.load() == ["a": .string("1"), "b": .string("2")])
     }
 
     @Test func environmentLoaderDefaultsToProcessEnvironment() throws {
@@ -366,9 +369,9 @@ struct PropertyLoaderTests {
     @Test func environmentStringsReadThroughTypedAccessors() throws {
         let values = try EnvironmentPropertyLoader(
             prefix: "APP_", environment: ["APP_PORT": "8080", "APP_RATIO": "0.5", "APP_ON": "TRUE"]).load()
-        #expect(values["PORT"].flatMap(Int.init(propertyValue:)) == 8080)
-        #expect(values["RATIO"].flatMap(Double.init(propertyValue:)) == 0.5)
-        #expect(values["ON"].flatMap(Bool.init(propertyValue:)) == true)
+        #expect(values["port"].flatMap(Int.init(propertyValue:)) == 8080)
+        #expect(values["ratio"].flatMap(Double.init(propertyValue:)) == 0.5)
+        #expect(values["on"].flatMap(Bool.init(propertyValue:)) == true)
     }
 
     @Test func loadersCanLoadRepeatedly() throws {

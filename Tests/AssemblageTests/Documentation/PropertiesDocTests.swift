@@ -39,10 +39,22 @@ enum PropertiesDoc {
         // snippet: properties-bundle
         try container.applyPropertyLoaders([
             JSONPropertyLoader(bundle: .main, name: "settings"),        // settings.json in the app's bundle
-            EnvironmentPropertyLoader(prefix: "MYAPP_"),               // MYAPP_timeout=5 wins over the file
+            EnvironmentPropertyLoader(prefix: "MYAPP_"),               // MYAPP_API_RETRIES=5 wins over api.retries
         ])
         // end-snippet
     }
+
+    // snippet: properties-source-type
+    /// Values kept outside the app, asked for one key at a time (a secrets store, a remote service).
+    struct SecretsSource: PropertySource {
+        var secrets: [String: String]
+        var sourceDescription: String { "secrets store" }
+
+        func value(atKeyPath keyPath: [String], as kind: PropertyValueKind) throws -> PropertyValue? {
+            secrets[keyPath.joined(separator: ".")].map(PropertyValue.string)
+        }
+    }
+    // end-snippet
 
     @Suite("Docs: Properties") struct Samples {
         @Test func loadAndRead() throws {
@@ -134,6 +146,56 @@ enum PropertiesDoc {
             #expect(screen.property("timeout", as: Int.self) == 30)
             #expect(screen.property("api", as: [String: PropertyValue].self) != nil)
             #expect(app.property("timeout", as: Double.self) == 2.5)
+        }
+
+        @Test func environmentOverridesNestedValues() throws {
+            // snippet: properties-environment
+            let container = Container()
+            try container.applyPropertyLoaders([
+                JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"),
+                EnvironmentPropertyLoader(prefix: "MYAPP_", environment: [
+                    "MYAPP_API_RETRIES": "5",           // api.retries
+                    "MYAPP_TIMEOUT": "10",              // timeout
+                ]),
+            ])
+            let retries = container.property("api.retries", as: Int.self)            // 5
+            let api = try container.decodeProperties(APISettings.self, forKey: "api")
+            // api.baseURL is still the file's; api.retries is 5
+            // end-snippet
+            #expect(retries == 5)
+            #expect(api.baseURL == "https://api.example.com")
+            #expect(api.retries == 5)
+            #expect(container.property("timeout", as: Int.self) == 10)
+
+            // snippet: properties-environment-names
+            let keyPaths = ["API_BASEURL", "DB__POOL_SIZE", "DB_POOL__SIZE", "SERVER_"]
+                .map(EnvironmentPropertyLoader.keyPath(forVariableName:))
+            // ["api.baseurl", "db_pool.size", "db.pool_size", nil]: a single _ separates, __ keeps one _
+            // end-snippet
+            #expect(keyPaths == ["api.baseurl", "db_pool.size", "db.pool_size", nil])
+
+            let clash = EnvironmentPropertyLoader(
+                prefix: "MYAPP_", environment: ["MYAPP_API": "x", "MYAPP_API_RETRIES": "1"])
+            let error = try #require(throws: PropertyError.self) { try container.applyPropertyLoader(clash) }
+            #expect(error.code == .conflictingKeys)
+            #expect(error.description.hasPrefix(
+                #"Conflicting keys in environment variables with prefix "MYAPP_" (key "api"): MYAPP_API sets a value"#))
+        }
+
+        @Test func sourcesAskedKeyByKey() throws {
+            // snippet: properties-source
+            let container = Container()
+            try container.applyPropertyLoader(
+                JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
+            container.addPropertySource(SecretsSource(secrets: ["api.token": "s3cr3t", "timeout": "5"]))
+
+            container.register(String.self, name: "token") { r in try r.requireProperty("api.token") }
+            let token = try container.require(String.self, name: "token")   // from the source
+            let timeout = container.property("timeout", as: Double.self)    // 5: the source was added later
+            // end-snippet
+            #expect(token == "s3cr3t")
+            #expect(timeout == 5)
+            #expect(container.property("api.retries", as: Int.self) == 3)
         }
 
         @Test func bundleLoaderIsTypedWhenTheFileIsMissing() {
