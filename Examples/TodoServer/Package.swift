@@ -10,9 +10,9 @@ let package = Package(
         .executable(name: "todo-server", targets: ["todo-server"]),
     ],
     dependencies: [
-        // Assemblage from this repository. Its package traits (ServiceLifecycle, Configuration, Logging) are
-        // named here once the root package declares them.
-        .package(name: "Assemblage", path: "../.."),
+        // Assemblage from this repository, with its opt-in integrations: swift-configuration (a ConfigReader as a
+        // property source), swift-log and swift-service-lifecycle.
+        .package(name: "Assemblage", path: "../..", traits: ["ServiceLifecycle", "Configuration", "Logging"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
@@ -48,7 +48,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "todo-server",
-            dependencies: ["TodoServerCore", "TodoLoadTest"]
+            dependencies: [
+                "TodoServerCore",
+                "TodoLoadTest",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "TodoServerTests",
@@ -58,6 +63,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

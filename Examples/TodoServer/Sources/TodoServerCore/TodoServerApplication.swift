@@ -1,4 +1,5 @@
 import Assemblage
+import Configuration
 import Hummingbird
 import Logging
 import NIOCore
@@ -24,14 +25,18 @@ public struct TodoServerApplication: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The settings.
+    ///   - properties: A swift-configuration reader the container reads further settings from (its property
+    ///     source), usually the one ``TodoServerConfiguration/makeReader(environment:arguments:defaultFile:)``
+    ///     made; `nil` for defaults.
     ///   - logger: The application's logger.
     ///   - customize: Changes to the container after the application's registrations (tests replace the
     ///     ``DisposalObserver`` here).
-    public init(configuration: TodoServerConfiguration, logger: Logger,
+    public init(configuration: TodoServerConfiguration, properties: ConfigReader? = nil, logger: Logger,
                 customize: (Container) -> Void = { _ in }) {
         self.configuration = configuration
         self.logger = logger
-        let container = Container()
+        let container = Container(label: "todo-server")
+        if let properties { container.addPropertySource(properties) }
         TodoServerAssembly(configuration: configuration, logger: logger).assemble(container: container)
         customize(container)
         self.container = container

@@ -1,5 +1,6 @@
 // todo-server: the todo API (see README.md), or with --load-test a bounded load run against an in-process server on
 // loopback that prints its figures.
+import Configuration
 import Foundation
 import Logging
 import TodoLoadTest
@@ -30,8 +31,11 @@ func option(_ name: String, default value: Int) -> Int {
 }
 
 var configuration: TodoServerConfiguration
+let reader: ConfigReader
 do {
-    configuration = try await TodoServerConfiguration.load()
+    let made = try await TodoServerConfiguration.makeReader()
+    reader = made.reader
+    configuration = try TodoServerConfiguration(reader: reader, configurationFile: made.file)
 } catch {
     FileHandle.standardError.write(Data("todo-server: \(error)\n".utf8))
     exit(2)
@@ -51,7 +55,7 @@ if arguments.contains("--load-test") {
     // Quiet by default (a line per request would slow the run down); TODO_LOG_LEVEL still applies when set.
     logger.logLevel = ProcessInfo.processInfo.environment["TODO_LOG_LEVEL"] == nil ? .warning : configuration.logLevel
     let recorder = RecordingDisposalObserver()
-    let server = TodoServerApplication(configuration: configuration, logger: logger) { container in
+    let server = TodoServerApplication(configuration: configuration, properties: reader, logger: logger) { container in
         container.register((any DisposalObserver).self) { _ in recorder }
     }
     print("load test: \(requests) requests, \(concurrency) at a time, \(users) users, pool of "
@@ -79,7 +83,7 @@ LoggingSystem.bootstrap { label in
 }
 var logger = Logger(label: "todo-server")
 logger.logLevel = configuration.logLevel
-let server = TodoServerApplication(configuration: configuration, logger: logger)
+let server = TodoServerApplication(configuration: configuration, properties: reader, logger: logger)
 do {
     let app = try await server.makeApplication()
     try await app.runService()

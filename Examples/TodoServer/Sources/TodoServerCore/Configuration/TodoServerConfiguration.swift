@@ -16,6 +16,10 @@ import SystemPackage
 /// | `database.path` | `TODO_DATABASE_PATH` | `{"database": {"path": …}}` | `todos.sqlite` |
 /// | `database.poolSize` | `TODO_DATABASE_POOL_SIZE` | `{"database": {"poolSize": …}}` | `4` |
 /// | `log.level` | `TODO_LOG_LEVEL` | `{"log": {"level": …}}` | `info` |
+/// | `audit.batchSize` | `TODO_AUDIT_BATCH_SIZE` | `{"audit": {"batchSize": …}}` | `50` |
+///
+/// The last one is not a field here: the ``AuditLog`` factory reads it from the container's properties (the
+/// same reader, added as a property source through Assemblage's `Configuration` trait).
 ///
 /// The JSON file is `--config PATH`, else `TODO_CONFIG_FILE`, else `todo-server.json` in the working directory
 /// when it exists.
@@ -61,16 +65,43 @@ public struct TodoServerConfiguration: Sendable, Equatable {
     /// - Parameters:
     ///   - environment: The environment variables; the process's by default.
     ///   - arguments: The command-line arguments (`--config PATH` names the JSON file); the process's by default.
+    ///   - defaultFile: The JSON file read when neither `--config` nor `TODO_CONFIG_FILE` names one, if it exists.
     /// - Returns: The settings.
     /// - Throws: ``ConfigurationError`` for a value out of range or a named file that does not exist, and
     ///   swift-configuration's errors for a file that is not valid JSON or a value of the wrong type.
     public static func load(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        arguments: [String] = CommandLine.arguments
+        arguments: [String] = CommandLine.arguments,
+        defaultFile: String = "todo-server.json"
     ) async throws -> TodoServerConfiguration {
+        let (reader, file) = try await makeReader(environment: environment, arguments: arguments,
+                                                  defaultFile: defaultFile)
+        return try TodoServerConfiguration(reader: reader, configurationFile: file)
+    }
+
+    /// The swift-configuration reader of the table above: the environment (`TODO_` variables) first, then the
+    /// JSON file. ``TodoServerApplication`` also hands it to the container as a property source, so factories
+    /// read further settings (`audit.batchSize`) with Assemblage's `property` API.
+    ///
+    /// ```swift
+    /// let (reader, file) = try await TodoServerConfiguration.makeReader()
+    /// let configuration = try TodoServerConfiguration(reader: reader, configurationFile: file)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - environment: The environment variables; the process's by default.
+    ///   - arguments: The command-line arguments (`--config PATH` names the JSON file); the process's by default.
+    ///   - defaultFile: The JSON file read when neither `--config` nor `TODO_CONFIG_FILE` names one, if it exists.
+    /// - Returns: The reader, and the JSON file it reads if there is one.
+    /// - Throws: ``ConfigurationError`` for a named file that does not exist, and swift-configuration's errors
+    ///   for a file that is not valid JSON.
+    public static func makeReader(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        arguments: [String] = CommandLine.arguments,
+        defaultFile: String = "todo-server.json"
+    ) async throws -> (reader: ConfigReader, file: String?) {
         let environmentProvider = EnvironmentVariablesProvider(environmentVariables: environment)
             .prefixKeys(with: "todo")
-        var providers: [any ConfigProvider] = [environmentProvider]
         let file: String?
         if let index = arguments.firstIndex(of: "--config") {
             guard index + 1 < arguments.count else {
@@ -80,14 +111,13 @@ public struct TodoServerConfiguration: Sendable, Equatable {
         } else {
             file = environment["TODO_CONFIG_FILE"]
         }
-        let filePath = file ?? "todo-server.json"
-        if file != nil, !FileManager.default.fileExists(atPath: filePath) {
+        let filePath = file ?? defaultFile
+        let exists = FileManager.default.fileExists(atPath: filePath)
+        if file != nil, !exists {
             throw ConfigurationError(key: "configuration file", message: "No configuration file at \(filePath).")
         }
         let fileProvider = try await FileProvider<JSONSnapshot>(filePath: FilePath(filePath), allowMissing: true)
-        providers.append(fileProvider)
-        let usedFile = FileManager.default.fileExists(atPath: filePath) ? filePath : nil
-        return try TodoServerConfiguration(reader: ConfigReader(providers: providers), configurationFile: usedFile)
+        return (ConfigReader(providers: [environmentProvider, fileProvider]), exists ? filePath : nil)
     }
 
     /// Reads the settings from a swift-configuration reader whose keys are those of the table above.

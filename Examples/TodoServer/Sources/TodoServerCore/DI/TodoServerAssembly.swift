@@ -10,7 +10,7 @@ import Logging
 /// | ``DisposalObserver`` | container | ``LoggingDisposalObserver`` (tests register a recorder after this) |
 /// | ``SQLiteConnectionPool`` | container | opened with the configured path and size; closed at shutdown |
 /// | ``TodoRepository`` | container | ``SQLiteTodoRepository`` over the pool, its schema migrated |
-/// | ``AuditLog`` | container | over the pool; flushed at shutdown, before the pool closes |
+/// | ``AuditLog`` | container | over the pool, batch size from the property `audit.batchSize`; flushed at shutdown, before the pool closes |
 /// | ``RequestID``, ``UserID`` | scoped value | provided by ``RequestScopeMiddleware`` to each request's scope |
 /// | ``RequestTrace`` | scoped | per request; disposed when the request's scope ends |
 /// | ``TodoService`` | scoped | per request, for the request's user |
@@ -64,6 +64,7 @@ public struct TodoServerAssembly: Assembly {
         container.register(AuditLog.self) { r in
             let audit = AuditLog(pool: try await r.resolveAsync(SQLiteConnectionPool.self),
                                  logger: try r.require(Logger.self),
+                                 batchSize: r.property("audit.batchSize", as: Int.self) ?? 50,
                                  observer: try r.require((any DisposalObserver).self))
             try await audit.migrate()
             return audit

@@ -18,7 +18,8 @@ public actor AuditLog: AsyncDisposable {
     private let pool: SQLiteConnectionPool
     private let logger: Logger
     private let observer: (any DisposalObserver)?
-    private let batchSize: Int
+    /// How many entries it buffers before it writes them.
+    public nonisolated let batchSize: Int
     private var pending: [AuditEntry] = []
     private var written = 0
 
