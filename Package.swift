@@ -10,7 +10,8 @@ let traits: Set<Trait> = [
            description: "Properties read through swift-configuration's ConfigReader and its providers."),
     .trait(name: "Logging", description: "Logging through swift-log."),
     .trait(name: "ServiceLifecycle",
-           description: "Running the services a container built in a swift-service-lifecycle ServiceGroup."),
+           description: "Running the services a container built in a swift-service-lifecycle ServiceGroup.",
+           enabledTraits: ["Logging"]),
     .default(enabledTraits: []),
 ]
 
@@ -43,6 +44,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
                      condition: .when(traits: ["ServiceLifecycle"])),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle",
+                     condition: .when(traits: ["ServiceLifecycle"])),
         ]),
         // Scene modules and navigation: a separate target so that a server never links it.
         .target(name: "AssemblageScenes", dependencies: ["Assemblage"]),
@@ -66,6 +69,8 @@ let package = Package(
             .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                     condition: .when(traits: ["ServiceLifecycle"])),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle",
                      condition: .when(traits: ["ServiceLifecycle"])),
         ]),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),

@@ -114,6 +114,72 @@ struct _RequiresAsyncDisposal: Error, CustomStringConvertible {
     var description: String { "can only be disposed asynchronously" }
 }
 
+// MARK: - Observing
+
+/// Told what a container makes and disposes: the hook that logging (the `Logging` trait's ``ContainerLogger``)
+/// and metrics attach to.
+///
+/// Add an observer as a behavior: every container notifies the behaviors that also adopt this protocol.
+///
+/// ```swift
+/// final class DisposalCounter: Behavior, ContainerObserver { … }
+/// container.addBehavior(DisposalCounter())
+/// ```
+///
+/// Calls come from the thread that made or disposed the instance, outside every lock. Every method has an
+/// empty default.
+public protocol ContainerObserver: Sendable {
+    /// A `.container`, `.singleton` or `.multiton` instance was made (scoped and transient instances are not
+    /// reported one by one: they are too many).
+    ///
+    /// - Parameters:
+    ///   - key: The registration.
+    ///   - scope: Its object scope.
+    ///   - container: The label of the container that owns the registration.
+    func instanceCreated(_ key: ServiceKey, scope: ObjectScope, container: String)
+
+    /// An instance was disposed.
+    ///
+    /// - Parameters:
+    ///   - key: The registration that made it.
+    ///   - owner: What disposed it: `scope "request"` or `container "app"`.
+    func instanceDisposed(_ key: ServiceKey, owner: String)
+
+    /// A scope ended.
+    ///
+    /// - Parameters:
+    ///   - label: The scope's label.
+    ///   - disposed: How many instances it disposed.
+    ///   - failures: How many of them failed to dispose.
+    func scopeEnded(_ label: String, disposed: Int, failures: Int)
+
+    /// A disposer failed (the failure is also in the ``DisposalError`` thrown, or reported as unhandled).
+    ///
+    /// - Parameters:
+    ///   - failure: What failed.
+    ///   - owner: What was disposing it.
+    func disposalFailed(_ failure: DisposalError.Failure, owner: String)
+}
+
+extension ContainerObserver {
+    /// Does nothing.
+    public func instanceCreated(_ key: ServiceKey, scope: ObjectScope, container: String) {}
+    /// Does nothing.
+    public func instanceDisposed(_ key: ServiceKey, owner: String) {}
+    /// Does nothing.
+    public func scopeEnded(_ label: String, disposed: Int, failures: Int) {}
+    /// Does nothing.
+    public func disposalFailed(_ failure: DisposalError.Failure, owner: String) {}
+}
+
+extension Container {
+    /// The behaviors that observe this container (the scope's container's, for a scope).
+    var observers: [any ContainerObserver] {
+        let owner = scopeStorage?.parent ?? self
+        return owner.writer.withLock { owner.behaviors.compactMap { $0 as? any ContainerObserver } }
+    }
+}
+
 // MARK: - Internal machinery
 
 /// How instances of one type (or one registration) are disposed, without knowing their type.
@@ -237,15 +303,20 @@ final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` is on
     }
 }
 
-/// Disposes `records` in order (callers pass them newest first), collecting every failure.
-func _disposeSynchronously(_ records: [_OwnedInstance]) -> [DisposalError.Failure] {
+/// Disposes `records` in order (callers pass them newest first), collecting every failure and telling
+/// `observers`.
+func _disposeSynchronously(_ records: [_OwnedInstance], owner: String,
+                           observers: [any ContainerObserver]) -> [DisposalError.Failure] {
     var failures: [DisposalError.Failure] = []
     for record in records {
         do {
             try record.disposer.disposeSynchronously(record.instance)
+            for observer in observers { observer.instanceDisposed(record.key, owner: owner) }
         } catch {
-            failures.append(DisposalError.Failure(key: record.key, underlying: error,
-                                                  requiresAsyncDisposal: error is _RequiresAsyncDisposal))
+            let failure = DisposalError.Failure(key: record.key, underlying: error,
+                                                requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+            for observer in observers { observer.disposalFailed(failure, owner: owner) }
+            failures.append(failure)
         }
     }
     return failures
@@ -254,13 +325,17 @@ func _disposeSynchronously(_ records: [_OwnedInstance]) -> [DisposalError.Failur
 /// Disposes `records` in order, awaiting asynchronous disposals, collecting every failure.
 ///
 /// The records were taken from their scope or container by this caller, which alone disposes them.
-func _dispose(_ records: _UncheckedSendable<[_OwnedInstance]>) async -> [DisposalError.Failure] {
+func _dispose(_ records: _UncheckedSendable<[_OwnedInstance]>, owner: String,
+              observers: [any ContainerObserver]) async -> [DisposalError.Failure] {
     var failures: [DisposalError.Failure] = []
     for record in records.value {
         do {
             try await record.disposer.dispose(record.instance)
+            for observer in observers { observer.instanceDisposed(record.key, owner: owner) }
         } catch {
-            failures.append(DisposalError.Failure(key: record.key, underlying: error, requiresAsyncDisposal: false))
+            let failure = DisposalError.Failure(key: record.key, underlying: error, requiresAsyncDisposal: false)
+            for observer in observers { observer.disposalFailed(failure, owner: owner) }
+            failures.append(failure)
         }
     }
     return failures
@@ -284,8 +359,9 @@ extension Container {
     ///
     /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
     public func shutdown() async throws(DisposalError) {
-        let failures = await _dispose(_UncheckedSendable(takeForShutdown()))
-        if !failures.isEmpty { throw DisposalError(owner: "container \"\(label)\"", failures: failures) }
+        let owner = "container \"\(label)\""
+        let failures = await _dispose(_UncheckedSendable(takeForShutdown()), owner: owner, observers: observers)
+        if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
     }
 
     /// Disposes every instance this container made that is disposable, synchronously, in reverse creation order.
@@ -300,8 +376,9 @@ extension Container {
     /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
     @available(*, noasync, message: "in an async context, use `try await shutdown()`, which awaits async disposers")
     public func shutdown() throws(DisposalError) {
-        let failures = _disposeSynchronously(takeForShutdown())
-        if !failures.isEmpty { throw DisposalError(owner: "container \"\(label)\"", failures: failures) }
+        let owner = "container \"\(label)\""
+        let failures = _disposeSynchronously(takeForShutdown(), owner: owner, observers: observers)
+        if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
     }
 }
 

@@ -85,9 +85,18 @@ public final class Scope: Container, @unchecked Sendable {
     /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
     public func end() async throws(DisposalError) {
         guard storage.markEnded() else { return }
-        let failures = await storage.disposeOwned()
+        let observers = self.observers
+        let (disposed, failures) = await storage.disposeOwned(owner: ownerDescription, observers: observers)
         storage.releaseAll()
-        if !failures.isEmpty { throw DisposalError(owner: "scope \"\(label)\"", failures: failures) }
+        report(disposed: disposed, failures: failures, observers)
+        if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
+    }
+
+    /// `scope "request"`.
+    var ownerDescription: String { "scope \"\(label)\"" }
+
+    private func report(disposed: Int, failures: [DisposalError.Failure], _ observers: [any ContainerObserver]) {
+        for observer in observers { observer.scopeEnded(label, disposed: disposed, failures: failures.count) }
     }
 
     /// Ends the scope synchronously: disposes every disposable instance it made, in reverse creation order.
@@ -99,9 +108,11 @@ public final class Scope: Container, @unchecked Sendable {
     @available(*, noasync, message: "in an async context, use `try await scope.end()`, which awaits async disposers")
     public func end() throws(DisposalError) {
         guard storage.markEnded() else { return }
-        let failures = storage.disposeOwnedSynchronously()
+        let observers = self.observers
+        let (disposed, failures) = storage.disposeOwnedSynchronously(owner: ownerDescription, observers: observers)
         storage.releaseAll()
-        if !failures.isEmpty { throw DisposalError(owner: "scope \"\(label)\"", failures: failures) }
+        report(disposed: disposed, failures: failures, observers)
+        if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
     }
 }
 
@@ -335,7 +346,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     deinit {
         if markEnded() {
             // Dropped without being ended: dispose what can be disposed now, and say so when there was any.
-            let failures = disposeOwnedSynchronously()
+            let failures = disposeOwnedSynchronously().failures
             releaseAll()
             if hadDisposables {
                 let neverEnded = DisposalError.Failure(key: ServiceKey(Scope.self), underlying: _NeverEnded(),
@@ -565,40 +576,58 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     private var lastOwned: Int { withUnsafeMutablePointerToHeader { $0.pointee.lastOwned } }
 
-    private func failure(at index: Int, _ error: any Error) -> DisposalError.Failure {
+    private func failure(at index: Int, _ error: any Error, _ owner: String,
+                         _ observers: [any ContainerObserver]) -> DisposalError.Failure {
         let key = withUnsafeMutablePointerToHeader { header in withSlot(index, header) { $0.key } }
-        return DisposalError.Failure(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+        let failure = DisposalError.Failure(key: key, underlying: error,
+                                            requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+        for observer in observers { observer.disposalFailed(failure, owner: owner) }
+        return failure
     }
 
-    /// Disposes the owned instances, newest first (after ``markEnded()``, by its caller).
-    func disposeOwnedSynchronously() -> [DisposalError.Failure] {
+    /// Disposes the owned instances, newest first (after ``markEnded()``, by its caller); returns how many, and
+    /// the failures.
+    func disposeOwnedSynchronously(owner: String = "a scope", observers: [any ContainerObserver] = [])
+        -> (disposed: Int, failures: [DisposalError.Failure]) {
         var failures: [DisposalError.Failure] = []
+        var disposed = 0
         var index = lastOwned
         while let (disposer, instance, previous) = nextOwned(index) {
+            disposed += 1
             do {
                 try disposer.disposeSynchronously(instance)
+                if !observers.isEmpty { notifyDisposed(index, owner, observers) }
             } catch {
-                failures.append(failure(at: index, error))
+                failures.append(failure(at: index, error, owner, observers))
             }
             index = previous
         }
-        return failures
+        return (disposed, failures)
     }
 
     /// Disposes the owned instances, newest first, awaiting asynchronous disposals (after ``markEnded()``).
-    func disposeOwned() async -> [DisposalError.Failure] {
+    func disposeOwned(owner: String, observers: [any ContainerObserver]) async
+        -> (disposed: Int, failures: [DisposalError.Failure]) {
         var failures: [DisposalError.Failure] = []
+        var disposed = 0
         var index = lastOwned
         while let (disposer, instance, previous) = nextOwned(index) {
+            disposed += 1
             let handed = _UncheckedSendable(instance)  // this scope's, disposed by its ending caller only
             do {
                 try await disposer.dispose(handed.value)
+                if !observers.isEmpty { notifyDisposed(index, owner, observers) }
             } catch {
-                failures.append(failure(at: index, error))
+                failures.append(failure(at: index, error, owner, observers))
             }
             index = previous
         }
-        return failures
+        return (disposed, failures)
+    }
+
+    private func notifyDisposed(_ index: Int, _ owner: String, _ observers: [any ContainerObserver]) {
+        let key = withUnsafeMutablePointerToHeader { header in withSlot(index, header) { $0.key } }
+        for observer in observers { observer.instanceDisposed(key, owner: owner) }
     }
 
     /// Releases every instance, newest first (after the disposals, by the caller of ``markEnded()``).

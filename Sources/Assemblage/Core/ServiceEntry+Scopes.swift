@@ -108,9 +108,16 @@ extension ServiceEntry {
         scope.track(instance, disposer, entry: self)
     }
 
-    /// Hands a shared instance to the container that owns the registration, to dispose when it shuts down.
+    /// Hands a shared instance to the container that owns the registration, to dispose when it shuts down, and
+    /// tells the container's observers that it was made.
     func _trackInOwner(_ instance: Service) {
-        guard let disposer = _disposer(for: instance), let owner = container else { return }
+        guard let owner = container else { return }
+        let observers = owner.observers
+        if !observers.isEmpty {
+            let scope = objectScope
+            for observer in observers { observer.instanceCreated(key, scope: scope, container: owner.label) }
+        }
+        guard let disposer = _disposer(for: instance) else { return }
         owner.disposals.append(_OwnedInstance(key: key, entry: pointer, disposer: disposer, instance: instance))
     }
 }
