@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 "TodoServerCore",
                 "TodoLoadTest",
+                .product(name: "Assemblage", package: "Assemblage"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -36,6 +36,8 @@ public struct TodoServerApplication: Sendable {
         self.configuration = configuration
         self.logger = logger
         let container = Container(label: "todo-server")
+        // What the container makes and disposes, at debug level (trait Logging).
+        container.addBehavior(ContainerLogger(logger))
         if let properties { container.addPropertySource(properties) }
         TodoServerAssembly(configuration: configuration, logger: logger).assemble(container: container)
         customize(container)
@@ -54,7 +56,8 @@ public struct TodoServerApplication: Sendable {
     }
 
     /// Opens the database (so that a wrong path or schema fails at start-up, not at the first request) and makes
-    /// the Hummingbird application, with a service that disposes the container after the server has stopped.
+    /// the Hummingbird application, with Assemblage's `ContainerService`, which shuts the container down after
+    /// the server has stopped.
     ///
     /// - Parameter onServerRunning: Called with the listening channel once the server accepts connections (its
     ///   local address has the port, useful with port 0).
@@ -74,29 +77,13 @@ public struct TodoServerApplication: Sendable {
             router: makeRouter(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "todo-server"),
-            services: [ContainerShutdownService(container: container, logger: logger)],
+            // Hummingbird runs these before its HTTP server and shuts them down after it: once the last request
+            // has finished, Assemblage's ContainerService calls `container.shutdown()`, which disposes the audit
+            // log and then the pool (reverse creation order).
+            services: [ContainerService(container)],
             onServerRunning: onServerRunning,
             logger: logger
         )
-    }
-}
-
-/// Shuts the application's container down once the server has stopped: `container.shutdown()` disposes the
-/// audit log (its last batch written) and then the connection pool, in reverse creation order. Hummingbird shuts
-/// down its server before the services added to it, so no request is running when this runs.
-struct ContainerShutdownService: Service {
-    let container: Container
-    let logger: Logger
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        do {
-            try await container.shutdown()
-            logger.info("container shut down")
-        } catch {
-            logger.error("container shut down with errors", metadata: ["error": "\(error)"])
-            throw error
-        }
     }
 }
 

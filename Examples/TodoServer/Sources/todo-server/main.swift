@@ -1,5 +1,6 @@
 // todo-server: the todo API (see README.md), or with --load-test a bounded load run against an in-process server on
 // loopback that prints its figures.
+import Assemblage
 import Configuration
 import Foundation
 import Logging
@@ -83,6 +84,8 @@ LoggingSystem.bootstrap { label in
 }
 var logger = Logger(label: "todo-server")
 logger.logLevel = configuration.logLevel
+// A scope's disposal failure that nothing can throw to (its request had already failed) is logged, not lost.
+DisposalError.logUnhandledFailures(to: logger)
 let server = TodoServerApplication(configuration: configuration, properties: reader, logger: logger)
 do {
     let app = try await server.makeApplication()

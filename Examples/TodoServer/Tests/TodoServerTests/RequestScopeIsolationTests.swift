@@ -23,6 +23,7 @@ import TodoServerCore
         let traces = server.recorder.disposals.filter { $0.hasPrefix("RequestTrace ") }
         #expect(traces.count == 200, "one scope per request, each ended once")
         #expect(Set(traces) == Set((0..<200).map { "RequestTrace iso-\($0)" }))
+        #expect(server.containerRecorder.scopesEnded == ["request: 1 disposed, 0 failed": 200])
     }
 
     /// The request values and the request's services resolve only through a request's scope: the application

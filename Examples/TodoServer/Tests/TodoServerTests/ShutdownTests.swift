@@ -25,6 +25,14 @@ import TodoServerCore
         // The pool was made first, then the audit log (which writes through it): disposed in reverse, after the
         // server stopped; each request's trace was disposed when its request ended.
         #expect(server.recorder.disposals == ids.map { "RequestTrace \($0)" } + ["AuditLog", "SQLiteConnectionPool"])
+        // The container's own account (its ContainerObserver hook) agrees: 12 request scopes, each disposing its
+        // trace, then the container's shutdown, in reverse creation order.
+        typealias Disposal = ContainerDisposalRecorder.Disposal
+        #expect(server.containerRecorder.disposals
+                == Array(repeating: Disposal(type: "RequestTrace", owner: #"scope "request""#), count: 12)
+                + [Disposal(type: "AuditLog", owner: #"container "todo-server""#),
+                   Disposal(type: "SQLiteConnectionPool", owner: #"container "todo-server""#)])
+        #expect(server.containerRecorder.scopesEnded == ["request: 1 disposed, 0 failed": 12])
         #expect(await pool.isClosed)
         await #expect(throws: PoolClosedError.self) { try await pool.withConnection { _ in 1 } }
 

@@ -5,7 +5,39 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOFoundationCompat
+import Synchronization
 import TodoServerCore
+
+/// What the container itself reports disposing (Assemblage's `ContainerObserver` hook), in order: a test-only
+/// recorder, beside the application's own ``RecordingDisposalObserver``.
+final class ContainerDisposalRecorder: Behavior, ContainerObserver {
+    struct Disposal: Equatable, CustomStringConvertible {
+        let type: String
+        let owner: String
+        var description: String { "\(type) by \(owner)" }
+    }
+
+    private let recorded = Mutex<(disposals: [Disposal], scopes: [String: Int])>(([], [:]))
+
+    func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
+                                  toService entry: ServiceEntry<Service>, withName name: String?) {}
+
+    func instanceDisposed(_ key: ServiceKey, owner: String) {
+        let type = "\(key.serviceType)".split(separator: ".").last.map(String.init) ?? "\(key.serviceType)"
+        recorded.withLock { $0.disposals.append(Disposal(type: type, owner: owner)) }
+    }
+
+    func scopeEnded(_ label: String, disposed: Int, failures: Int) {
+        recorded.withLock { $0.scopes["\(label): \(disposed) disposed, \(failures) failed", default: 0] += 1 }
+    }
+
+    /// Every disposal, in order.
+    var disposals: [Disposal] { recorded.withLock { $0.disposals } }
+    /// The container's own disposals (not a scope's), in order.
+    var containerDisposals: [Disposal] { disposals.filter { $0.owner.hasPrefix("container") } }
+    /// How many scopes ended, by label and counts.
+    var scopesEnded: [String: Int] { recorded.withLock { $0.scopes } }
+}
 
 /// A todo server for one test: a fresh database in a temporary folder, port 0 on loopback, and a recorder of
 /// every disposal in place of the logging observer.
@@ -13,6 +45,7 @@ struct TestServer {
     let folder: URL
     let configuration: TodoServerConfiguration
     let recorder = RecordingDisposalObserver()
+    let containerRecorder = ContainerDisposalRecorder()
     let server: TodoServerApplication
 
     init(poolSize: Int = 4) throws {
@@ -24,8 +57,10 @@ struct TestServer {
         var logger = Logger(label: "todo-server-test")
         logger.logLevel = .warning
         let recorder = recorder
+        let containerRecorder = containerRecorder
         server = TodoServerApplication(configuration: configuration, logger: logger) { container in
             container.register((any DisposalObserver).self) { _ in recorder }.inObjectScope(.container)
+            container.addBehavior(containerRecorder)
         }
     }
 
