@@ -31,6 +31,9 @@ public struct LoggingDisposalObserver: DisposalObserver {
     /// - Parameter logger: The logger.
     public init(logger: Logger) { self.logger = logger }
 
+    /// Logs `disposed` with the component's name at debug level.
+    ///
+    /// - Parameter component: The component disposed.
     public func didDispose(_ component: String) {
         logger.debug("disposed", metadata: ["component": "\(component)"])
     }

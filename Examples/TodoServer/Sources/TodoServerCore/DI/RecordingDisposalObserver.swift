@@ -18,6 +18,9 @@ public final class RecordingDisposalObserver: DisposalObserver {
     /// Creates an empty recorder.
     public init() {}
 
+    /// Appends the component to ``disposals``.
+    ///
+    /// - Parameter component: The component disposed.
     public func didDispose(_ component: String) {
         recorded.withLock { $0.append(component) }
     }

@@ -86,6 +86,7 @@ public struct SQLiteTodoRepository: TodoRepository {
         }
     }
 
+    /// Inserts the item and returns it with its new row id (`INSERT … RETURNING`).
     public func create(owner: UserID, title: String, completed: Bool) async throws -> Todo {
         let rows = try await pool.withConnection { connection in
             try await connection.query(
@@ -96,6 +97,7 @@ public struct SQLiteTodoRepository: TodoRepository {
         return todo
     }
 
+    /// Selects the owner's rows in id order.
     public func list(owner: UserID) async throws -> [Todo] {
         let rows = try await pool.withConnection { connection in
             try await connection.query(
@@ -107,6 +109,7 @@ public struct SQLiteTodoRepository: TodoRepository {
         }
     }
 
+    /// Selects the row with this id and owner.
     public func find(id: Int, owner: UserID) async throws -> Todo? {
         let rows = try await pool.withConnection { connection in
             try await connection.query(
@@ -116,6 +119,7 @@ public struct SQLiteTodoRepository: TodoRepository {
         return rows.first.flatMap(Self.todo(from:))
     }
 
+    /// Updates the given fields of the row with this id and owner (`coalesce` keeps the others).
     public func update(id: Int, owner: UserID, title: String?, completed: Bool?) async throws -> Todo? {
         let rows = try await pool.withConnection { connection in
             try await connection.query(
@@ -129,6 +133,7 @@ public struct SQLiteTodoRepository: TodoRepository {
         return rows.first.flatMap(Self.todo(from:))
     }
 
+    /// Deletes the row with this id and owner.
     public func delete(id: Int, owner: UserID) async throws -> Bool {
         let rows = try await pool.withConnection { connection in
             try await connection.query(
