@@ -9,8 +9,8 @@ let package = Package(
     name: "AssemblageDocs",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     dependencies: [
-        // With the Configuration trait, so that the documentation covers the swift-configuration integration.
-        .package(name: "Assemblage", path: "..", traits: ["Configuration"]),
+        // With every integration trait, so that the documentation covers the integrations.
+        .package(name: "Assemblage", path: "..", traits: ["Configuration", "Logging", "ServiceLifecycle"]),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [

@@ -6,8 +6,8 @@
 /// container shuts down, possibly asynchronously.
 ///
 /// Adopt it when releasing must await (closing a connection pool, flushing to a server). A scope or container
-/// that holds such an instance must then be ended with `await` (``Scope/end()-(_)``,
-/// ``Container/shutdown()-(_)``, or the `async` ``Container/withScope(label:isolation:_:)``); ending it
+/// that holds such an instance must then be ended with `await` (``Scope/end()-3krjt``,
+/// ``Container/shutdown()-7vkqx``, or the `async` ``Container/withScope(label:isolation:_:)``); ending it
 /// synchronously reports the instance in ``DisposalError`` instead of skipping it silently.
 ///
 /// ```swift
@@ -40,7 +40,7 @@ public protocol AsyncDisposable {
 ///
 /// Instances are not disposed when a reset (``Container/resetObjectScope(_:)-(ObjectScope)``) or a replacement
 /// drops them: whoever still holds them owns them then. A registration can choose its own disposal with
-/// ``ServiceEntry/onDispose(_:)-(@Sendable(Service)throws->Void)``.
+/// ``ServiceEntry/onDispose(_:)-2860t``.
 public protocol Disposable {
     /// Releases what the instance holds. Called once, by the scope or container that made the instance.
     ///
@@ -193,7 +193,7 @@ protocol _AnyDisposer: AnyObject, Sendable {
     func dispose(_ instance: Any) async throws
 }
 
-/// The closure of ``ServiceEntry/onDispose(_:)-(@Sendable(Service)throws->Void)``.
+/// The closure of ``ServiceEntry/onDispose(_:)-2860t``.
 final class _Disposer<Service>: _AnyDisposer, @unchecked Sendable {  // @unchecked: immutable @Sendable closures.
     let sync: (@Sendable (Service) throws -> Void)?
     let async: (@Sendable (Service) async throws -> Void)?

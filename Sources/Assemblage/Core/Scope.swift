@@ -49,7 +49,7 @@ public final class Scope: Container, @unchecked Sendable {
     /// `scope "request" of container "app"`.
     var scopeDescription: String { "scope \"\(label)\" of container \"\(container.label)\"" }
 
-    /// Provides the value of a registration declared with ``Container/registerScopedValue(_:name:)`` for this
+    /// Provides the value of a registration declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` for this
     /// scope: the request, the caller, the tenant.
     ///
     /// ```swift
@@ -121,7 +121,7 @@ public struct ScopeError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What went wrong.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let raw: String
-        /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:)``.
+        /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)``.
         public static let notDeclared = Code(raw: "notDeclared")
         /// The scope already has a value for it, provided or resolved.
         public static let alreadyProvided = Code(raw: "alreadyProvided")
@@ -154,7 +154,7 @@ public struct ScopeError: Error, Sendable, CustomStringConvertible, Equatable {
 }
 
 extension Container {
-    /// Makes a scope for one unit of work. End it with ``Scope/end()-(_)``; prefer
+    /// Makes a scope for one unit of work. End it with ``Scope/end()-3krjt``; prefer
     /// ``withScope(label:isolation:_:)``, which cannot forget to.
     ///
     /// ```swift
