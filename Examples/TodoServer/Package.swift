@@ -1,0 +1,73 @@
+// swift-tools-version: 6.2
+// A todo API on Hummingbird 2 and SQLite, wired with Assemblage: per-request scopes, a connection pool disposed at
+// shutdown, configuration from the environment and a JSON file, swift-log logging. See README.md.
+import PackageDescription
+
+let package = Package(
+    name: "TodoServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "todo-server", targets: ["todo-server"]),
+    ],
+    dependencies: [
+        // Assemblage from this repository, with its opt-in integrations: swift-configuration (a ConfigReader as a
+        // property source), swift-log and swift-service-lifecycle.
+        .package(name: "Assemblage", path: "../..", traits: ["ServiceLifecycle", "Configuration", "Logging"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["JSON"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        // The application: domain, SQLite repository and pool, configuration, the container, routes, middleware.
+        .target(
+            name: "TodoServerCore",
+            dependencies: [
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // A bounded HTTP load generator for loopback: used by `todo-server --load-test` and by the tests.
+        .target(
+            name: "TodoLoadTest",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "todo-server",
+            dependencies: [
+                "TodoServerCore",
+                "TodoLoadTest",
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "TodoServerTests",
+            dependencies: [
+                "TodoServerCore",
+                "TodoLoadTest",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
