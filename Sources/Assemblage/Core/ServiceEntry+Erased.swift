@@ -20,6 +20,9 @@ protocol _AnyEntry: AnyObject, Sendable {
     func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry
     /// The entry this one forwards to.
     var forwardTarget: (any _AnyEntry)? { get }
+    /// Makes `container` (a validation sandbox's mirror) the owner of this sandbox copy, so that the instances it
+    /// makes are disposed when the sandbox shuts down.
+    func _adoptIntoSandbox(_ container: Container)
 }
 
 extension ServiceEntry: _AnyEntry {
@@ -73,6 +76,8 @@ extension ServiceEntry: _AnyEntry {
     }
 
     @usableFromInline var forwardTarget: (any _AnyEntry)? { forwarded }
+
+    @usableFromInline func _adoptIntoSandbox(_ container: Container) { self.container = container }
 
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
         if let target { return ServiceEntry(key: key, forwardingTo: target, site: site) }

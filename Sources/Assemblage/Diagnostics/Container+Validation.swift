@@ -60,6 +60,7 @@ extension Container {
     public func validate(_ options: ValidationOptions = ValidationOptions()) -> ValidationReport {
         let run = _ValidationRun(self, options)
         run.resolveSynchronously()
+        run.finishSynchronously()
         return run.report()
     }
 
@@ -84,6 +85,7 @@ extension Container {
         let run = _ValidationRun(self, options)
         run.resolveSynchronously()
         await run.resolveIsolated()
+        await run.finish()
         return run.report()
     }
 
@@ -300,6 +302,8 @@ extension Array {
 /// every lookup.
 final class _Sandbox {
     let recorder = _Recorder()
+    /// Every mirror, in the order made (shut down in reverse when validation ends).
+    private(set) var containers: [Container] = []
     /// What each registration resolved to, so that each is resolved once (see ValidationMemo.swift).
     let memo = _ValidationMemo()
     private var copies: [ObjectIdentifier: Container] = [:]
@@ -322,6 +326,7 @@ final class _Sandbox {
         if let copy = copies[ObjectIdentifier(original)] { return copy }
         let copy = Container(defaultObjectScope: original.defaultObjectScope, label: original.label)
         copy.recorder = recorder
+        containers.append(copy)
         copies[ObjectIdentifier(original)] = copy
         let (live, elements, decorators, properties, fallbacks) = original.writer.withLock {
             (original.liveEntriesLocked(), original.collectionElements, original.decoratorRecords,
@@ -333,6 +338,7 @@ final class _Sandbox {
                 continue
             }
             let duplicate = entry._sandboxCopy(forwardingTo: nil)
+            duplicate._adoptIntoSandbox(copy)  // its shared instances are disposed when validation ends
             let memoized = _MemoEntry(target: duplicate, memo: memo)
             entryCopies[ObjectIdentifier(entry)] = memoized
             _ = copy.add(entry._sandboxCopy(forwardingTo: memoized))
@@ -347,6 +353,7 @@ final class _Sandbox {
                     return nil
                 }
                 let duplicate = element.entry._sandboxCopy(forwardingTo: nil)
+                duplicate._adoptIntoSandbox(copy)
                 entryCopies[ObjectIdentifier(element.entry)] = duplicate
                 nodes.append((duplicate, original.label, true))
                 return _CollectionElement(entry: duplicate, name: element.name, priority: element.priority)

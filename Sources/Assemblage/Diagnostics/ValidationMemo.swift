@@ -160,6 +160,8 @@ final class _MemoEntry: _AnyEntry, _AsyncEntry, @unchecked Sendable {  // @unche
         try await (target as! any _AsyncEntry)._resolveAnyAsync(container, context, arguments)
     }
 
+    func _adoptIntoSandbox(_ container: Container) { target._adoptIntoSandbox(container) }
+
     /// Never copied: it is made around a copy.
     func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry { self }
 }

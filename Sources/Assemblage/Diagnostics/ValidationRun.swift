@@ -65,6 +65,26 @@ final class _ValidationRun {
         }
     }
 
+    /// What the sandbox made and disposed at the end of the run, or failed to.
+    var disposalFailures: [DisposalError.Failure] = []
+
+    /// Ends the sandbox: its scope, then its containers (newest first), so that what validation made is
+    /// disposed — an open connection pool closed — as the app would dispose it.
+    func finishSynchronously() {
+        do { try scope.end() } catch { disposalFailures += error.failures }
+        for container in sandbox.containers.reversed() {
+            do { try container.shutdown() } catch { disposalFailures += error.failures }
+        }
+    }
+
+    /// ``finishSynchronously()``, awaiting asynchronous disposals.
+    func finish() async {
+        do { try await scope.end() } catch { disposalFailures += error.failures }
+        for container in sandbox.containers.reversed() {
+            do { try await container.shutdown() } catch { disposalFailures += error.failures }
+        }
+    }
+
     /// Resolves the registrations the synchronous pass could not run, awaiting them.
     func resolveIsolated() async {
         let pending = isolatedNotRun
@@ -115,6 +135,14 @@ final class _ValidationRun {
             ValidationIssue(severity: .note, kind: .missingRegistration, key: failure.key, path: failure.path,
                             message: "\(failure.key) is resolved optionally along \(failure.pathDescription) and "
                                 + "is not registered; the optional API gets nil there.")
+        }
+        issues += disposalFailures.map { failure in
+            ValidationIssue(
+                severity: .warning, kind: .factoryFailed, key: failure.key, path: [failure.key],
+                message: failure.requiresAsyncDisposal
+                    ? "\(failure.key), made by validation, can only be disposed asynchronously: validate() could not "
+                        + "dispose it. Use validateAsync()."
+                    : "Disposing \(failure.key), made by validation, failed: \(failure.underlying).")
         }
         return ValidationReport(issues: issues, checkedCount: checked, graph: graph)
     }

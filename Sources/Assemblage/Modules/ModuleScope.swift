@@ -138,6 +138,7 @@ final class _ScopedEntry: _AnyEntry, @unchecked Sendable {  // @unchecked: immut
     @usableFromInline var forwardTarget: (any _AnyEntry)? { target }
 
     /// Never in a table itself; validation re-creates it around the copies (see `_Sandbox`).
+    @usableFromInline func _adoptIntoSandbox(_ container: Container) {}
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
         _ScopedEntry(target: target ?? self.target, scope: scope)
     }

@@ -60,4 +60,26 @@ import Testing
         #expect(report.isValid, "\(report)")
         #expect(report.checkedCount == 2)
     }
+
+    @Test func validationDisposesWhatItsSandboxMade() async {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(AsyncTracked.self) { _ async in AsyncTracked("pool", log: log) }.inObjectScope(.container)
+        container.register(Tracked.self) { _ in Tracked("unit of work", log: log) }.inObjectScope(.scoped)
+        let report = await container.validateAsync()
+        #expect(report.isValid, "\(report)")
+        #expect(log.entries.sorted() == ["pool", "unit of work"])
+        let synchronous = container.validate()
+        #expect(synchronous.isValid, "\(synchronous)")
+        #expect(log.count(of: "unit of work") == 2)
+    }
+
+    @Test func aDisposableValidationCannotDisposeIsAWarning() {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(AsyncTracked.self) { _ in AsyncTracked("pool", log: log) }.inObjectScope(.container)
+        let report = container.validate()
+        #expect(report.isValid)
+        #expect(report.warnings.contains { $0.message.contains("Use validateAsync()") })
+    }
 }
