@@ -98,14 +98,21 @@ public struct DisposalError: Error, Sendable, CustomStringConvertible {
     /// DisposalError.unhandledFailureHandler = { error in logger.error("\(error)") }
     /// ```
     public static var unhandledFailureHandler: @Sendable (DisposalError) -> Void {
-        get { _unhandledDisposalHandler.withLock { $0 } }
-        set { _unhandledDisposalHandler.withLock { $0 = newValue } }
+        get { _unhandledDisposalHandler.withLock { $0 }.call }
+        set { _unhandledDisposalHandler.withLock { $0 = _DisposalHandler(call: newValue) } }
     }
 
-    static func reportUnhandled(_ error: DisposalError) { unhandledFailureHandler(error) }
+    static func reportUnhandled(_ error: DisposalError) { _unhandledDisposalHandler.withLock { $0 }.call(error) }
 }
 
-private let _unhandledDisposalHandler = _Locked<@Sendable (DisposalError) -> Void>({ error in
+/// The handler, boxed: a closure kept as a generic lock's value would be wrapped in reabstraction thunks on every
+/// read, each report calling through all the earlier ones.
+private final class _DisposalHandler: Sendable {
+    let call: @Sendable (DisposalError) -> Void
+    init(call: @escaping @Sendable (DisposalError) -> Void) { self.call = call }
+}
+
+private let _unhandledDisposalHandler = _Locked(_DisposalHandler { error in
     _writeToStandardError("Assemblage: \(error)\n")
 })
 

@@ -13,8 +13,6 @@ import Darwin
 /// What a scope's storage holds besides its slots.
 @usableFromInline
 struct _ScopeHeader {
-    /// The view's atomic words (its table and its fallbacks): first, so that they are pointer-aligned.
-    var viewWords: (UInt, UInt) = (0, 0)
     var mutex = pthread_mutex_t()
     var condition = pthread_cond_t()
     let parent: Container
@@ -26,6 +24,10 @@ struct _ScopeHeader {
     var ended = false
     /// Threads waiting for a creation in another thread, and the slot each waits for.
     var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
+    /// The view's atomic words (its table and its fallbacks), read by lookups without the mutex. Last, not first:
+    /// the thread sanitizer records a change of any header field through `pointee` at the header's first byte, and
+    /// the words must not share that byte.
+    var viewWords: (UInt, UInt) = (0, 0)
 
     init(parent: Container) { self.parent = parent }
 }
@@ -102,7 +104,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     /// The view's words, inside this storage (which the view holds).
     var viewWords: _AtomicWords {
-        withUnsafeMutablePointerToHeader { _AtomicWords(borrowing: UnsafeMutableRawPointer($0)) }
+        withUnsafeMutablePointerToHeader { header in
+            _AtomicWords(borrowing: UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.viewWords)!)
+        }
     }
 
     var isEnded: Bool { locked { $0.pointee.ended } }

@@ -102,10 +102,21 @@ extension ServiceEntry {
     }
 
     /// Hands a transient or graph instance made through a scope to the scope, to dispose when it ends.
+    ///
+    /// - Throws: `scopeEnded` when the scope has ended and the instance is disposable: no one would dispose it, so
+    ///   it is disposed now and not handed out.
     @usableFromInline @inline(never)
-    func _trackInScope(_ instance: Service, _ scope: _ScopeStorage) {
+    func _trackInScope(_ instance: Service, _ scope: _ScopeStorage, _ state: _ResolutionState) throws {
         guard let disposer = _disposer(for: instance) else { return }
-        scope.track(instance, disposer, entry: self)
+        guard !scope.track(instance, disposer, entry: self) else { return }
+        do {
+            try disposer.disposeSynchronously(instance)
+        } catch {
+            DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [
+                DisposalError.Failure(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal),
+            ]))
+        }
+        throw _scopedFailure(state, .scopeEnded)
     }
 
     /// Hands a shared instance to the container that owns the registration, to dispose when it shuts down, and

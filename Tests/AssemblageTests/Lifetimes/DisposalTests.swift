@@ -200,4 +200,16 @@ import Testing
                 && text.contains("FailingDisposal (name: \"b\"): socket already closed")
         }
     }
+
+    @Test func aDisposableTransientMadeThroughAnEndedScopeIsDisposedAndRefused() throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(Tracked.self) { _ in Tracked("transient", log: log) }.inObjectScope(.transient)
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(.transient)
+        let scope = container.makeScope()
+        try scope.end()
+        #expect { try scope.require(Tracked.self) } throws: { ($0 as? ResolutionError)?.code == .scopeEnded }
+        #expect(log.entries == ["transient"])  // disposed at once: no one else would
+        #expect(scope.resolve(Engine.self) != nil)  // nothing to dispose: resolves as through its container
+    }
 }
