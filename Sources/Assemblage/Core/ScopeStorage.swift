@@ -219,7 +219,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// Stores the instance made for slot `index` and wakes threads waiting for it. Returns `false` when the scope
     /// ended while the instance was made: it is disposed at once then, since no one else will.
     @usableFromInline
-    func complete(_ index: Int, _ instance: Any, _ disposer: (any _AnyDisposer)?) -> Bool {
+    func complete(_ index: Int, _ instance: Any, _ disposer: (any _AnyDisposer)?, entry: AnyObject) -> Bool {
         let ended: Bool = locked { header in
             if header.pointee.ended { return true }
             withSlot(index, header) { slot in
@@ -239,7 +239,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             do {
                 try disposer.disposeSynchronously(instance)
             } catch {
-                let key = (withSlot(index, withUnsafeMutablePointerToHeader { $0 }) { $0.key })
+                // Not from the slot: the thread that ended the scope owns the slots now.
+                let key = _ScopeSlot(entry: entry).key
                 DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [
                     DisposalError.Failure(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal),
                 ]))

@@ -68,7 +68,9 @@ extension ServiceEntry {
                 scope.abandon(index)
                 throw error
             }
-            if !scope.complete(index, instance, _disposer(for: instance)) { throw _scopedFailure(state, .scopeEnded) }
+            if !scope.complete(index, instance, _disposer(for: instance), entry: self) {
+                throw _scopedFailure(state, .scopeEnded)
+            }
             return instance
         }
     }
