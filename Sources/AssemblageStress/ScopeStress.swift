@@ -61,14 +61,20 @@ package struct ScopeStressConfiguration: Codable, Sendable {
     /// ``ScopeScenario/sharedScopeEnd``: factories spin up to this many rounds, so that ends land inside
     /// creations.
     package var factorySpin: Int
+    /// ``ScopeScenario/sharedScopeEnd``: the longest wait, in microseconds, between letting the threads at a
+    /// scope and ending it (about the time the chain takes to make, so that ends land before, inside and after
+    /// creations).
+    package var maxEndDelay: Int
 
-    /// A configuration; `chain`, `seconds` and `factorySpin` have defaults.
-    package init(threads: Int, scopes: Int, chain: Int = 12, seconds: Double = 10, factorySpin: Int = 8_000) {
+    /// A configuration; `chain`, `seconds`, `factorySpin` and `maxEndDelay` have defaults.
+    package init(threads: Int, scopes: Int, chain: Int = 12, seconds: Double = 10, factorySpin: Int = 8_000,
+                 maxEndDelay: Int = 150) {
         self.threads = threads
         self.scopes = scopes
         self.chain = chain
         self.seconds = seconds
         self.factorySpin = factorySpin
+        self.maxEndDelay = maxEndDelay
     }
 }
 
@@ -110,10 +116,18 @@ package struct ScopeStressResult: Codable, Sendable {
     package var notDisposedAfterEnd = 0
     /// Disposals run by a resolving thread: instances completed after their scope ended (``ScopeScenario/sharedScopeEnd``).
     package var lateDisposals = 0
+    /// ``ScopeScenario/sharedScopeEnd``: `dispose()` calls that threw (one node fails to dispose), failures in the
+    /// `DisposalError`s the ends threw, and failures reported to the handler (instances disposed by their creator
+    /// after the end): every failure must be reported exactly once.
+    package var failingDisposals = 0
+    package var failuresThrown = 0
+    package var failuresReported = 0
+    /// Those failures that named another registration than the failing node's.
+    package var failuresMisnamed = 0
     /// Reports to `DisposalError.unhandledFailureHandler` from the run's threads, and how many there should be.
     package var reports = 0
     package var expectedReports = 0
-    /// Reports that did not start with "dropped without being ended".
+    /// Reports that were neither "dropped without being ended" nor failures of the failing node.
     package var unexpectedReports = 0
     /// Failures in those reports with `requiresAsyncDisposal` set, and other failures.
     package var asyncNotDisposedReported = 0
@@ -175,7 +189,11 @@ package struct ScopeStressResult: Codable, Sendable {
             check(reports > 0, "\(reports) unhandled disposal reports")
             check(uploadsDisposed != uploadsCreated, "\(uploadsCreated) async disposables made, \(uploadsDisposed) disposed")
         case .sharedScopeEnd:
-            check(reports > 0, "\(reports) unhandled disposal reports")
+            check(unexpectedReports > 0, "\(unexpectedReports) unexpected unhandled disposal reports")
+            check(failingDisposals != failuresThrown + failuresReported,
+                  "\(failingDisposals) disposals threw, \(failuresThrown) failures thrown by end() and "
+                      + "\(failuresReported) reported to the handler")
+            check(failuresMisnamed > 0, "\(failuresMisnamed) failed disposals reported under another registration's key")
             check(resolvedAfterEnd > 0, "\(resolvedAfterEnd) resolves succeeded after the scope had ended")
             check(scopeEndedErrors < scopes * configuration.threads,
                   "\(scopeEndedErrors) scopeEnded errors for \(scopes) ended scopes × \(configuration.threads) threads")
@@ -216,7 +234,10 @@ package func runScopeScenario(_ scenario: ScopeScenario, _ configuration: ScopeS
 
     let outcome: ScopeOutcome
     do {
-        let fixture = ScopeFixture(state, chain: configuration.chain)
+        // sharedScopeEnd: node 1 fails to dispose, so that failures of instances disposed by the end and of
+        // instances disposed by their creator after the end are both reported.
+        let fixture = ScopeFixture(
+            state, chain: configuration.chain, failingNode: scenario == .sharedScopeEnd && configuration.chain > 1 ? 1 : nil)
         let run = ScopeRun(fixture: fixture, state: state, configuration: configuration)
         switch scenario {
         case .concurrentScopes: outcome = run.concurrentScopes()
@@ -251,6 +272,10 @@ package func runScopeScenario(_ scenario: ScopeScenario, _ configuration: ScopeS
     result.unexpectedReports = load(state.unexpectedReports)
     result.asyncNotDisposedReported = load(state.asyncNotDisposedReported)
     result.failedDisposalsReported = load(state.failedDisposalsReported)
+    result.failingDisposals = load(state.failingDisposals)
+    result.failuresThrown = outcome.failuresThrown
+    result.failuresReported = load(state.failuresReported)
+    result.failuresMisnamed = load(state.failuresMisnamed)
     let depths = state.reportDepths.withLock { $0 }
     result.reportStackLeast = depths?.least
     result.reportStackMost = depths?.most
@@ -281,6 +306,7 @@ struct ScopeOutcome {
     var otherErrors = 0
     var resolvedAfterEnd = 0
     var expectedReports = 0
+    var failuresThrown = 0
     var cutShort = false
     var seconds = 0.0
 }
@@ -297,6 +323,7 @@ final class ScopeTotals: Sendable {
             $0.otherErrors += part.otherErrors
             $0.resolvedAfterEnd += part.resolvedAfterEnd
             $0.expectedReports += part.expectedReports
+            $0.failuresThrown += part.failuresThrown
             $0.cutShort = $0.cutShort || part.cutShort
         }
     }
@@ -313,6 +340,12 @@ extension ScopeRunState {
         }
         let neverEnded = error.failures.first.map { "\($0.underlying)".contains("dropped without being ended") }
         if neverEnded != true {
+            if !error.failures.isEmpty && error.failures.allSatisfy({ $0.underlying is ScopeDisposalFailure }) {
+                // The failing node, disposed by its creator after the end.
+                count(failuresReported, error.failures.count)
+                checkNames(error, "reported to the handler")
+                return
+            }
             count(unexpectedReports)
             note("unexpected report: \(error)")
         }
@@ -323,6 +356,18 @@ extension ScopeRunState {
             count(failedDisposalsReported, rest.count - needingAwait)
             note("failed disposal reported: \(error)")
         }
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension ScopeRunState {
+    /// Counts the failures of `error` that do not name the failing node's registration.
+    func checkNames(_ error: DisposalError, _ how: String) {
+        guard let key = failingKey.withLock({ $0 }) else { return }
+        let misnamed = error.failures.filter { $0.key != key }
+        guard !misnamed.isEmpty else { return }
+        count(failuresMisnamed, misnamed.count)
+        note("a failed disposal \(how) named \(misnamed[0].key), not \(key)")
     }
 }
 
@@ -583,9 +628,6 @@ struct ScopeRun: Sendable {
 
     /// The ending thread of sharedScopeEnd: makes each round's scope, lets the threads at it, ends it at a random
     /// moment, checks that the threads saw one instance per node, and drops it.
-    /// The longest wait, in nanoseconds, between letting the threads at a shared scope and ending it.
-    static let maxEndDelay: UInt64 = 150_000
-
     func endScopes(_ round: SharedRound, _ barrier: RoundBarrier, deadline: UInt64) -> ScopeOutcome {
         var mine = ScopeOutcome()
         var random = SplitMix()
@@ -606,7 +648,8 @@ struct ScopeRun: Sendable {
             round.requestID.store(id, ordering: .releasing)
             // End at a random moment up to `maxEndDelay` after the threads are let go (at once, one time in
             // eight): making the chain takes about that long, so ends land before, inside and after creations.
-            let delay = index % 8 == 0 ? 0 : UInt64.random(in: 0..<Self.maxEndDelay, using: &random)
+            let delay =
+                index % 8 == 0 ? 0 : 1_000 * UInt64.random(in: 0..<UInt64(max(1, configuration.maxEndDelay)), using: &random)
             barrier.arriveAndWait()
             let letGo = ProcessMeasure.now()
             while ProcessMeasure.now() &- letGo < delay {}
@@ -614,15 +657,24 @@ struct ScopeRun: Sendable {
                 switch index % 8 {
                 case 3: try endAsynchronously(scope)
                 case 6:
-                    // Two threads end the scope at once: one of them disposes, the other returns.
-                    let failures = Atomic<Int>(0)
+                    // Two threads end the scope at once: one of them disposes (and throws the failures), the other
+                    // returns at once.
+                    let thrown = Mutex<[any Error]>([])
                     DispatchQueue.concurrentPerform(iterations: 2) { _ in
-                        do { try scope.end() } catch { failures.wrappingAdd(1, ordering: .relaxed) }
+                        do { try scope.end() } catch { thrown.withLock { $0.append(error) } }
                     }
-                    if failures.load(ordering: .relaxed) > 0 { throw ScopeStressFailure("a concurrent end threw") }
+                    let errors = thrown.withLock { $0 }
+                    if errors.count > 1 { throw ScopeStressFailure("both of two concurrent ends threw") }
+                    if let error = errors.first { throw error }
                 default: try scope.end()
                 }
                 if !scope.isEnded { throw ScopeStressFailure("the scope is not ended after end()") }
+            } catch let error as DisposalError
+                where error.failures.allSatisfy({ $0.underlying is ScopeDisposalFailure && !$0.requiresAsyncDisposal })
+            {
+                mine.failuresThrown += error.failures.count
+                state.checkNames(error, "thrown by end()")
+                if !scope.isEnded { mine.otherErrors += 1 }
             } catch {
                 mine.otherErrors += 1
                 state.note("ending shared scope \(id): \(error)")

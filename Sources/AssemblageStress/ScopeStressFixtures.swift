@@ -46,6 +46,13 @@ final class ScopeRunState: Sendable {
     let disposedInUse = Atomic<Int>(0)
     /// Disposable instances found not disposed after their scope ended (or was dropped).
     let notDisposedAfterEnd = Atomic<Int>(0)
+    /// `dispose()` calls that threw (the failing node's), and those failures reported to the handler.
+    let failingDisposals = Atomic<Int>(0)
+    let failuresReported = Atomic<Int>(0)
+    /// Reported failures (to the handler or thrown by `end()`) that do not name the failing node's registration.
+    let failuresMisnamed = Atomic<Int>(0)
+    /// The failing node's registration, when there is one.
+    let failingKey = Mutex<ServiceKey?>(nil)
     /// Reports to `DisposalError.unhandledFailureHandler` from this run's threads.
     let reports = Atomic<Int>(0)
     /// Reports that did not say "dropped without being ended" first.
@@ -180,14 +187,18 @@ final class DisposableNode: ScopeNode, Disposable {
     let requestID: Int
     let previous: (any ScopeNode)?
     let command: ScopeCommand?
+    /// Whether `dispose()` throws (after counting the disposal).
+    let failsOnDispose: Bool
     private let disposals = Atomic<Int>(0)
 
-    init(_ state: ScopeRunState, request: ScopeRequest, previous: (any ScopeNode)?, command: ScopeCommand?) {
+    init(_ state: ScopeRunState, request: ScopeRequest, previous: (any ScopeNode)?, command: ScopeCommand?,
+         failsOnDispose: Bool = false) {
         self.state = state
         serial = state.nextSerial()
         requestID = request.id
         self.previous = previous
         self.command = command
+        self.failsOnDispose = failsOnDispose
         state.count(state.live)
         state.count(state.created)
         if let previous, previous.requestID != request.id {
@@ -212,7 +223,16 @@ final class DisposableNode: ScopeNode, Disposable {
             state.note("a node of request \(requestID) was disposed after a dependency")
         }
         countDisposal(disposals, state)
+        if failsOnDispose {
+            state.count(state.failingDisposals)
+            throw ScopeDisposalFailure()
+        }
     }
+}
+
+/// What the failing node's `dispose()` throws.
+struct ScopeDisposalFailure: Error, CustomStringConvertible {
+    var description: String { "the failing node's disposal failed, as it always does" }
 }
 
 /// A transient disposable service that some nodes' factories resolve: made through a scope, the scope disposes it.
@@ -291,8 +311,10 @@ struct ScopeFixture: Sendable {
     static func hasCommand(_ index: Int) -> Bool { index % 4 == 3 }
 
     /// A container with the request declared, a `.container` clock, the transient command, the scoped upload
-    /// and `chain` scoped nodes.
-    init(_ state: ScopeRunState, chain: Int) {
+    /// and `chain` scoped nodes; node `failingNode` (a disposable one), if any, throws from `dispose()`.
+    init(_ state: ScopeRunState, chain: Int, failingNode: Int? = nil) {
+        precondition(failingNode.map { !Self.isPlain($0) && $0 < chain } ?? true, "the failing node must be disposable")
+        state.failingKey.withLock { $0 = failingNode.map { ServiceKey(DisposableNode.self, name: "node\($0)") } }
         precondition(chain > 0, "the chain needs at least one node")
         let container = Container(label: "stress.scopes")
         let names = (0..<chain).map { "node\($0)" }
@@ -314,7 +336,8 @@ struct ScopeFixture: Sendable {
             } else {
                 container.register(DisposableNode.self, name: names[index]) { r in
                     let (request, previous, command) = try fixture.dependencies(of: index, r, state)
-                    return DisposableNode(state, request: request, previous: previous, command: command)
+                    return DisposableNode(state, request: request, previous: previous, command: command,
+                                          failsOnDispose: index == failingNode)
                 }.inObjectScope(.scoped)
             }
         }

@@ -227,7 +227,9 @@ struct Runner {
         case .sharedScopeEnd:
             figures.append(
                 "\(grouped(total(\.scopeEndedErrors))) scopeEnded, \(grouped(total(\.resolvedAfterEnd))) resolved after "
-                    + "the end, \(grouped(total(\.lateDisposals))) completed after the end and disposed by their creator")
+                    + "the end, \(grouped(total(\.lateDisposals))) completed after the end and disposed by their creator, "
+                    + "\(grouped(total(\.failingDisposals))) failed disposals (\(grouped(total(\.failuresThrown))) thrown by "
+                    + "end(), \(grouped(total(\.failuresReported))) reported to the handler)")
         case .droppedScopes:
             let least = results.compactMap(\.reportStackLeast).min()
             let most = results.compactMap(\.reportStackMost).max()
