@@ -37,9 +37,9 @@ package enum ScopeScenario: String, CaseIterable, Codable, Sendable {
     /// on two cores, so that 20 runs take about 10 s (and stay under 30 s on a loaded machine).
     package var defaultScopes: Int {
         switch self {
-        case .concurrentScopes: 12_000
+        case .concurrentScopes: 8_000
         case .sharedScopeEnd: 3_000
-        case .droppedScopes: 1_500
+        case .droppedScopes: 1_000
         }
     }
 
