@@ -67,8 +67,10 @@ package struct ScopeStressConfiguration: Codable, Sendable {
     package var maxEndDelay: Int
 
     /// A configuration; `chain`, `seconds`, `factorySpin` and `maxEndDelay` have defaults.
-    package init(threads: Int, scopes: Int, chain: Int = 12, seconds: Double = 10, factorySpin: Int = 8_000,
-                 maxEndDelay: Int = 150) {
+    package init(
+        threads: Int, scopes: Int, chain: Int = 12, seconds: Double = 10, factorySpin: Int = 8_000,
+        maxEndDelay: Int = 150
+    ) {
         self.threads = threads
         self.scopes = scopes
         self.chain = chain
@@ -114,7 +116,8 @@ package struct ScopeStressResult: Codable, Sendable {
     /// Instances found disposed while their scope was live, or not disposed once it had ended.
     package var disposedInUse = 0
     package var notDisposedAfterEnd = 0
-    /// Disposals run by a resolving thread: instances completed after their scope ended (``ScopeScenario/sharedScopeEnd``).
+    /// Disposals run by a resolving thread: instances completed after their scope ended
+    /// (``ScopeScenario/sharedScopeEnd``).
     package var lateDisposals = 0
     /// ``ScopeScenario/sharedScopeEnd``: `dispose()` calls that threw (one node fails to dispose), failures in the
     /// `DisposalError`s the ends threw, and failures reported to the handler (instances disposed by their creator
@@ -180,29 +183,37 @@ package struct ScopeStressResult: Codable, Sendable {
         check(liveAfter != 0, "\(liveAfter) instances alive after the run")
         check(failedDisposalsReported > 0, "\(failedDisposalsReported) failed disposals reported")
         if let least = reportStackLeast, let most = reportStackMost {
-            check(most - least > Self.reportStackGrowthLimit,
-                  "the unhandled-failure handler was called with \(most / 1_024) KiB of stack at one report and "
-                      + "\(least / 1_024) KiB at another: reporting gets deeper with every report")
+            check(
+                most - least > Self.reportStackGrowthLimit,
+                "the unhandled-failure handler was called with \(most / 1_024) KiB of stack at one report and "
+                    + "\(least / 1_024) KiB at another: reporting gets deeper with every report")
         }
         switch scenario {
         case .concurrentScopes:
             check(reports > 0, "\(reports) unhandled disposal reports")
-            check(uploadsDisposed != uploadsCreated, "\(uploadsCreated) async disposables made, \(uploadsDisposed) disposed")
+            check(
+                uploadsDisposed != uploadsCreated,
+                "\(uploadsCreated) async disposables made, \(uploadsDisposed) disposed")
         case .sharedScopeEnd:
             check(unexpectedReports > 0, "\(unexpectedReports) unexpected unhandled disposal reports")
-            check(failingDisposals != failuresThrown + failuresReported,
-                  "\(failingDisposals) disposals threw, \(failuresThrown) failures thrown by end() and "
-                      + "\(failuresReported) reported to the handler")
-            check(failuresMisnamed > 0, "\(failuresMisnamed) failed disposals reported under another registration's key")
+            check(
+                failingDisposals != failuresThrown + failuresReported,
+                "\(failingDisposals) disposals threw, \(failuresThrown) failures thrown by end() and "
+                    + "\(failuresReported) reported to the handler")
+            check(
+                failuresMisnamed > 0, "\(failuresMisnamed) failed disposals reported under another registration's key")
             check(resolvedAfterEnd > 0, "\(resolvedAfterEnd) resolves succeeded after the scope had ended")
-            check(scopeEndedErrors < scopes * configuration.threads,
-                  "\(scopeEndedErrors) scopeEnded errors for \(scopes) ended scopes × \(configuration.threads) threads")
+            check(
+                scopeEndedErrors < scopes * configuration.threads,
+                "\(scopeEndedErrors) scopeEnded errors for \(scopes) ended scopes × \(configuration.threads) threads")
         case .droppedScopes:
-            check(reports != expectedReports,
-                  "\(reports) 'never ended' reports for \(expectedReports) dropped scopes with disposables")
+            check(
+                reports != expectedReports,
+                "\(reports) 'never ended' reports for \(expectedReports) dropped scopes with disposables")
             check(unexpectedReports > 0, "\(unexpectedReports) reports that were not about a dropped scope")
-            check(asyncNotDisposedReported != uploadsCreated,
-                  "\(uploadsCreated) async disposables dropped, \(asyncNotDisposedReported) reported")
+            check(
+                asyncNotDisposedReported != uploadsCreated,
+                "\(uploadsCreated) async disposables dropped, \(asyncNotDisposedReported) reported")
             check(uploadsDisposed != 0, "\(uploadsDisposed) async disposables disposed by a synchronous drop")
         }
         if let firstProblem, !problems.isEmpty { problems.append("first: \(firstProblem)") }
@@ -237,7 +248,8 @@ package func runScopeScenario(_ scenario: ScopeScenario, _ configuration: ScopeS
         // sharedScopeEnd: node 1 fails to dispose, so that failures of instances disposed by the end and of
         // instances disposed by their creator after the end are both reported.
         let fixture = ScopeFixture(
-            state, chain: configuration.chain, failingNode: scenario == .sharedScopeEnd && configuration.chain > 1 ? 1 : nil)
+            state, chain: configuration.chain,
+            failingNode: scenario == .sharedScopeEnd && configuration.chain > 1 ? 1 : nil)
         let run = ScopeRun(fixture: fixture, state: state, configuration: configuration)
         switch scenario {
         case .concurrentScopes: outcome = run.concurrentScopes()
@@ -649,7 +661,8 @@ struct ScopeRun: Sendable {
             // End at a random moment up to `maxEndDelay` after the threads are let go (at once, one time in
             // eight): making the chain takes about that long, so ends land before, inside and after creations.
             let delay =
-                index % 8 == 0 ? 0 : 1_000 * UInt64.random(in: 0..<UInt64(max(1, configuration.maxEndDelay)), using: &random)
+                index % 8 == 0
+                ? 0 : 1_000 * UInt64.random(in: 0..<UInt64(max(1, configuration.maxEndDelay)), using: &random)
             barrier.arriveAndWait()
             let letGo = ProcessMeasure.now()
             while ProcessMeasure.now() &- letGo < delay {}
@@ -755,7 +768,9 @@ struct ScopeRun: Sendable {
                                 let first = try fixture.node(0, other)
                                 if first.requestID != request.id {
                                     state.count(state.crossScope)
-                                    state.note("a handed-over scope of request \(request.id) gave a node of \(first.requestID)")
+                                    state.note(
+                                        "a handed-over scope of request \(request.id) gave a node of \(first.requestID)"
+                                    )
                                 }
                                 mine.resolves += 2
                             }

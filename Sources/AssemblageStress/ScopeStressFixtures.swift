@@ -91,7 +91,8 @@ final class ScopeRunState: Sendable {
     /// Burns a pseudo-random number of rounds below `factorySpin`, derived from `seed`.
     func spin(_ seed: Int) {
         guard factorySpin > 0 else { return }
-        let rounds = Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15) >> 40)
+        let rounds =
+            Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15) >> 40)
             % factorySpin
         var accumulator = UInt64(truncatingIfNeeded: seed)
         for _ in 0..<rounds { accumulator = accumulator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
@@ -191,8 +192,10 @@ final class DisposableNode: ScopeNode, Disposable {
     let failsOnDispose: Bool
     private let disposals = Atomic<Int>(0)
 
-    init(_ state: ScopeRunState, request: ScopeRequest, previous: (any ScopeNode)?, command: ScopeCommand?,
-         failsOnDispose: Bool = false) {
+    init(
+        _ state: ScopeRunState, request: ScopeRequest, previous: (any ScopeNode)?, command: ScopeCommand?,
+        failsOnDispose: Bool = false
+    ) {
         self.state = state
         serial = state.nextSerial()
         requestID = request.id
@@ -336,8 +339,9 @@ struct ScopeFixture: Sendable {
             } else {
                 container.register(DisposableNode.self, name: names[index]) { r in
                     let (request, previous, command) = try fixture.dependencies(of: index, r, state)
-                    return DisposableNode(state, request: request, previous: previous, command: command,
-                                          failsOnDispose: index == failingNode)
+                    return DisposableNode(
+                        state, request: request, previous: previous, command: command,
+                        failsOnDispose: index == failingNode)
                 }.inObjectScope(.scoped)
             }
         }
@@ -459,8 +463,10 @@ struct SplitMix: RandomNumberGenerator {
 
 /// Starts `body` on a new thread marked for `state`'s run; `finished` is left when it returns.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-func startThread(_ state: ScopeRunState, resolver: Bool, _ finished: DispatchGroup,
-                 _ body: @escaping @Sendable () -> Void) {
+func startThread(
+    _ state: ScopeRunState, resolver: Bool, _ finished: DispatchGroup,
+    _ body: @escaping @Sendable () -> Void
+) {
     finished.enter()
     let thread = Thread {
         ThreadTag.enter(state, resolver: resolver)
