@@ -326,7 +326,7 @@ struct ScopeOutcome {
 /// Per-thread totals, added into the run's at the end of each thread.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class ScopeTotals: Sendable {
-    private let totals = Mutex(ScopeOutcome())
+    private let totals = LockedValue(ScopeOutcome())
     func add(_ part: ScopeOutcome) {
         totals.withLock {
             $0.scopes += part.scopes
@@ -404,7 +404,7 @@ struct ScopeRun: Sendable {
     {
         let gate = RoundBarrier(parties: configuration.threads + (extra == nil ? 1 : 2))
         let finished = DispatchGroup()
-        let started = Mutex<UInt64>(0)
+        let started = LockedValue<UInt64>(0)
         for index in 0..<configuration.threads {
             startThread(state, resolver: extra != nil, finished) {
                 gate.arriveAndWait()
@@ -519,7 +519,7 @@ struct ScopeRun: Sendable {
     /// thread waits for the task.
     func visitAsynchronously(id: Int) throws -> ScopeVisit {
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<ScopeVisit, any Error>?>(nil)
+        let outcome = LockedValue<Result<ScopeVisit, any Error>?>(nil)
         Task {
             do {
                 let visit = try await container.withScope(label: "async request") { scope in
@@ -562,12 +562,12 @@ struct ScopeRun: Sendable {
 
     /// The scope of the current round and what its threads saw.
     final class SharedRound: Sendable {
-        let scope = Mutex<Scope?>(nil)
+        let scope = LockedValue<Scope?>(nil)
         let requestID = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)
         /// Per thread: the serial of the instance of each node it resolved this round (-1: none).
-        let seen: Mutex<[[Int]]>
-        init(threads: Int) { seen = Mutex(Array(repeating: [], count: threads)) }
+        let seen: LockedValue<[[Int]]>
+        init(threads: Int) { seen = LockedValue(Array(repeating: [], count: threads)) }
     }
 
     func sharedScopeEnd() -> ScopeOutcome {
@@ -672,7 +672,7 @@ struct ScopeRun: Sendable {
                 case 6:
                     // Two threads end the scope at once: one of them disposes (and throws the failures), the other
                     // returns at once.
-                    let thrown = Mutex<[any Error]>([])
+                    let thrown = LockedValue<[any Error]>([])
                     DispatchQueue.concurrentPerform(iterations: 2) { _ in
                         do { try scope.end() } catch { thrown.withLock { $0.append(error) } }
                     }
@@ -712,7 +712,7 @@ struct ScopeRun: Sendable {
     /// `await scope.end()` in a task; this thread waits for it.
     func endAsynchronously(_ scope: Scope) throws {
         let done = DispatchSemaphore(value: 0)
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = LockedValue<(any Error)?>(nil)
         Task {
             do { try await scope.end() } catch { failure.withLock { $0 = error } }
             done.signal()
@@ -725,7 +725,7 @@ struct ScopeRun: Sendable {
 
     func droppedScopes() -> ScopeOutcome {
         let totals = ScopeTotals()
-        let mailbox = Mutex<[Scope]>([])
+        let mailbox = LockedValue<[Scope]>([])
         let threadsLeft = Atomic<Int>(configuration.threads)
         let seconds = runThreads { _, start in
             let deadline = deadlineAfter(start)

@@ -52,7 +52,7 @@ final class ScopeRunState: Sendable {
     /// Reported failures (to the handler or thrown by `end()`) that do not name the failing node's registration.
     let failuresMisnamed = Atomic<Int>(0)
     /// The failing node's registration, when there is one.
-    let failingKey = Mutex<ServiceKey?>(nil)
+    let failingKey = LockedValue<ServiceKey?>(nil)
     /// Reports to `DisposalError.unhandledFailureHandler` from this run's threads.
     let reports = Atomic<Int>(0)
     /// Reports that did not say "dropped without being ended" first.
@@ -63,9 +63,9 @@ final class ScopeRunState: Sendable {
     let failedDisposalsReported = Atomic<Int>(0)
     /// The least and the most stack in use (below the thread's entry into the run) when the handler was called:
     /// reporting must not get deeper with every report.
-    let reportDepths = Mutex<(least: Int, most: Int)?>(nil)
+    let reportDepths = LockedValue<(least: Int, most: Int)?>(nil)
     /// The first unexpected thing seen, for the report.
-    let firstProblem = Mutex<String?>(nil)
+    let firstProblem = LockedValue<String?>(nil)
     /// sharedScopeEnd: factories spin up to this many rounds, so that ends land inside creations.
     let factorySpin: Int
     /// Whether disposal order is checked (not in sharedScopeEnd, where an instance completed after the end is
@@ -416,6 +416,22 @@ enum ThreadTag {
 
     /// Whether this thread is a resolving thread (not one that ends scopes).
     static var isResolver: Bool { pthread_getspecific(resolverKey) != nil }
+}
+
+/// A value behind an `NSLock` (a pthread mutex, which the thread sanitizer understands: `Synchronization.Mutex`
+/// takes its contended path in code the sanitizer does not see, and the scenarios' threads would then be reported
+/// as racing on the values it guards).
+final class LockedValue<Value: Sendable>: @unchecked Sendable {  // @unchecked: `value` only under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
 }
 
 /// A reusable barrier for a fixed number of threads.

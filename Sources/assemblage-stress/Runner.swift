@@ -229,7 +229,8 @@ struct Runner {
                 "\(grouped(total(\.scopeEndedErrors))) scopeEnded, \(grouped(total(\.resolvedAfterEnd))) resolved after "
                     + "the end, \(grouped(total(\.lateDisposals))) completed after the end and disposed by their creator, "
                     + "\(grouped(total(\.failingDisposals))) failed disposals (\(grouped(total(\.failuresThrown))) thrown by "
-                    + "end(), \(grouped(total(\.failuresReported))) reported to the handler)")
+                    + "end(), \(grouped(total(\.failuresReported))) reported to the handler, "
+                    + "\(grouped(total(\.failuresMisnamed))) under another key)")
         case .droppedScopes:
             let least = results.compactMap(\.reportStackLeast).min()
             let most = results.compactMap(\.reportStackMost).max()
