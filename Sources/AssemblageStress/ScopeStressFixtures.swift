@@ -364,11 +364,6 @@ struct ScopeFixture: Sendable {
         if Self.isPlain(index) { return try resolver.require(PlainNode.self, name: names[index]) }
         return try resolver.require(DisposableNode.self, name: names[index])
     }
-
-    /// Disposable instances one scope that resolves the whole chain makes: nodes and commands.
-    var disposablesPerScope: Int {
-        (0..<chain).filter { !Self.isPlain($0) }.count + (0..<chain).filter(Self.hasCommand).count
-    }
 }
 
 // MARK: - Threads
