@@ -13,6 +13,7 @@ struct Runner {
     /// The exit status: 0 when everything passed.
     func main() -> Int32 {
         if let scenario = options.childScenario { return childScenario(scenario) }
+        if let scenario = options.childScopeScenario { return childScopeScenario(scenario) }
         if let probe = options.childProbe { return childProbe(probe) }
         if options.list { return list() }
 
@@ -24,9 +25,15 @@ struct Runner {
             "assemblage-stress: \(configuration.threads) reader threads × \(grouped(configuration.resolves)) resolves"
                 + " × \(options.runs) runs per scenario, timing headroom ×\(options.timingHeadroom); "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(build)")
+        if options.runScenarios && !options.scopeScenarios.isEmpty {
+            say(
+                "scope scenarios: \(options.chain)-node chain, a run starts no scope after "
+                    + "\(format(options.scopeSeconds)) s, \(options.runs) runs each")
+        }
         var failed: [String] = []
         if options.runScenarios {
             for scenario in options.scenarios where !runScenario(scenario) { failed.append(scenario.rawValue) }
+            for scenario in options.scopeScenarios where !runScopeScenario(scenario) { failed.append(scenario.rawValue) }
         }
         if options.runProbes {
             for probe in options.probes where !runProbe(probe) { failed.append("probe \(probe.rawValue)") }
@@ -55,6 +62,12 @@ struct Runner {
         return 0
     }
 
+    func childScopeScenario(_ scenario: ScopeScenario) -> Int32 {
+        let result = AssemblageStress.runScopeScenario(scenario, options.scopeConfiguration(scenario))
+        say("@@scopes " + encode(result))
+        return 0
+    }
+
     func childProbe(_ probe: Probe) -> Int32 {
         let result = AssemblageStress.runProbe(probe, timingHeadroom: options.timingHeadroom)
         say("@@probe " + encode(result))
@@ -66,6 +79,15 @@ struct Runner {
             "scenarios (N reader threads resolve a .container StressService and read its payload while one thread mutates):"
         )
         for scenario in MutationScenario.allCases { say("  \(scenario.rawValue): \(scenario.mutation)") }
+        say(
+            "scope scenarios (N threads; every disposable instance must be disposed exactly once, no value may cross"
+                + " scopes, none may stay alive):")
+        for scenario in ScopeScenario.allCases {
+            let size = options.scopeConfiguration(scenario)
+            say(
+                "  \(scenario.rawValue): \(scenario.summary) (\(grouped(size.scopes)) \(scenario.scopesUnit)"
+                    + (scenario == .sharedScopeEnd ? "" : " per thread") + ")")
+        }
         say("probes:")
         for probe in Probe.allCases { say("  \(probe.rawValue): \(probe.summary)") }
         return 0
@@ -137,6 +159,103 @@ struct Runner {
         return passed
     }
 
+    // MARK: Scope scenarios
+
+    /// Runs a scope scenario `options.runs` times, one child process each; prints the summary. True when all
+    /// passed.
+    func runScopeScenario(_ scenario: ScopeScenario) -> Bool {
+        let size = options.scopeConfiguration(scenario)
+        var results: [ScopeStressResult] = []
+        var failedRuns = 0
+        var crashed = 0
+        var hung = 0
+        var skipped = 0
+        let start = Date()
+        for run in 1...options.runs {
+            if hung >= Self.hangsBeforeGivingUp {
+                skipped = options.runs - run + 1
+                say("  \(scenario.rawValue): \(skipped) remaining runs skipped after \(hung) hung runs")
+                break
+            }
+            let outcome = runChild(
+                ["--child-scope-scenario", scenario.rawValue] + options.childArguments, timeout: options.timeout)
+            var problems: [String] = []
+            var result: ScopeStressResult?
+            switch outcome.ending {
+            case .signal:
+                crashed += 1
+                problems.append(outcome.description)
+            case .hung:
+                hung += 1
+                problems.append(outcome.description)
+            case .exited(let status):
+                if status != 0 { problems.append(outcome.description) }
+                result = outcome.line(after: "@@scopes ").flatMap { decode(ScopeStressResult.self, $0) }
+                if let result { problems += result.problems } else if status == 0 { problems.append("no result") }
+            }
+            if let result { results.append(result) }
+            if !problems.isEmpty {
+                failedRuns += 1
+                say("  \(scenario.rawValue) run \(run)/\(options.runs): FAIL: \(problems.joined(separator: "; "))")
+                let tail = outcome.stderrTail()
+                if !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { say(tail) }
+            } else if options.verbose, let result {
+                say(
+                    "  \(scenario.rawValue) run \(run)/\(options.runs): \(grouped(result.scopes)) \(scenario.scopesUnit), "
+                        + "\(grouped(result.disposed)) disposals, \(format(result.seconds)) s"
+                        + (result.cutShort ? " (cut short by the time limit)" : ""))
+            }
+        }
+        func total(_ figure: KeyPath<ScopeStressResult, Int>) -> Int { results.reduce(0) { $0 + $1[keyPath: figure] } }
+        let scopes = total(\.scopes)
+        let times = results.map(\.seconds)
+        let rate = times.isEmpty ? 0 : Double(scopes) / times.reduce(0, +) / 1e3
+        let cut = results.filter(\.cutShort).count
+        let peak =
+            results.compactMap(\.peakResidentBytes).max().map { "\(format(Double($0) / 1e6, digits: 0)) MB" } ?? "-"
+        var figures = [
+            "\(grouped(scopes)) \(scenario.scopesUnit), \(grouped(total(\.resolves))) resolves",
+            "\(grouped(total(\.created))) disposables made, \(grouped(total(\.disposed))) disposed "
+                + "(\(grouped(total(\.doubleDisposed))) twice, "
+                + "\(grouped(total(\.nodesUndisposed) + total(\.commandsUndisposed))) never"
+                + (scenario == .sharedScopeEnd ? "" : ", \(grouped(total(\.outOfOrder))) out of order") + ")",
+        ]
+        switch scenario {
+        case .concurrentScopes:
+            figures.append(
+                "\(grouped(total(\.uploadsCreated))) async disposables made, \(grouped(total(\.uploadsDisposed))) disposed")
+        case .sharedScopeEnd:
+            figures.append(
+                "\(grouped(total(\.scopeEndedErrors))) scopeEnded, \(grouped(total(\.resolvedAfterEnd))) resolved after "
+                    + "the end, \(grouped(total(\.lateDisposals))) completed after the end and disposed by their creator, "
+                    + "\(grouped(total(\.failingDisposals))) failed disposals (\(grouped(total(\.failuresThrown))) thrown by "
+                    + "end(), \(grouped(total(\.failuresReported))) reported to the handler, "
+                    + "\(grouped(total(\.failuresMisnamed))) under another key)")
+        case .droppedScopes:
+            let least = results.compactMap(\.reportStackLeast).min()
+            let most = results.compactMap(\.reportStackMost).max()
+            figures.append(
+                "\(grouped(total(\.reports))) 'never ended' reports for \(grouped(total(\.expectedReports))) expected, "
+                    + "\(grouped(total(\.asyncNotDisposedReported))) async disposables reported not disposed, "
+                    + "handler reached at \(kibibytes(least))–\(kibibytes(most)) KiB of stack")
+        }
+        figures.append(
+            "\(grouped(total(\.otherErrors))) other errors, \(grouped(total(\.crossScope))) cross-scope, "
+                + "\(grouped(total(\.duplicates))) duplicates, \(grouped(total(\.liveAfter))) alive after")
+        let passed = failedRuns == 0 && skipped == 0
+        say(
+            "\(scenario.rawValue) [\(scenario.summary)]: \(passed ? "PASS" : "FAIL") — "
+                + "\(options.runs - failedRuns - skipped)/\(options.runs) runs passed, \(crashed) crashed, \(hung) hung"
+                + (skipped > 0 ? ", \(skipped) skipped; " : "; ")
+                + "\(size.threads) threads × \(grouped(size.scopes)) \(scenario.scopesUnit)"
+                + (scenario == .sharedScopeEnd ? " (+1 ending thread)" : "") + ", \(size.chain)-node chain"
+                + (cut > 0 ? ", \(cut) runs cut at \(format(size.seconds)) s" : "") + "; "
+                + "completed runs: \(figures.joined(separator: "; ")); "
+                + "run time \(range(times)) s, \(format(rate)) k \(scenario.scopesUnit)/s, "
+                + "peak RSS \(peak); wall \(format(Date().timeIntervalSince(start), digits: 1)) s")
+        return passed
+    }
+
     // MARK: Probes
 
     /// Runs `probe` in `probe.processes` child processes; prints the summary (medians). True when all passed.
@@ -199,6 +318,11 @@ struct Runner {
 func say(_ line: String) {
     print(line)
     fflush(nil)
+}
+
+/// Bytes as KiB with one decimal, or "-".
+func kibibytes(_ bytes: Int?) -> String {
+    bytes.map { String(format: "%.1f", Double($0) / 1_024) } ?? "-"
 }
 
 func grouped(_ value: Int) -> String {
