@@ -65,12 +65,7 @@ import Testing
                 + (Self.underThreadSanitizer ? " (TSan)" : ""))
         let (known, other) = Self.knownIssues(result)
         #expect(other.isEmpty, "\(other.joined(separator: "; "))")
-        withKnownIssue(
-            "Library bugs (LibraryBugTests): deeper reports, undisposed late transients, late failures keyed Any",
-            isIntermittent: true
-        ) {
-            #expect(known.isEmpty, "\(known.joined(separator: "; "))")
-        }
+        #expect(known.isEmpty, "\(known.joined(separator: "; "))")
         #expect(!result.cutShort, "a bounded run should finish its scopes well within \(configuration.seconds) s")
         #expect(result.scopes == configuration.scopes * (scenario == .sharedScopeEnd ? 1 : configuration.threads))
         #expect(result.created > 0)
@@ -153,10 +148,9 @@ import Testing
 }
 
 extension ScopeStressTests {
-    /// Reproductions of four library bugs the scope scenarios found. Three are known issues until the library is
-    /// fixed; each then fails with "known issue was not recorded", the signal to remove its `withKnownIssue` (and
-    /// the matching case of ``ScopeStressTests/knownIssues(_:)``). The fourth shows only under the thread
-    /// sanitizer, which reports it (and fails the run) until the library is fixed. Nested in the serialized
+    /// Regression tests for four library bugs the scope scenarios found (all fixed since): deepening reports of
+    /// the unhandled-failure handler, a transient made through a just-ended scope left undisposed, a late failure
+    /// reported under the key `Any`, and (under the thread sanitizer) the overflow slots' access racing lookups. Nested in the serialized
     /// ``ScopeStressTests``, so that no two tests that set `DisposalError.unhandledFailureHandler` run at once.
     @Suite struct LibraryBugTests {
         /// A scoped disposable whose disposal fails, so that its scope's report names it (and the test finds its own
@@ -225,12 +219,7 @@ extension ScopeStressTests {
             let deeper = seen[0] > seen[1] ? seen[0] - seen[1] : seen[1] - seen[0]
             print(
                 "[figure] unhandledFailureHandler: after 1,000 reads the next report reached it \(deeper) bytes deeper")
-            withKnownIssue(
-                "Library bug: each read of DisposalError.unhandledFailureHandler adds two thunks to every later call"
-            ) {
-                #expect(
-                    deeper < 4_096, "the handler was reached \(deeper) bytes deeper after 1,000 reads of the property")
-            }
+            #expect(deeper < 4_096, "the handler was reached \(deeper) bytes deeper after 1,000 reads of the property")
         }
 
         /// sharedScopeEnd: a scoped factory that resolves a transient disposable through its scope after another
@@ -260,11 +249,7 @@ extension ScopeStressTests {
 
             let commands = made.withLock { $0 }
             #expect(commands.count == 1)
-            withKnownIssue("Library bug: a transient made through a scope that has just ended is never disposed") {
-                #expect(
-                    commands.allSatisfy { $0.isDisposed },
-                    "the Command the Handler's factory resolved was never disposed")
-            }
+            #expect(commands.allSatisfy { $0.isDisposed }, "the Command the Handler's factory resolved was never disposed")
         }
 
         /// sharedScopeEnd under the thread sanitizer: a scope keeps 8 slots inline and the rest in
@@ -348,11 +333,7 @@ extension ScopeStressTests {
 
             let reported = keys.withLock { $0 }
             #expect(reported.count == 1)
-            withKnownIssue(
-                "Library bug: _ScopeStorage.complete reads a failure's key after releaseAll cleared the slot"
-            ) {
-                #expect(reported == [ServiceKey(FailingResource.self)], "reported under \(reported.map(\.description))")
-            }
+            #expect(reported == [ServiceKey(FailingResource.self)], "reported under \(reported.map(\.description))")
         }
     }
 }
