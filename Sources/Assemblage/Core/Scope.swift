@@ -84,10 +84,10 @@ public final class Scope: Container, @unchecked Sendable {
     ///
     /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
     public func end() async throws(DisposalError) {
-        guard storage.markEnded() else { return }
+        guard var ended = storage.markEnded() else { return }
         let observers = self.observers
-        let (disposed, failures) = await storage.disposeOwned(owner: ownerDescription, observers: observers)
-        storage.releaseAll()
+        let (disposed, failures) = await storage.disposeOwned(&ended, owner: ownerDescription, observers: observers)
+        storage.releaseAll(&ended)
         report(disposed: disposed, failures: failures, observers)
         if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
     }
@@ -107,10 +107,11 @@ public final class Scope: Container, @unchecked Sendable {
     /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
     @available(*, noasync, message: "in an async context, use `try await scope.end()`, which awaits async disposers")
     public func end() throws(DisposalError) {
-        guard storage.markEnded() else { return }
+        guard var ended = storage.markEnded() else { return }
         let observers = self.observers
-        let (disposed, failures) = storage.disposeOwnedSynchronously(owner: ownerDescription, observers: observers)
-        storage.releaseAll()
+        let (disposed, failures) = storage.disposeOwnedSynchronously(&ended, owner: ownerDescription,
+                                                                     observers: observers)
+        storage.releaseAll(&ended)
         report(disposed: disposed, failures: failures, observers)
         if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
     }

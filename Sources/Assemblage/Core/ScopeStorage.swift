@@ -78,10 +78,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     deinit {
-        if markEnded() {
+        if var ended = markEnded() {
             // Dropped without being ended: dispose what can be disposed now, and say so when there was any.
-            let failures = disposeOwnedSynchronously().failures
-            releaseAll()
+            let failures = disposeOwnedSynchronously(&ended).failures
+            releaseAll(&ended)
             if hadDisposables {
                 let neverEnded = DisposalError.Failure(key: ServiceKey(Scope.self), underlying: _NeverEnded(),
                                                        requiresAsyncDisposal: false)
@@ -100,7 +100,15 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     /// The container the scope was made from (read through the header's address: the `header` property itself
     /// costs a dynamic exclusivity check per read).
-    var parent: Container { withUnsafeMutablePointerToHeader { $0.pointee.parent } }
+    ///
+    /// Loaded from the field's bytes, which never change: a Swift access to `pointee` would count, for the
+    /// thread sanitizer, as an access to the whole header, which threads change under the mutex.
+    var parent: Container {
+        withUnsafeMutablePointerToHeader { header in
+            (UnsafeRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.parent)!)
+                .load(as: Unmanaged<Container>.self).takeUnretainedValue()
+        }
+    }
 
     /// The view's words, inside this storage (which the view holds).
     var viewWords: _AtomicWords {
@@ -291,96 +299,112 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
     }
 
-    /// Marks the scope ended; returns `false` when it already was. From then on only the caller touches the
-    /// slots (every other operation checks the mark first, under the mutex).
-    func markEnded() -> Bool {
+    /// What the thread that ended a scope takes with it: the slot count, the head of the disposal chain and the
+    /// overflow slots, moved out of the header. From then on it reads the inline slots without the mutex (no other
+    /// thread touches a slot of an ended scope) and never the header (woken waiters still change it, under the
+    /// mutex).
+    struct Ended {
+        let count: Int
+        let lastOwned: Int
+        var overflow: [_ScopeSlot]
+    }
+
+    /// Marks the scope ended and takes its slots over; nil when it already was. Every other operation checks the
+    /// mark first, under the mutex.
+    func markEnded() -> Ended? {
         locked { header in
-            guard !header.pointee.ended else { return false }
+            guard !header.pointee.ended else { return nil }
             header.pointee.ended = true
             hadDisposables = header.pointee.lastOwned >= 0
+            let ended = Ended(count: header.pointee.count, lastOwned: header.pointee.lastOwned,
+                              overflow: header.pointee.overflow)
+            header.pointee.overflow = []
+            header.pointee.lastOwned = -1
             if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
-            return true
+            return ended
         }
     }
 
-    /// The disposal chain, newest first (after ``markEnded()``, by its caller).
-    private func nextOwned(_ index: Int) -> (disposer: any _AnyDisposer, instance: Any, previous: Int)? {
-        guard index >= 0 else { return nil }
-        return withUnsafeMutablePointerToHeader { header in
-            withSlot(index, header) { ($0.disposer.unsafelyUnwrapped, $0.instance.unsafelyUnwrapped, $0.previousOwned) }
-        }
+    /// Slot `index` of an ended scope (its ending thread only).
+    @inline(__always)
+    private func endedSlot<R>(_ index: Int, _ ended: inout Ended, _ body: (inout _ScopeSlot) -> R) -> R {
+        if index < capacity { return withUnsafeMutablePointerToElements { body(&$0[index]) } }
+        return body(&ended.overflow[index - capacity])
     }
 
-    private var lastOwned: Int { withUnsafeMutablePointerToHeader { $0.pointee.lastOwned } }
+    /// Disposes the owned instances, newest first; returns how many, and the failures.
+    func disposeOwnedSynchronously(_ ended: inout Ended, owner: String = "a scope",
+                                   observers: [any ContainerObserver] = [])
+        -> (disposed: Int, failures: [DisposalError.Failure]) {
+        var failures: [DisposalError.Failure] = []
+        var disposed = 0
+        var index = ended.lastOwned
+        while index >= 0 {
+            let (disposer, instance, previous) = endedSlot(index, &ended) {
+                ($0.disposer.unsafelyUnwrapped, $0.instance.unsafelyUnwrapped, $0.previousOwned)
+            }
+            disposed += 1
+            do {
+                try disposer.disposeSynchronously(instance)
+                if !observers.isEmpty { notifyDisposed(index, &ended, owner, observers) }
+            } catch {
+                failures.append(failure(at: index, &ended, error, owner, observers))
+            }
+            index = previous
+        }
+        return (disposed, failures)
+    }
 
-    private func failure(at index: Int, _ error: any Error, _ owner: String,
+    /// Disposes the owned instances, newest first, awaiting asynchronous disposals.
+    func disposeOwned(_ ended: inout Ended, owner: String, observers: [any ContainerObserver]) async
+        -> (disposed: Int, failures: [DisposalError.Failure]) {
+        var failures: [DisposalError.Failure] = []
+        var disposed = 0
+        var index = ended.lastOwned
+        while index >= 0 {
+            let (disposer, instance, previous) = endedSlot(index, &ended) {
+                ($0.disposer.unsafelyUnwrapped, $0.instance.unsafelyUnwrapped, $0.previousOwned)
+            }
+            disposed += 1
+            let handed = _UncheckedSendable(instance)  // this scope's, disposed by its ending caller only
+            do {
+                try await disposer.dispose(handed.value)
+                if !observers.isEmpty { notifyDisposed(index, &ended, owner, observers) }
+            } catch {
+                failures.append(failure(at: index, &ended, error, owner, observers))
+            }
+            index = previous
+        }
+        return (disposed, failures)
+    }
+
+    private func notifyDisposed(_ index: Int, _ ended: inout Ended, _ owner: String,
+                                _ observers: [any ContainerObserver]) {
+        let key = endedSlot(index, &ended) { $0.key }
+        for observer in observers { observer.instanceDisposed(key, owner: owner) }
+    }
+
+    private func failure(at index: Int, _ ended: inout Ended, _ error: any Error, _ owner: String,
                          _ observers: [any ContainerObserver]) -> DisposalError.Failure {
-        let key = withUnsafeMutablePointerToHeader { header in withSlot(index, header) { $0.key } }
+        let key = endedSlot(index, &ended) { $0.key }
         let failure = DisposalError.Failure(key: key, underlying: error,
                                             requiresAsyncDisposal: error is _RequiresAsyncDisposal)
         for observer in observers { observer.disposalFailed(failure, owner: owner) }
         return failure
     }
 
-    /// Disposes the owned instances, newest first (after ``markEnded()``, by its caller); returns how many, and
-    /// the failures.
-    func disposeOwnedSynchronously(owner: String = "a scope", observers: [any ContainerObserver] = [])
-        -> (disposed: Int, failures: [DisposalError.Failure]) {
-        var failures: [DisposalError.Failure] = []
-        var disposed = 0
-        var index = lastOwned
-        while let (disposer, instance, previous) = nextOwned(index) {
-            disposed += 1
-            do {
-                try disposer.disposeSynchronously(instance)
-                if !observers.isEmpty { notifyDisposed(index, owner, observers) }
-            } catch {
-                failures.append(failure(at: index, error, owner, observers))
+    /// Releases every instance, newest first (after the disposals).
+    func releaseAll(_ ended: inout Ended) {
+        var index = ended.count
+        while index > 0 {
+            index -= 1
+            endedSlot(index, &ended) { slot in
+                slot.instance = nil
+                slot.disposer = nil
+                slot.entry = nil
             }
-            index = previous
         }
-        return (disposed, failures)
-    }
-
-    /// Disposes the owned instances, newest first, awaiting asynchronous disposals (after ``markEnded()``).
-    func disposeOwned(owner: String, observers: [any ContainerObserver]) async
-        -> (disposed: Int, failures: [DisposalError.Failure]) {
-        var failures: [DisposalError.Failure] = []
-        var disposed = 0
-        var index = lastOwned
-        while let (disposer, instance, previous) = nextOwned(index) {
-            disposed += 1
-            let handed = _UncheckedSendable(instance)  // this scope's, disposed by its ending caller only
-            do {
-                try await disposer.dispose(handed.value)
-                if !observers.isEmpty { notifyDisposed(index, owner, observers) }
-            } catch {
-                failures.append(failure(at: index, error, owner, observers))
-            }
-            index = previous
-        }
-        return (disposed, failures)
-    }
-
-    private func notifyDisposed(_ index: Int, _ owner: String, _ observers: [any ContainerObserver]) {
-        let key = withUnsafeMutablePointerToHeader { header in withSlot(index, header) { $0.key } }
-        for observer in observers { observer.instanceDisposed(key, owner: owner) }
-    }
-
-    /// Releases every instance, newest first (after the disposals, by the caller of ``markEnded()``).
-    func releaseAll() {
-        withUnsafeMutablePointerToHeader { header in
-            var index = header.pointee.count
-            while index > 0 {
-                index -= 1
-                withSlot(index, header) { slot in
-                    slot.instance = nil
-                    slot.disposer = nil
-                    slot.entry = nil
-                }
-            }
-            header.pointee.lastOwned = -1
-        }
+        ended.overflow = []
     }
 }
 
