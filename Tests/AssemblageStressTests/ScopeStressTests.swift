@@ -17,8 +17,10 @@ import Testing
     static func configuration(_ scenario: ScopeScenario) -> ScopeStressConfiguration {
         let scopes = scenario == .concurrentScopes ? 2_000 : 1_000
         return ScopeStressConfiguration(
-            threads: scenario == .sharedScopeEnd ? 2 : 4, scopes: underThreadSanitizer ? scopes / 10 : scopes,
-            seconds: 20, factorySpin: underThreadSanitizer ? 200 : 2_000,
+            // Under the sanitizer, beside the whole suite on two cores, a scope costs about 100 times more: a 40th
+            // of the scopes, and a time limit that leaves room.
+            threads: scenario == .sharedScopeEnd ? 2 : 4, scopes: underThreadSanitizer ? scopes / 40 : scopes,
+            seconds: underThreadSanitizer ? 60 : 20, factorySpin: underThreadSanitizer ? 200 : 2_000,
             maxEndDelay: underThreadSanitizer ? 3_000 : 300)
     }
 
