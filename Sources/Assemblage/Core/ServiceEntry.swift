@@ -330,7 +330,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                 }
                 let instance = try _construct(state, container, graph: graph, maker)
                 // Made through a scope: the scope disposes it when it ends.
-                if let scope = container.scopeStorage { try _trackInScope(instance, scope, state) }
+                if let scope = container.scopeStorage, !_trackInScope(instance, scope) {
+                    throw _scopedFailure(state, .scopeEnded)
+                }
                 return instance
             case .scoped:
                 return try _createScoped(state, container, maker)
