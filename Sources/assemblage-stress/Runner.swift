@@ -98,47 +98,11 @@ struct Runner {
     /// Runs `scenario` `options.runs` times, one child process each; prints the summary. True when all passed.
     func runScenario(_ scenario: MutationScenario) -> Bool {
         let configuration = options.configuration
-        var results: [StressResult] = []
-        var failedRuns = 0
-        var crashed = 0
-        var hung = 0
-        var skipped = 0
-        let start = Date()
-        for run in 1...options.runs {
-            if hung >= Self.hangsBeforeGivingUp {
-                skipped = options.runs - run + 1
-                say("  \(scenario.rawValue): \(skipped) remaining runs skipped after \(hung) hung runs")
-                break
-            }
-            let outcome = runChild(
-                ["--child-scenario", scenario.rawValue] + options.childArguments,
-                timeout: options.timeout)
-            var problems: [String] = []
-            var result: StressResult?
-            switch outcome.ending {
-            case .signal:
-                crashed += 1
-                problems.append(outcome.description)
-            case .hung:
-                hung += 1
-                problems.append(outcome.description)
-            case .exited(let status):
-                if status != 0 { problems.append(outcome.description) }
-                result = outcome.line(after: "@@result ").flatMap { decode(StressResult.self, $0) }
-                if let result { problems += result.problems } else if status == 0 { problems.append("no result") }
-            }
-            if let result { results.append(result) }
-            if !problems.isEmpty {
-                failedRuns += 1
-                say("  \(scenario.rawValue) run \(run)/\(options.runs): FAIL: \(problems.joined(separator: "; "))")
-                let tail = outcome.stderrTail()
-                if !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { say(tail) }
-            } else if options.verbose, let result {
-                say(
-                    "  \(scenario.rawValue) run \(run)/\(options.runs): \(grouped(result.mutations)) mutations, "
-                        + "\(grouped(result.missing)) nil, \(format(result.seconds)) s")
-            }
-        }
+        let runs = runInChildren(
+            scenario.rawValue, ["--child-scenario", scenario.rawValue], marker: "@@result ", as: StressResult.self,
+            problems: \.problems
+        ) { result in "\(grouped(result.mutations)) mutations, \(grouped(result.missing)) nil, \(format(result.seconds)) s" }
+        let results = runs.results
         let totalResolves = results.reduce(0) { $0 + $1.resolved + $1.missing }
         let missing = results.reduce(0) { $0 + $1.missing }
         let corrupt = results.reduce(0) { $0 + $1.corrupt }
@@ -147,16 +111,13 @@ struct Runner {
         let rate = times.isEmpty ? 0 : Double(totalResolves) / times.reduce(0, +) / 1e6
         let peak =
             results.compactMap(\.peakResidentBytes).max().map { "\(format(Double($0) / 1e6, digits: 0)) MB" } ?? "-"
-        let passed = failedRuns == 0 && skipped == 0
         say(
-            "\(scenario.rawValue) [\(scenario.mutation)]: \(passed ? "PASS" : "FAIL") — "
-                + "\(options.runs - failedRuns - skipped)/\(options.runs) runs passed, \(crashed) crashed, \(hung) hung"
-                + (skipped > 0 ? ", \(skipped) skipped; " : "; ")
+            "\(scenario.rawValue) [\(scenario.mutation)]: \(runs.verdict)"
                 + "\(configuration.threads) threads × \(grouped(configuration.resolves)) resolves; "
                 + "completed runs: \(grouped(totalResolves)) resolves (\(grouped(missing)) nil, \(grouped(corrupt)) corrupt), "
                 + "\(grouped(mutations)) mutations, run time \(range(times)) s, \(format(rate)) M resolves/s, "
-                + "peak RSS \(peak); wall \(format(Date().timeIntervalSince(start), digits: 1)) s")
-        return passed
+                + "peak RSS \(peak); wall \(format(runs.wall, digits: 1)) s")
+        return runs.passed
     }
 
     // MARK: Scope scenarios
@@ -165,47 +126,14 @@ struct Runner {
     /// passed.
     func runScopeScenario(_ scenario: ScopeScenario) -> Bool {
         let size = options.scopeConfiguration(scenario)
-        var results: [ScopeStressResult] = []
-        var failedRuns = 0
-        var crashed = 0
-        var hung = 0
-        var skipped = 0
-        let start = Date()
-        for run in 1...options.runs {
-            if hung >= Self.hangsBeforeGivingUp {
-                skipped = options.runs - run + 1
-                say("  \(scenario.rawValue): \(skipped) remaining runs skipped after \(hung) hung runs")
-                break
-            }
-            let outcome = runChild(
-                ["--child-scope-scenario", scenario.rawValue] + options.childArguments, timeout: options.timeout)
-            var problems: [String] = []
-            var result: ScopeStressResult?
-            switch outcome.ending {
-            case .signal:
-                crashed += 1
-                problems.append(outcome.description)
-            case .hung:
-                hung += 1
-                problems.append(outcome.description)
-            case .exited(let status):
-                if status != 0 { problems.append(outcome.description) }
-                result = outcome.line(after: "@@scopes ").flatMap { decode(ScopeStressResult.self, $0) }
-                if let result { problems += result.problems } else if status == 0 { problems.append("no result") }
-            }
-            if let result { results.append(result) }
-            if !problems.isEmpty {
-                failedRuns += 1
-                say("  \(scenario.rawValue) run \(run)/\(options.runs): FAIL: \(problems.joined(separator: "; "))")
-                let tail = outcome.stderrTail()
-                if !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { say(tail) }
-            } else if options.verbose, let result {
-                say(
-                    "  \(scenario.rawValue) run \(run)/\(options.runs): \(grouped(result.scopes)) \(scenario.scopesUnit), "
-                        + "\(grouped(result.disposed)) disposals, \(format(result.seconds)) s"
-                        + (result.cutShort ? " (cut short by the time limit)" : ""))
-            }
+        let runs = runInChildren(
+            scenario.rawValue, ["--child-scope-scenario", scenario.rawValue], marker: "@@scopes ",
+            as: ScopeStressResult.self, problems: \.problems
+        ) { result in
+            "\(grouped(result.scopes)) \(scenario.scopesUnit), \(grouped(result.disposed)) disposals, "
+                + "\(format(result.seconds)) s" + (result.cutShort ? " (cut short by the time limit)" : "")
         }
+        let results = runs.results
         func total(_ figure: KeyPath<ScopeStressResult, Int>) -> Int { results.reduce(0) { $0 + $1[keyPath: figure] } }
         let scopes = total(\.scopes)
         let times = results.map(\.seconds)
@@ -242,18 +170,79 @@ struct Runner {
         figures.append(
             "\(grouped(total(\.otherErrors))) other errors, \(grouped(total(\.crossScope))) cross-scope, "
                 + "\(grouped(total(\.duplicates))) duplicates, \(grouped(total(\.liveAfter))) alive after")
-        let passed = failedRuns == 0 && skipped == 0
         say(
-            "\(scenario.rawValue) [\(scenario.summary)]: \(passed ? "PASS" : "FAIL") — "
-                + "\(options.runs - failedRuns - skipped)/\(options.runs) runs passed, \(crashed) crashed, \(hung) hung"
-                + (skipped > 0 ? ", \(skipped) skipped; " : "; ")
+            "\(scenario.rawValue) [\(scenario.summary)]: \(runs.verdict)"
                 + "\(size.threads) threads × \(grouped(size.scopes)) \(scenario.scopesUnit)"
                 + (scenario == .sharedScopeEnd ? " (+1 ending thread)" : "") + ", \(size.chain)-node chain"
                 + (cut > 0 ? ", \(cut) runs cut at \(format(size.seconds)) s" : "") + "; "
                 + "completed runs: \(figures.joined(separator: "; ")); "
                 + "run time \(range(times)) s, \(format(rate)) k \(scenario.scopesUnit)/s, "
-                + "peak RSS \(peak); wall \(format(Date().timeIntervalSince(start), digits: 1)) s")
-        return passed
+                + "peak RSS \(peak); wall \(format(runs.wall, digits: 1)) s")
+        return runs.passed
+    }
+
+    /// What repeated child runs of one scenario gave: the decoded results and how many runs failed, crashed,
+    /// hung or were skipped.
+    struct ChildRuns<Result> {
+        var results: [Result] = []
+        var runs = 0
+        var failed = 0
+        var crashed = 0
+        var hung = 0
+        var skipped = 0
+        let start = Date()
+
+        var passed: Bool { failed == 0 && skipped == 0 }
+        var wall: Double { Date().timeIntervalSince(start) }
+
+        /// `PASS — 20/20 runs passed, 0 crashed, 0 hung; ` (the skipped runs too, when any).
+        var verdict: String {
+            "\(passed ? "PASS" : "FAIL") — \(runs - failed - skipped)/\(runs) runs passed, \(crashed) crashed, "
+                + "\(hung) hung" + (skipped > 0 ? ", \(skipped) skipped; " : "; ")
+        }
+    }
+
+    /// Runs a scenario `options.runs` times, each in a child process started with `arguments`, decoding the result
+    /// the child prints after `marker`; prints each failing run (and, verbose, each passing one). A run fails when
+    /// the child crashes, hangs, exits with a failure, prints no result, or its result has problems.
+    func runInChildren<Result: Decodable>(
+        _ name: String, _ arguments: [String], marker: String, as _: Result.Type,
+        problems: KeyPath<Result, [String]>, verboseLine: (Result) -> String
+    ) -> ChildRuns<Result> {
+        var runs = ChildRuns<Result>()
+        runs.runs = options.runs
+        for run in 1...options.runs {
+            if runs.hung >= Self.hangsBeforeGivingUp {
+                runs.skipped = options.runs - run + 1
+                say("  \(name): \(runs.skipped) remaining runs skipped after \(runs.hung) hung runs")
+                break
+            }
+            let outcome = runChild(arguments + options.childArguments, timeout: options.timeout)
+            var found: [String] = []
+            var result: Result?
+            switch outcome.ending {
+            case .signal:
+                runs.crashed += 1
+                found.append(outcome.description)
+            case .hung:
+                runs.hung += 1
+                found.append(outcome.description)
+            case .exited(let status):
+                if status != 0 { found.append(outcome.description) }
+                result = outcome.line(after: marker).flatMap { decode(Result.self, $0) }
+                if let result { found += result[keyPath: problems] } else if status == 0 { found.append("no result") }
+            }
+            if let result { runs.results.append(result) }
+            if !found.isEmpty {
+                runs.failed += 1
+                say("  \(name) run \(run)/\(options.runs): FAIL: \(found.joined(separator: "; "))")
+                let tail = outcome.stderrTail()
+                if !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { say(tail) }
+            } else if options.verbose, let result {
+                say("  \(name) run \(run)/\(options.runs): " + verboseLine(result))
+            }
+        }
+        return runs
     }
 
     // MARK: Probes
