@@ -15,6 +15,14 @@ let traits: Set<Trait> = [
     .default(enabledTraits: []),
 ]
 
+/// The integrations' products, each only when its trait is enabled: the library and its integration tests use them.
+let integrationProducts: [Target.Dependency] = [
+    .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+    .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+    .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+]
+
 let package = Package(
     name: "Assemblage",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
@@ -38,15 +46,7 @@ let package = Package(
     targets: [
         // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
         .target(name: "_AssemblageShims"),
-        .target(name: "Assemblage", dependencies: [
-            "_AssemblageShims",
-            .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
-            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
-                     condition: .when(traits: ["ServiceLifecycle"])),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle",
-                     condition: .when(traits: ["ServiceLifecycle"])),
-        ]),
+        .target(name: "Assemblage", dependencies: ["_AssemblageShims"] + integrationProducts),
         // Scene modules and navigation: a separate target so that a server never links it.
         .target(name: "AssemblageScenes", dependencies: ["Assemblage"]),
         // Helpers for tests of apps: a Swift Testing trait and an XCTest-friendly helper (uses the toolchain's
@@ -64,15 +64,7 @@ let package = Package(
         // Tests of the trait-gated integrations: every file is wrapped in `#if Configuration` (and so on), so the
         // target is empty unless the traits are enabled (`swift test --enable-all-traits --filter
         // AssemblageIntegrationTests`, as .ci/run does).
-        .testTarget(name: "AssemblageIntegrationTests", dependencies: [
-            "Assemblage",
-            .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
-            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
-                     condition: .when(traits: ["ServiceLifecycle"])),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle",
-                     condition: .when(traits: ["ServiceLifecycle"])),
-        ]),
+        .testTarget(name: "AssemblageIntegrationTests", dependencies: ["Assemblage"] + integrationProducts),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
         .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
         .testTarget(name: "AssemblageGraphCheckTests", dependencies: ["AssemblageGraphCheckKit", "Assemblage"],
