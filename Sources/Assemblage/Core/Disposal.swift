@@ -293,9 +293,12 @@ final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` is on
     /// Forgets the records of one registration (its instances were dropped by a reset or replacement).
     func forget(entry: UnsafeRawPointer) {
         let dropped: [_OwnedInstance] = lock.withLock {
-            guard records.contains(where: { $0.entry == entry }) else { return [] }
-            let dropped = records.filter { $0.entry == entry }
-            records.removeAll { $0.entry == entry }
+            var dropped: [_OwnedInstance] = []
+            records.removeAll { record in
+                guard record.entry == entry else { return false }
+                dropped.append(record)
+                return true
+            }
             return dropped
         }
         _ = dropped  // released outside the lock: a deinit may resolve again
@@ -401,10 +404,13 @@ extension Container {
         }
     }
 
+    /// The disposal list, if this container has made one (without making it).
+    var existingDisposals: _DisposalList? { writer.withLock { disposalList } }
+
     /// Takes what shutdown disposes, and first drops the instances this container keeps (singletons included),
     /// so that no resolve hands out an instance being disposed; a later resolve makes a new one.
     func takeForShutdown() -> [_OwnedInstance] {
-        let owned = writer.withLock { disposalList }?.takeAll() ?? []
+        let owned = existingDisposals?.takeAll() ?? []
         let live = writer.withLock { liveEntriesLocked() + collectionElements.values.flatMap { $0.map(\.entry) } }
         for entry in live { entry._reset(matching: nil, includingSingletons: true) }
         return owned

@@ -59,7 +59,7 @@ extension ServiceEntry: _AnyEntry {
         if let scope, scope !== current { return }
         if current.kind == .singleton, !includingSingletons { return }
         if let previous = words.exchange(1, nil) { _Reclaimer.retireBox(previous) }
-        if let owner = container { owner.writer.withLock { owner.disposalList }?.forget(entry: pointer) }
+        container?.existingDisposals?.forget(entry: pointer)
         let dropped: [Any?] = _Coordinator.shared.withLock {
             guard let stored else { return [] }
             let held: [Any?] = [stored.weakInstance as Any?, stored.storage?.instance] + stored.multiton.values.map { $0 }

@@ -98,9 +98,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     deinit {
         // Instances the owner would have disposed are the owner's no more: whoever holds them owns them.
-        if words.loadAcquire(1) != nil || stored != nil, let owner = container {
-            owner.writer.withLock { owner.disposalList }?.forget(entry: pointer)
-        }
+        if words.loadAcquire(1) != nil || stored != nil { container?.existingDisposals?.forget(entry: pointer) }
         for index in 0..<Self.wordCount {
             if let pointer = words.exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
         }

@@ -58,7 +58,7 @@ final class _AsyncFrame: @unchecked Sendable {
     }
 
     /// The key of a running factory whose instance outlives every scope, or nil (see
-    /// `_ResolutionState.longLivedCreation()`).
+    /// `_ResolutionState.longLived`, its synchronous counterpart).
     func longLivedCreation() -> ServiceKey? {
         for frame in liveChain {
             let entry = Unmanaged<AnyObject>.fromOpaque(frame.entry).takeUnretainedValue() as? any _AnyEntry
