@@ -196,8 +196,15 @@ protocol _AnyDisposer: AnyObject, Sendable {
     var isNone: Bool { get }
     /// Disposes synchronously; throws ``_RequiresAsyncDisposal`` when only an asynchronous disposal exists.
     func disposeSynchronously(_ instance: Any) throws
+    /// ``disposeSynchronously(_:)`` for an instance of a class type (a scope holds those as objects): a class
+    /// cast instead of opening an `Any`.
+    func disposeSynchronously(object: AnyObject) throws
     /// Disposes, awaiting an asynchronous disposal.
     func dispose(_ instance: Any) async throws
+}
+
+extension _AnyDisposer {
+    func disposeSynchronously(object: AnyObject) throws { try disposeSynchronously(object as Any) }
 }
 
 /// The closure of ``ServiceEntry/onDispose(_:)-2860t``.
@@ -217,6 +224,11 @@ final class _Disposer<Service>: _AnyDisposer, @unchecked Sendable {  // @uncheck
         try sync(_exactCast(instance, to: Service.self))  // the entry made it: it is a Service
     }
 
+    func disposeSynchronously(object: AnyObject) throws {
+        guard let sync else { throw _RequiresAsyncDisposal() }
+        try sync(unsafeBitCast(object, to: Service.self))  // held as an object only when Service is a class
+    }
+
     func dispose(_ instance: Any) async throws {
         if let async { return try await async(_exactCast(instance, to: Service.self)) }
         try sync?(_exactCast(instance, to: Service.self))
@@ -228,6 +240,8 @@ final class _Disposer<Service>: _AnyDisposer, @unchecked Sendable {  // @uncheck
 final class _SyncDisposer<T: Disposable>: _AnyDisposer, @unchecked Sendable {  // @unchecked: no state.
     var isNone: Bool { false }
     func disposeSynchronously(_ instance: Any) throws { try _exactCast(instance, to: T.self).dispose() }
+    // The cache that found this disposer is keyed by the instance's exact class, T: a bit cast, not a runtime cast.
+    func disposeSynchronously(object: AnyObject) throws { try unsafeBitCast(object, to: T.self).dispose() }
     func dispose(_ instance: Any) async throws { try _exactCast(instance, to: T.self).dispose() }
 }
 
@@ -245,6 +259,7 @@ final class _AsyncDisposer<T: AsyncDisposable>: _AnyDisposer, @unchecked Sendabl
 final class _EitherDisposer<T: Disposable & AsyncDisposable>: _AnyDisposer, @unchecked Sendable {  // no state.
     var isNone: Bool { false }
     func disposeSynchronously(_ instance: Any) throws { try _exactCast(instance, to: T.self).dispose() as Void }
+    func disposeSynchronously(object: AnyObject) throws { try unsafeBitCast(object, to: T.self).dispose() as Void }
     func dispose(_ instance: Any) async throws {
         let disposable = _UncheckedSendable(_exactCast(instance, to: T.self))
         try await disposable.value.dispose()

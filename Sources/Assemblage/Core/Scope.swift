@@ -86,14 +86,14 @@ public final class Scope: Container, @unchecked Sendable {
     public func end() async throws(DisposalError) {
         guard var ended = storage.markEnded() else { return }
         let observers = self.observers
-        let (disposed, failures) = await storage.disposeOwned(&ended, owner: ownerDescription, observers: observers)
+        let (disposed, failures) = await storage.disposeOwned(&ended, label: label, observers: observers)
         storage.releaseAll(&ended)
         report(disposed: disposed, failures: failures, observers)
         if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
     }
 
     /// `scope "request"`.
-    var ownerDescription: String { "scope \"\(label)\"" }
+    var ownerDescription: String { _ScopeStorage.ownerDescription(label: label) }
 
     private func report(disposed: Int, failures: [DisposalError.Failure], _ observers: [any ContainerObserver]) {
         for observer in observers { observer.scopeEnded(label, disposed: disposed, failures: failures.count) }
@@ -109,8 +109,7 @@ public final class Scope: Container, @unchecked Sendable {
     public func end() throws(DisposalError) {
         guard var ended = storage.markEnded() else { return }
         let observers = self.observers
-        let (disposed, failures) = storage.disposeOwnedSynchronously(&ended, owner: ownerDescription,
-                                                                     observers: observers)
+        let (disposed, failures) = storage.disposeOwnedSynchronously(&ended, label: label, observers: observers)
         storage.releaseAll(&ended)
         report(disposed: disposed, failures: failures, observers)
         if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }

@@ -16,7 +16,7 @@ struct _ScopeHeader {
     var mutex = pthread_mutex_t()
     var condition = pthread_cond_t()
     let parent: Container
-    /// Slots in use (the first `capacity` are inline, the rest in ``overflow``).
+    /// Slots in use (the first ``_ScopeStorage/inlineCapacity`` are inline, the rest in ``overflow``).
     var count = 0
     var overflow: [_ScopeSlot] = []
     /// The owned slot completed last: the head of the disposal chain (newest first).
@@ -41,7 +41,9 @@ struct _ScopeSlot {
     var entry: AnyObject?
     /// The thread state making the instance; nil once it is ready.
     var creator: UnsafeRawPointer?
-    var instance: Any?
+    /// The instance, held as what it is: an object when the service type is a class (copied and disposed without
+    /// the runtime's existential machinery), any other value boxed.
+    var instance: _ScopeInstance = .none
     var disposer: (any _AnyDisposer)?
     /// The owned slot completed before this one (the disposal chain), or -1.
     var previousOwned = -1
@@ -50,6 +52,59 @@ struct _ScopeSlot {
     var key: ServiceKey {
         (entry as? any _AnyEntry)?.key
             ?? ServiceKey(serviceType: Any.self, argumentsType: Void.self, name: nil, argumentCount: 0)
+    }
+}
+
+/// An instance a scope holds: an object when the service type is a class, any other value as `Any`.
+@usableFromInline
+enum _ScopeInstance {
+    case none
+    case object(AnyObject)
+    case value(Any)
+
+    /// Whether instances of `T` are held as objects: `T` is a class (or `AnyObject`), one reference wide.
+    static func holdsObjects<T>(of _: T.Type) -> Bool {
+        T.self is AnyObject.Type && MemoryLayout<T>.size == MemoryLayout<AnyObject>.size
+    }
+
+    /// `instance`, held as an object when `asObject` (``holdsObjects(of:)``, decided once per registration: the
+    /// runtime's type test and `as AnyObject` cost thousands of instructions in the merged generic code the
+    /// resolve path runs). The bit casts here and in ``get(as:)`` only move a reference between two static types
+    /// of one class instance.
+    @inlinable @inline(__always)
+    init<T>(_ instance: T, asObject: Bool) {
+        self = asObject ? .object(unsafeBitCast(instance, to: AnyObject.self)) : .value(instance)
+    }
+
+    /// `instance`, held as ``holdsObjects(of:)`` says (where the test's cost does not matter).
+    init<T>(_ instance: T) { self.init(instance, asObject: Self.holdsObjects(of: T.self)) }
+
+    /// The instance as `T`, the type it was stored as.
+    @inlinable @inline(__always)
+    func get<T>(as _: T.Type) -> T {
+        switch self {
+        case .object(let object): return unsafeBitCast(object, to: T.self)  // stored from a T (see init)
+        case .value(let value): return _exactCast(value, to: T.self)
+        case .none: preconditionFailure("a scope slot without an instance")
+        }
+    }
+
+    /// The instance as `Any`, or nil.
+    var any: Any? {
+        switch self {
+        case .object(let object): return object
+        case .value(let value): return value
+        case .none: return nil
+        }
+    }
+
+    /// Disposes the instance synchronously.
+    func disposeSynchronously(with disposer: any _AnyDisposer) throws {
+        switch self {
+        case .object(let object): try disposer.disposeSynchronously(object: object)
+        case .value(let value): try disposer.disposeSynchronously(value)
+        case .none: break
+        }
     }
 }
 
@@ -89,7 +144,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             }
         }
         withUnsafeMutablePointers { header, slots in
-            _ = slots.deinitialize(count: min(header.pointee.count, capacity))
+            _ = slots.deinitialize(count: min(header.pointee.count, Self.inlineCapacity))
             pthread_cond_destroy(&header.pointee.condition)
             pthread_mutex_destroy(&header.pointee.mutex)
         }
@@ -132,17 +187,19 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     @inline(__always)
     private func withSlot<R>(_ index: Int, _ header: UnsafeMutablePointer<_ScopeHeader>,
                              _ body: (inout _ScopeSlot) throws -> R) rethrows -> R {
-        if index < capacity { return try withUnsafeMutablePointerToElements { try body(&$0[index]) } }
-        return try body(&header.pointee.overflow[index - capacity])
+        if index < Self.inlineCapacity { return try withUnsafeMutablePointerToElements { try body(&$0[index]) } }
+        return try body(&header.pointee.overflow[index - Self.inlineCapacity])
     }
 
-    /// Appends a slot (under the mutex); returns its index.
-    private func append(_ slot: _ScopeSlot, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int {
+    /// Appends a slot (under the mutex), moving it in; returns its index. (The inline slots are the first
+    /// ``inlineCapacity``: the buffer's real `capacity` asks the allocator, which costs a call per use.)
+    @inline(__always)
+    private func append(_ header: UnsafeMutablePointer<_ScopeHeader>, _ slot: () -> _ScopeSlot) -> Int {
         let index = header.pointee.count
-        if index < capacity {
-            withUnsafeMutablePointerToElements { ($0 + index).initialize(to: slot) }
+        if index < Self.inlineCapacity {
+            withUnsafeMutablePointerToElements { ($0 + index).initialize(to: slot()) }  // made in place
         } else {
-            header.pointee.overflow.append(slot)
+            header.pointee.overflow.append(slot())
         }
         header.pointee.count += 1
         return index
@@ -151,27 +208,27 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// The slot of `entry` (under the mutex).
     private func find(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
         let count = header.pointee.count
-        let inline = min(count, capacity)
+        let inline = min(count, Self.inlineCapacity)
         let found: Int? = withUnsafeMutablePointerToElements { slots in
             for index in 0..<inline where slots[index].entryAddress == entry { return index }
             return nil
         }
         if let found { return found }
-        guard count > capacity else { return nil }
-        return header.pointee.overflow.firstIndex { $0.entryAddress == entry }.map { $0 + capacity }
+        guard count > Self.inlineCapacity else { return nil }
+        return header.pointee.overflow.firstIndex { $0.entryAddress == entry }.map { $0 + Self.inlineCapacity }
     }
 
     /// The ready instance of `entry` in this scope, if any.
     func readyInstance(_ entry: UnsafeRawPointer) -> Any? {
         locked { header in
             guard !header.pointee.ended, let index = find(entry, header) else { return nil }
-            return withSlot(index, header) { $0.creator == nil ? $0.instance : nil }
+            return withSlot(index, header) { $0.creator == nil ? $0.instance.any : nil }
         }
     }
 
     @usableFromInline
     enum Claim {
-        case ready(Any)
+        case ready(_ScopeInstance)
         case create(Int)
     }
 
@@ -189,11 +246,12 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                     throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
                 }
                 guard let index = find(address, header) else {
-                    let slot = _ScopeSlot(entryAddress: address, entry: entry, creator: state)
-                    return .create(append(slot, header))
+                    return .create(append(header) { _ScopeSlot(entryAddress: address, entry: entry, creator: state) })
                 }
-                let (creator, instance) = withSlot(index, header) { ($0.creator, $0.instance) }
-                guard let creator else { return .ready(instance.unsafelyUnwrapped) }
+                if let instance: _ScopeInstance = withSlot(index, header, { $0.creator == nil ? $0.instance : nil }) {
+                    return .ready(instance)
+                }
+                let creator = withSlot(index, header) { $0.creator.unsafelyUnwrapped }
                 if creator == state {
                     throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
                 }
@@ -227,11 +285,13 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// Stores the instance made for slot `index` and wakes threads waiting for it. Returns `false` when the scope
     /// ended while the instance was made: it is disposed at once then, since no one else will.
     @usableFromInline
-    func complete(_ index: Int, _ instance: Any, _ disposer: (any _AnyDisposer)?, entry: AnyObject) -> Bool {
+    func complete(_ index: Int, _ instance: __owned _ScopeInstance, _ disposer: (any _AnyDisposer)?,
+                  entry: AnyObject) -> Bool {
+        var instance = instance
         let ended: Bool = locked { header in
             if header.pointee.ended { return true }
             withSlot(index, header) { slot in
-                slot.instance = instance
+                swap(&slot.instance, &instance)  // moved in (the slot's was `.none`), not copied
                 slot.creator = nil
                 if disposer != nil {
                     slot.disposer = disposer
@@ -245,7 +305,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         guard ended else { return true }
         if let disposer {
             do {
-                try disposer.disposeSynchronously(instance)
+                try instance.disposeSynchronously(with: disposer)
             } catch {
                 // Not from the slot: the thread that ended the scope owns the slots now.
                 let key = _ScopeSlot(entry: entry).key
@@ -276,12 +336,13 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// Keeps an instance made through the scope (a transient) to dispose it when the scope ends. Returns `false`
     /// when the scope has ended (the caller owns the instance then).
     @discardableResult
-    func track(_ instance: Any, _ disposer: any _AnyDisposer, entry: AnyObject) -> Bool {
+    func track(_ instance: __owned _ScopeInstance, _ disposer: any _AnyDisposer, entry: AnyObject) -> Bool {
         locked { header in
             guard !header.pointee.ended else { return false }
-            let slot = _ScopeSlot(entry: entry, instance: instance, disposer: disposer,
-                                  previousOwned: header.pointee.lastOwned)
-            header.pointee.lastOwned = append(slot, header)
+            let previous = header.pointee.lastOwned
+            header.pointee.lastOwned = append(header) {
+                _ScopeSlot(entry: entry, instance: instance, disposer: disposer, previousOwned: previous)
+            }
             return true
         }
     }
@@ -295,7 +356,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             defer { pthread_mutex_unlock(&header.pointee.mutex) }
             if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
             if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
-            _ = append(_ScopeSlot(entryAddress: address, entry: entry, instance: value), header)
+            _ = append(header) { _ScopeSlot(entryAddress: address, entry: entry, instance: _ScopeInstance(value)) }
         }
     }
 
@@ -318,6 +379,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             hadDisposables = header.pointee.lastOwned >= 0
             let ended = Ended(count: header.pointee.count, lastOwned: header.pointee.lastOwned,
                               overflow: header.pointee.overflow)
+            header.pointee.count = 0  // the slots are the ending thread's now: `releaseAll` deinitializes them
             header.pointee.overflow = []
             header.pointee.lastOwned = -1
             if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
@@ -328,27 +390,32 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// Slot `index` of an ended scope (its ending thread only).
     @inline(__always)
     private func endedSlot<R>(_ index: Int, _ ended: inout Ended, _ body: (inout _ScopeSlot) -> R) -> R {
-        if index < capacity { return withUnsafeMutablePointerToElements { body(&$0[index]) } }
-        return body(&ended.overflow[index - capacity])
+        if index < Self.inlineCapacity { return withUnsafeMutablePointerToElements { body(&$0[index]) } }
+        return body(&ended.overflow[index - Self.inlineCapacity])
     }
 
     /// Disposes the owned instances, newest first; returns how many, and the failures.
-    func disposeOwnedSynchronously(_ ended: inout Ended, owner: String = "a scope",
+    func disposeOwnedSynchronously(_ ended: inout Ended, label: String? = nil,
                                    observers: [any ContainerObserver] = [])
         -> (disposed: Int, failures: [DisposalError.Failure]) {
         var failures: [DisposalError.Failure] = []
         var disposed = 0
         var index = ended.lastOwned
         while index >= 0 {
-            let (disposer, instance, previous) = endedSlot(index, &ended) {
-                ($0.disposer.unsafelyUnwrapped, $0.instance.unsafelyUnwrapped, $0.previousOwned)
+            // Disposed where it lies: copying the instance and its disposer out costs more than the call.
+            let (error, previous): ((any Error)?, Int) = endedSlot(index, &ended) { slot in
+                do {
+                    try slot.instance.disposeSynchronously(with: slot.disposer.unsafelyUnwrapped)
+                    return (nil, slot.previousOwned)
+                } catch {
+                    return (error, slot.previousOwned)
+                }
             }
             disposed += 1
-            do {
-                try disposer.disposeSynchronously(instance)
-                if !observers.isEmpty { notifyDisposed(index, &ended, owner, observers) }
-            } catch {
-                failures.append(failure(at: index, &ended, error, owner, observers))
+            if let error {
+                failures.append(failure(at: index, &ended, error, label, observers))
+            } else if !observers.isEmpty {
+                notifyDisposed(index, &ended, label, observers)
             }
             index = previous
         }
@@ -356,36 +423,42 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// Disposes the owned instances, newest first, awaiting asynchronous disposals.
-    func disposeOwned(_ ended: inout Ended, owner: String, observers: [any ContainerObserver]) async
+    func disposeOwned(_ ended: inout Ended, label: String?, observers: [any ContainerObserver]) async
         -> (disposed: Int, failures: [DisposalError.Failure]) {
         var failures: [DisposalError.Failure] = []
         var disposed = 0
         var index = ended.lastOwned
         while index >= 0 {
             let (disposer, instance, previous) = endedSlot(index, &ended) {
-                ($0.disposer.unsafelyUnwrapped, $0.instance.unsafelyUnwrapped, $0.previousOwned)
+                ($0.disposer.unsafelyUnwrapped, $0.instance.any.unsafelyUnwrapped, $0.previousOwned)
             }
             disposed += 1
             let handed = _UncheckedSendable(instance)  // this scope's, disposed by its ending caller only
             do {
                 try await disposer.dispose(handed.value)
-                if !observers.isEmpty { notifyDisposed(index, &ended, owner, observers) }
+                if !observers.isEmpty { notifyDisposed(index, &ended, label, observers) }
             } catch {
-                failures.append(failure(at: index, &ended, error, owner, observers))
+                failures.append(failure(at: index, &ended, error, label, observers))
             }
             index = previous
         }
         return (disposed, failures)
     }
 
-    private func notifyDisposed(_ index: Int, _ ended: inout Ended, _ owner: String,
+    /// `scope "request"` for a scope's label; `a scope` for a scope that was dropped (built only when an observer
+    /// or a failure needs it).
+    static func ownerDescription(label: String?) -> String { label.map { "scope \"\($0)\"" } ?? "a scope" }
+
+    private func notifyDisposed(_ index: Int, _ ended: inout Ended, _ label: String?,
                                 _ observers: [any ContainerObserver]) {
         let key = endedSlot(index, &ended) { $0.key }
+        let owner = Self.ownerDescription(label: label)
         for observer in observers { observer.instanceDisposed(key, owner: owner) }
     }
 
-    private func failure(at index: Int, _ ended: inout Ended, _ error: any Error, _ owner: String,
+    private func failure(at index: Int, _ ended: inout Ended, _ error: any Error, _ label: String?,
                          _ observers: [any ContainerObserver]) -> DisposalError.Failure {
+        let owner = Self.ownerDescription(label: label)
         let key = endedSlot(index, &ended) { $0.key }
         let failure = DisposalError.Failure(key: key, underlying: error,
                                             requiresAsyncDisposal: error is _RequiresAsyncDisposal)
@@ -393,18 +466,14 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         return failure
     }
 
-    /// Releases every instance, newest first (after the disposals).
+    /// Releases every instance, newest first (after the disposals), deinitializing the slots ``markEnded()`` handed
+    /// over.
     func releaseAll(_ ended: inout Ended) {
-        var index = ended.count
-        while index > 0 {
-            index -= 1
-            endedSlot(index, &ended) { slot in
-                slot.instance = nil
-                slot.disposer = nil
-                slot.entry = nil
-            }
+        while !ended.overflow.isEmpty { ended.overflow.removeLast() }
+        let inline = min(ended.count, Self.inlineCapacity)
+        withUnsafeMutablePointerToElements { slots in
+            for index in (0..<inline).reversed() { (slots + index).deinitialize(count: 1) }
         }
-        ended.overflow = []
     }
 }
 

@@ -20,7 +20,9 @@ extension ServiceEntry {
     @usableFromInline
     func _disposer(for instance: Service) -> (any _AnyDisposer)? {
         if let closure = _disposer { return closure.isNone ? nil : closure }
-        let type = ObjectIdentifier(Swift.type(of: instance))
+        // A class instance's class is one load; `type(of:)` on an unspecialised `Service` asks the runtime.
+        let type = servesObjects ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
+                                 : ObjectIdentifier(Swift.type(of: instance))
         if let cached = words.loadAcquire(6) {
             let hit: (any _AnyDisposer)?? = Unmanaged<_DisposalCache>.fromOpaque(cached)._withUnsafeGuaranteedRef {
                 $0.type == type ? .some($0.disposer) : .none
@@ -50,7 +52,7 @@ extension ServiceEntry {
     @inlinable @inline(never)
     func _createScoped<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ make: M) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
-        if let instance = state.graphInstance(pointer) { return instance as! Service }
+        if state.graphMayHold(pointer), let instance = state.graphInstance(pointer) { return instance as! Service }
         guard let scope = container.scopeStorage else { throw _scopedFailure(state, .noActiveScope) }
         if !state.longLived.isEmpty || _AsyncLongLived.anyRunning { try _checkCaptive(state) }
         if try state.checkReentry(pointer) {
@@ -60,7 +62,7 @@ extension ServiceEntry {
         let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
         switch try scope.claim(self, address: pointer, key: key, state: statePointer) {
         case .ready(let instance):
-            return _exactCast(instance, to: Service.self)  // stored for this registration: a Service
+            return instance.get(as: Service.self)  // stored for this registration: a Service
         case .create(let index):
             let instance: Service
             do {
@@ -69,7 +71,7 @@ extension ServiceEntry {
                 scope.abandon(index)
                 throw error
             }
-            if !scope.complete(index, instance, _disposer(for: instance), entry: self) {
+            if !scope.complete(index, _ScopeInstance(instance, asObject: servesObjects), _disposer(for: instance), entry: self) {
                 throw _scopedFailure(state, .scopeEnded)
             }
             return instance
@@ -112,7 +114,7 @@ extension ServiceEntry {
     @usableFromInline @inline(never)
     func _trackInScope(_ instance: Service, _ scope: _ScopeStorage) -> Bool {
         guard let disposer = _disposer(for: instance) else { return true }
-        if scope.track(instance, disposer, entry: self) { return true }
+        if scope.track(_ScopeInstance(instance, asObject: servesObjects), disposer, entry: self) { return true }
         do {
             try disposer.disposeSynchronously(instance)
         } catch {

@@ -33,6 +33,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// Which box ``factory`` is: 0…3 for the fixed-arity boxes, ``packKind`` for a pack box,
     /// ``forwardingKind`` when the entry forwards.
     @usableFromInline let factoryKind: Int8
+    /// Whether the service type is a class, so that a scope holds its instances as plain references (see
+    /// ``_ScopeInstance``); decided once here, where a runtime type test costs nothing that matters.
+    @usableFromInline let servesObjects: Bool
     @usableFromInline static var packKind: Int8 { -1 }
     @usableFromInline static var forwardingKind: Int8 { -2 }
     /// A forwarder into a module's scope whose target has this entry's service type (``factoryAddress`` is
@@ -68,6 +71,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.factory = factory
         self.factoryAddress = Unmanaged.passUnretained(factory).toOpaque()
         self.factoryKind = kind
+        self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
         self.forwarded = nil
         self.site = site
         words = _AtomicWords(count: Self.wordCount)
@@ -88,6 +92,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             self.factoryAddress = nil
             self.factoryKind = Self.forwardingKind
         }
+        self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
         self.forwarded = target
         self.site = site
         words = _AtomicWords(count: Self.wordCount)

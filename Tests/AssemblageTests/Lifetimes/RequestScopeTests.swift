@@ -218,4 +218,29 @@ import Testing
             try container.withSynchronousScope { try $0.require(Engine.self) }
         } throws: { ($0 as? ResolutionError)?.code == .cycle }
     }
+
+    /// A scope holds a class instance as a reference and anything else boxed: instances registered under a class,
+    /// a protocol and a value type are each shared within the scope, handed back as themselves, and disposed once,
+    /// newest first (by conformance or by the registration's closure).
+    @Test func scopeHoldsClassesProtocolExistentialsAndValuesAlike() throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(Tracked.self) { _ in Tracked("class", log: log) }.inObjectScope(.scoped)
+        container.register((any Disposable).self) { _ in Tracked("protocol", log: log) }.inObjectScope(.scoped)
+        container.register(RequestValue.self) { _ in RequestValue(id: 7) }.inObjectScope(.scoped)
+            .onDispose { value in log.record("value \(value.id)") }
+        container.register(AnyObject.self) { _ in Tracked("object", log: log) }.inObjectScope(.scoped)
+            .onDispose { object in log.record("closure \((object as! Tracked).name)") }
+        try container.withSynchronousScope { scope in
+            let tracked = try scope.require(Tracked.self)
+            #expect(try scope.require(Tracked.self) === tracked)
+            let existential = try scope.require((any Disposable).self)
+            #expect((try scope.require((any Disposable).self) as! Tracked) === (existential as! Tracked))
+            #expect(try scope.require(RequestValue.self) == RequestValue(id: 7))
+            #expect(try scope.require(RequestValue.self) == RequestValue(id: 7))
+            let object = try scope.require(AnyObject.self)
+            #expect(try scope.require(AnyObject.self) === object)
+        }
+        #expect(log.entries == ["closure object", "value 7", "protocol", "class"])
+    }
 }
