@@ -364,16 +364,16 @@ extension Container {
     /// wiring n fallbacks copies the list once instead of n times.
     ///
     /// With `index`, the first `indexedCount` of `added` (which must be the first fallbacks) are searched
-    /// through it (see ``_ExportIndex``).
+    /// through it (see ``_FallbackIndex``).
     ///
     /// With `tail`, the list ends with that list, shared rather than copied (a module's scope ends with its last
     /// dependency's list); this container must have no fallbacks yet.
-    func appendFallbacks(_ added: [Container], index: _ExportIndex? = nil, indexedCount: Int = 0,
+    func appendFallbacks(_ added: [Container], index: _FallbackIndex? = nil, indexedCount: Int = 0,
                          tail: _Fallbacks? = nil) {
         guard !added.isEmpty || tail != nil else { return }
         let replaced: _Fallbacks? = writer.withLock {
             let previous = fallbackList
-            precondition(index == nil || previous == nil, "an export index covers the first fallbacks only")
+            precondition(index == nil || previous == nil, "a fallback index covers the first fallbacks only")
             precondition(tail == nil || previous == nil, "a shared tail ends a new list only")
             let list = previous?.appending(added) ?? _Fallbacks(added, index: index, indexedCount: indexedCount, tail: tail)
             fallbackList = list

@@ -1,13 +1,5 @@
-// The ambient container: the container code resolves from when it is not handed one, switchable per task.
-
-/// The task-local switch behind ``Container/ambient``: the single source of truth for "which container does
-/// this task resolve from by default". Anything that offers a task-scoped override (a test trait, a
-/// `withRoot`-style helper) binds this value rather than a task-local of its own, so that all of them agree.
-enum _Ambient {
-    /// The innermost ``Container/withAmbient(_:operation:)`` (or ``Container/withRoot(_:_:)``) container of the
-    /// current task, if any.
-    @TaskLocal static var container: Container?
-}
+// The ambient container: the container code resolves from when it is not handed one, switchable per task. The task-local it
+// switches, `_Ambient`, is the core's (Core/Ambient.swift): the stack guard carries it to the thread it hops to.
 
 extension Container {
     /// The container that code running now resolves from when it is not handed one.

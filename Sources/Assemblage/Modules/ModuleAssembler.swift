@@ -88,7 +88,7 @@ public final class ModuleAssembler: Sendable {
         guard plan.problems.isEmpty else { throw ModuleAssemblyError(plan.problems) }
 
         let graph = _ModuleGraphContext()
-        let exportIndex = _ExportIndex()
+        let exportIndex = _FallbackIndex()
         var byNode: [Int: _ModuleRecord] = [:]
         for (position, node) in plan.nodes.enumerated() {
             if case .parent(let record) = node.source { byNode[position] = record }

@@ -1,0 +1,84 @@
+import _AssemblageShims
+
+// The read section every resolve runs in, and the coordination of shared creations across threads.
+
+/// Runs `body` inside a read section (see ``_Reclaimer``): unretained pointers loaded from registration
+/// tables, entries and instance slots stay valid until it returns. Nested sections cost a load and a test.
+@inlinable @inline(__always)
+func _withReadSection<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    let word = _asm_thread_section() ?? _ResolutionState.currentSection
+    let epoch = _asm_section_begin(word)
+    // A nested section has nothing to end; the outermost one ends with the opaque call.
+    defer { if epoch != 0 { _asm_section_end(word, epoch) } }
+    return try body()
+}
+
+/// Makes sure a shared (`.container`, `.singleton`, weak or custom-scoped) instance is created once,
+/// even when many threads ask at the same moment, and turns cross-thread cycles into errors.
+///
+/// Only the creation path comes here; hits never do. The thread that creates holds no lock while its
+/// factory runs, so factories may resolve anything, on any thread. A thread that finds the registration
+/// being created by another waits; before it waits it follows the chain of who-waits-for-whom, and if the
+/// chain leads back to itself (thread A creates X and needs Y; thread B creates Y and needs X) it throws a
+/// cycle error instead of deadlocking.
+final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is guarded by `lock`.
+    static let shared = _Coordinator()
+
+    private let lock = _Lock()
+    private let condition = _Condition()
+    /// entry → the thread state creating it.
+    private var creators: [UnsafeRawPointer: UnsafeRawPointer] = [:]
+    /// thread state → the entry it waits for.
+    private var waiting: [UnsafeRawPointer: UnsafeRawPointer] = [:]
+    /// entry → its key, while it is being created (for error messages).
+    private var keys: [UnsafeRawPointer: ServiceKey] = [:]
+
+    func withLock<R>(_ body: () throws -> R) rethrows -> R { try lock.withLock(body) }
+
+    /// Waits until `entry` is either ready (`isReady` returns a value, evaluated under the lock) or free to be
+    /// created by the caller.
+    ///
+    /// - Returns: The ready value, or `nil` when the caller must create it and then call ``end(_:)``.
+    func begin<T>(_ entry: UnsafeRawPointer, key: ServiceKey, state: UnsafeRawPointer, path: [ServiceKey],
+                  isReady: () -> T?) throws(ResolutionError) -> T? {
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let ready = isReady() { return ready }
+            guard let owner = creators[entry] else {
+                creators[entry] = state
+                keys[entry] = key
+                return nil
+            }
+            // Who does the owner wait for, and who creates that? If the chain comes back to us, waiting
+            // would deadlock.
+            var cycle: [ServiceKey] = [key]
+            var thread = owner
+            while let awaited = waiting[thread], let next = creators[awaited] {
+                let awaitedKey = keys[awaited] ?? key
+                if next == state {
+                    // We create `awaitedKey`, which needs `key`, whose creator needs …, which needs `awaitedKey`.
+                    throw ResolutionError(code: .cycle, key: key, path: path + [key],
+                                          cycle: [awaitedKey] + cycle + [awaitedKey])
+                }
+                cycle.append(awaitedKey)
+                thread = next
+            }
+            if owner == state {
+                throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: [key, key])
+            }
+            waiting[state] = entry
+            lock.wait(on: condition)
+            waiting[state] = nil
+        }
+    }
+
+    /// Marks the creation of `entry` finished (successfully or not) and wakes the waiters.
+    func end(_ entry: UnsafeRawPointer) {
+        lock.withLock {
+            creators[entry] = nil
+            keys[entry] = nil
+        }
+        condition.broadcast()
+    }
+}
