@@ -6,7 +6,7 @@ import Testing
 /// installed as the ambient container while the test runs.
 ///
 /// Each test — and each case of a parameterised test — gets its own `Container(parent: base)`. Everything
-/// the base registers resolves; what the test registers into ``Assemblage/Container/ambient`` (stubs,
+/// the base registers resolves; what the test registers into ``Assemblage/Container/root`` (stubs,
 /// mocks) wins over the base and disappears with the test. The container is installed as a task-local
 /// value, so tests keep running in parallel and never see each other's registrations:
 ///
@@ -16,8 +16,8 @@ import Testing
 /// @Suite(.testContainer(base: AppContainer.shared))
 /// struct ProfileTests {
 ///     @Test func showsTheStubbedUser() throws {
-///         Container.ambient.register(UserService.self) { _ in StubUserService(name: "Ada") }
-///         let model = try Container.ambient.require(ProfileModel.self)
+///         Container.root.register(UserService.self) { _ in StubUserService(name: "Ada") }
+///         let model = try Container.root.require(ProfileModel.self)
 ///         #expect(model.title == "Ada")
 ///     }
 ///
@@ -62,9 +62,9 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
     /// - Throws: What the configuring closure or the test throws; when the closure throws, the test does not run.
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
-        let container = Container(parent: base ?? Container.ambient, label: "test \(test.name)")
+        let container = Container(parent: base ?? Container.root, label: "test \(test.name)")
         try configure?(container)
-        try await Container.withAmbient(container) { try await function() }
+        try await Container.withRoot(container) { try await function() }
     }
 }
 

@@ -4,8 +4,8 @@ import Assemblage
 ///
 /// The container falls back to `base`, so everything the app registers resolves; what the operation
 /// registers into it (stubs, mocks) wins over `base` and is gone afterwards. Because it is installed with
-/// ``Assemblage/Container/withAmbient(_:operation:)``, code that resolves from
-/// ``Assemblage/Container/ambient`` sees it — in this task only, so tests running in parallel never see
+/// ``Assemblage/Container/withRoot(_:_:)``, code that resolves from
+/// ``Assemblage/Container/root`` sees it — in this task only, so tests running in parallel never see
 /// each other's stubs. This is the XCTest-friendly form of the `.testContainer` trait:
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import Assemblage
 ///     func testShowsTheStubbedUser() throws {
 ///         try withTestContainer(base: AppContainer.shared) { container in
 ///             container.register(UserService.self) { _ in StubUserService(name: "Ada") }
-///             let model = try Container.ambient.require(ProfileModel.self)
+///             let model = try Container.root.require(ProfileModel.self)
 ///             XCTAssertEqual(model.title, "Ada")
 ///         }
 ///     }
@@ -28,10 +28,10 @@ import Assemblage
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
 @discardableResult
-public func withTestContainer<Result>(base: Container = .ambient, label: String = "test",
+public func withTestContainer<Result>(base: Container = .root, label: String = "test",
                                       _ operation: (Container) throws -> Result) rethrows -> Result {
     let container = Container(parent: base, label: label)
-    return try Container.withAmbient(container) { try operation(container) }
+    return try Container.withRoot(container) { try operation(container) }
 }
 
 /// Runs asynchronous `operation` with a fresh container layered over `base`, installed as the ambient
@@ -41,7 +41,7 @@ public func withTestContainer<Result>(base: Container = .ambient, label: String 
 /// func testLoadsTheSession() async throws {
 ///     try await withTestContainer(base: AppContainer.shared) { container in
 ///         container.register(SessionStore.self) { _ in await SessionStore(user: "test") }
-///         let store = try await Container.ambient.resolveAsync(SessionStore.self)
+///         let store = try await Container.root.resolveAsync(SessionStore.self)
 ///         XCTAssertEqual(await store.user, "test")
 ///     }
 /// }
@@ -55,9 +55,9 @@ public func withTestContainer<Result>(base: Container = .ambient, label: String 
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
 @discardableResult
-public func withTestContainer<Result>(base: Container = .ambient, label: String = "test",
+public func withTestContainer<Result>(base: Container = .root, label: String = "test",
                                       isolation: isolated (any Actor)? = #isolation,
                                       _ operation: (Container) async throws -> Result) async rethrows -> Result {
     let container = Container(parent: base, label: label)
-    return try await Container.withAmbient(container, isolation: isolation) { try await operation(container) }
+    return try await Container.withRoot(container, isolation: isolation) { try await operation(container) }
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct TestContainerTraitTests {
     @Test(.testContainer(base: App.container))
     func testSeesAFreshChildOfTheBase() throws {
-        let ambient = Container.ambient
+        let ambient = Container.root
         #expect(ambient !== App.container)
         #expect(ambient.fallbacks.first === App.container)
         #expect(try ambient.require(Greeter.self).greeting.text == "Hello from the app")
@@ -13,23 +13,23 @@ import Testing
 
     @Test(.testContainer(base: App.container))
     func stubsOverrideTheBaseForNestedDependenciesAndDoNotLeak() throws {
-        Container.ambient.register(Greeting.self) { _ in Greeting(text: "stub") }
-        #expect(try Container.ambient.require(Greeter.self).greeting.text == "stub")
+        Container.root.register(Greeting.self) { _ in Greeting(text: "stub") }
+        #expect(try Container.root.require(Greeter.self).greeting.text == "stub")
         #expect(try App.container.require(Greeter.self).greeting.text == "Hello from the app")
     }
 
     @Test(.testContainer(base: App.container) { $0.register(Greeting.self) { _ in Greeting(text: "configured") } })
     func configureClosureRegistersBeforeTheTestRuns() throws {
-        #expect(try Container.ambient.require(Greeter.self).greeting.text == "configured")
+        #expect(try Container.root.require(Greeter.self).greeting.text == "configured")
     }
 
     @Test(.testContainer(base: App.container), arguments: 0..<16)
     func everyCaseGetsItsOwnContainerWhileRunningInParallel(index: Int) async throws {
-        #expect(!Container.ambient.hasAnyRegistration(of: Int.self))
-        Container.ambient.register(Int.self) { _ in index }
+        #expect(!Container.root.hasAnyRegistration(of: Int.self))
+        Container.root.register(Int.self) { _ in index }
         try await Task.sleep(nanoseconds: 1_000_000)
-        #expect(try Container.ambient.require(Int.self) == index)
-        let fromChild = try await Task { try Container.ambient.require(Int.self) }.value
+        #expect(try Container.root.require(Int.self) == index)
+        let fromChild = try await Task { try Container.root.require(Int.self) }.value
         #expect(fromChild == index)
     }
 
@@ -39,9 +39,9 @@ import Testing
     struct NestedTraits {
         @Test(.testContainer)
         func withoutABaseTheContainerLayersOverTheAmbientOne() throws {
-            let suiteContainer = try #require(Container.ambient.fallbacks.first)
+            let suiteContainer = try #require(Container.root.fallbacks.first)
             #expect(suiteContainer.fallbacks.first === App.container)
-            #expect(try Container.ambient.require(Greeter.self).greeting.text == "Hello from the app")
+            #expect(try Container.root.require(Greeter.self).greeting.text == "Hello from the app")
         }
     }
 
@@ -66,26 +66,26 @@ import Testing
     @Test func provideScopeInstallsTheContainerOnlyWhileTheTestRuns() async throws {
         let trait = TestContainerTrait.testContainer(base: App.container)
         let test = try #require(Test.current)
-        let outside = Container.ambient
+        let outside = Container.root
         let inside = Slot()
-        try await trait.provideScope(for: test, testCase: Test.Case.current) { inside.set(Container.ambient) }
+        try await trait.provideScope(for: test, testCase: Test.Case.current) { inside.set(Container.root) }
         #expect(inside.value !== outside)
         #expect(inside.value?.fallbacks.first === App.container)
-        #expect(Container.ambient === outside)
+        #expect(Container.root === outside)
     }
 }
 
 @Suite(.testContainer(base: App.container))
 struct SuiteLevelTestContainerTests {
     @Test func firstTestRegistersOnlyForItself() {
-        #expect(!Container.ambient.hasAnyRegistration(of: String.self, name: "mark"))
-        Container.ambient.register(String.self, name: "mark") { _ in "first" }
-        #expect(Container.ambient.resolve(String.self, name: "mark") == "first")
+        #expect(!Container.root.hasAnyRegistration(of: String.self, name: "mark"))
+        Container.root.register(String.self, name: "mark") { _ in "first" }
+        #expect(Container.root.resolve(String.self, name: "mark") == "first")
     }
 
     @Test func secondTestRegistersOnlyForItself() {
-        #expect(!Container.ambient.hasAnyRegistration(of: String.self, name: "mark"))
-        Container.ambient.register(String.self, name: "mark") { _ in "second" }
-        #expect(Container.ambient.resolve(String.self, name: "mark") == "second")
+        #expect(!Container.root.hasAnyRegistration(of: String.self, name: "mark"))
+        Container.root.register(String.self, name: "mark") { _ in "second" }
+        #expect(Container.root.resolve(String.self, name: "mark") == "second")
     }
 }

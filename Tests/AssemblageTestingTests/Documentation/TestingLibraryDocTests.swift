@@ -54,13 +54,13 @@ struct ProfileScreen: Sendable {
 @Suite(.testContainer(base: AppContainer.shared))
 struct ProfileTests {
     @Test func showsTheStubbedUser() throws {
-        Container.ambient.register(UserService.self) { _ in StubUserService(name: "Ada") }
-        let model = try Container.ambient.require(ProfileModel.self)
+        Container.root.register(UserService.self) { _ in StubUserService(name: "Ada") }
+        let model = try Container.root.require(ProfileModel.self)
         #expect(model.title == "Ada")
     }
 
     @Test func seesTheAppRegistrationsAndNotOtherTestsStubs() throws {
-        #expect(try Container.ambient.require(ProfileModel.self).title == "user 42")
+        #expect(try Container.root.require(ProfileModel.self).title == "user 42")
     }
 
     @Test(.testContainer { $0.register(UserService.self) { _ in StubUserService(name: "Grace") } })
@@ -76,7 +76,7 @@ final class ProfileXCTests: XCTestCase {
     func testShowsTheStubbedUser() throws {
         try withTestContainer(base: AppContainer.shared) { container in
             container.register(UserService.self) { _ in StubUserService(name: "Ada") }
-            XCTAssertEqual(try Container.ambient.require(ProfileModel.self).title, "Ada")
+            XCTAssertEqual(try Container.root.require(ProfileModel.self).title, "Ada")
         }
     }
 

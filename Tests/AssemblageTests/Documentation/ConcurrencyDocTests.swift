@@ -274,18 +274,18 @@ enum ConcurrencyDoc {
         @Test func ambientContainer() throws {
             // snippet: concurrency-ambient
             func greeting() throws -> String {
-                try Container.ambient.require(Greeter.self).text   // from whatever this task switched to
+                try Container.root.require(Greeter.self).text   // from whatever this task switched to
             }
 
             let app = Container(label: "app")
             app.register(Greeter.self) { _ in Greeter(text: "Hello") }
 
-            let text = try Container.withAmbient(app) { try greeting() }      // "Hello"
-            let same = Container.withRoot(app) { Container.ambient === Container.root }   // true: one switch
+            let text = try Container.withRoot(app) { try greeting() }      // "Hello"
+            let same = Container.withRoot(app) { Container.root === app }   // true: this task's root
             // end-snippet
             #expect(text == "Hello")
             #expect(same)
-            #expect(Container.withAmbient(app) { Container.root === app })
+            #expect(Container.withRoot(app) { Container.root === app })
         }
     }
 }

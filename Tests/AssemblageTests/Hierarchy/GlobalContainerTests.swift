@@ -38,12 +38,12 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
 
     @Test func ambientOutsideEverySectionIsTheAssignedRoot() {
         withFreshGlobals {
-            #expect(Container.ambient === Container.main)
+            #expect(Container.root === Container.main)
             let other = Container(label: "other")
             Container.root = other
-            #expect(Container.ambient === other)
+            #expect(Container.root === other)
             Container.root = Container.main
-            #expect(Container.ambient === Container.main)
+            #expect(Container.root === Container.main)
         }
     }
 

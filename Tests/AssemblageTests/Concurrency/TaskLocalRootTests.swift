@@ -1,49 +1,39 @@
 import Assemblage
 import Testing
 
-@Suite struct AmbientContainerTests {
-    // Outside every section the ambient container is the assigned root: checked in the serialized
+@Suite struct TaskLocalRootTests {
+    // Outside every section the root is the assigned one: checked in the serialized
     // GlobalContainerTests, the only suite that reads the process-wide globals outside a section.
 
-    @Test func withRootAndWithAmbientAreOneSwitch() {
-        let section = Container(label: "section")
-        Container.withRoot(section) {
-            #expect(Container.ambient === section)
-        }
-        Container.withAmbient(section) {
-            #expect(Container.root === section)
-        }
-    }
-
-    @Test func withAmbientInstallsTheContainerForTheSynchronousSection() throws {
+    @Test func withRootInstallsTheContainerForTheSynchronousSection() throws {
         let outside = Container(label: "outside")
         let container = Container(label: "section")
-        container.register(Cat.self) { _ in Cat(name: "Ambient") }
-        try Container.withAmbient(outside) {
-            let name = try Container.withAmbient(container) { try Container.ambient.require(Cat.self).name }
-            #expect(name == "Ambient")
-            #expect(Container.ambient === outside)
+        container.register(Cat.self) { _ in Cat(name: "Section") }
+        try Container.withRoot(outside) {
+            let name = try Container.withRoot(container) { try Container.root.require(Cat.self).name }
+            #expect(name == "Section")
+            #expect(Container.root === outside)
         }
     }
 
     @Test func sectionsNestAndTheInnermostWins() {
         let outer = Container(label: "outer")
         let inner = Container(label: "inner")
-        Container.withAmbient(outer) {
-            #expect(Container.ambient === outer)
-            Container.withAmbient(inner) { #expect(Container.ambient === inner) }
-            #expect(Container.ambient === outer)
+        Container.withRoot(outer) {
+            #expect(Container.root === outer)
+            Container.withRoot(inner) { #expect(Container.root === inner) }
+            #expect(Container.root === outer)
         }
     }
 
     @Test func asyncSectionHoldsAcrossSuspensionsAndInChildTasks() async throws {
         let container = Container(label: "async")
-        try await Container.withAmbient(container) {
+        try await Container.withRoot(container) {
             try await Task.sleep(nanoseconds: 1_000)
-            #expect(Container.ambient === container)
-            async let child = Container.ambient
+            #expect(Container.root === container)
+            async let child = Container.root
             let fromGroup = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { Container.ambient === container }
+                group.addTask { Container.root === container }
                 return await group.reduce(true) { $0 && $1 }
             }
             #expect(await child === container)
@@ -57,9 +47,9 @@ import Testing
                 group.addTask {
                     let container = Container(label: "task \(index)")
                     container.register(Cat.self) { _ in Cat(name: "cat \(index)") }
-                    return await Container.withAmbient(container) {
+                    return await Container.withRoot(container) {
                         await Task.yield()
-                        return (index, Container.ambient.resolve(Cat.self)?.name)
+                        return (index, Container.root.resolve(Cat.self)?.name)
                     }
                 }
             }
