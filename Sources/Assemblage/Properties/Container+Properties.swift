@@ -178,6 +178,3 @@ extension Assembler {
         container.addPropertySource(source)
     }
 }
-
-/// The seed's (Swinject 1.x) spelling of ``JSONPropertyLoader``.
-public typealias JsonPropertyLoader = JSONPropertyLoader
