@@ -154,9 +154,7 @@ public struct EnvironmentPropertyLoader: PropertyLoader {
     /// // environment variables with prefix "APP_"
     /// ```
     public var sourceDescription: String {
-        var quoted = ""
-        PropertyValue.renderQuoted(prefix, into: &quoted)
-        return "environment variables with prefix \(quoted)"
+        "environment variables with prefix \(prefix.jsonStringLiteral)"
     }
 
     /// ``PropertyMergeBehavior/overridingKeyPaths`` with the ``KeyMapping/keyPath`` mapping,

@@ -356,9 +356,7 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
             if let column { text += ", column \(column)" }
         }
         if let keyPath {
-            var quoted = ""
-            PropertyValue.renderQuoted(keyPath, into: &quoted)
-            text += " (key \(quoted))"
+            text += " (key \(keyPath.jsonStringLiteral))"
         }
         if !message.isEmpty { text += ": \(message)" }
         return text
