@@ -135,14 +135,7 @@ struct PropertyDecodingNode {
     /// The key path sources are asked with; `nil` where they are not asked (inside arrays).
     var keyPath: [String]?
     /// The kind of array expected here, when the decoded type says (`[String]`).
-    var kindHint: PropertyValueKind?
-
-    init(value: PropertyValue?, origin: PropertyOriginNode?, layer: Int, keyPath: [String]?) {
-        self.value = value
-        self.origin = origin
-        self.layer = layer
-        self.keyPath = keyPath
-    }
+    var kindHint: PropertyValueKind? = nil
 
     /// A value that no source is asked about (an element of an array).
     static func loaded(_ value: PropertyValue) -> PropertyDecodingNode {
@@ -228,254 +221,6 @@ struct PropertyStringKey: CodingKey {
     init?(intValue: Int) { return nil }
 }
 
-// MARK: - Keyed container
-
-struct PropertyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let node: PropertyDecodingNode
-    let entries: [String: PropertyValue]
-    let context: PropertyLookupContext?
-    let codingPath: [any CodingKey]
-
-    /// The loaded keys: sources cannot list theirs.
-    var allKeys: [Key] { entries.keys.sorted().compactMap { Key(stringValue: $0) } }
-
-    func contains(_ key: Key) -> Bool {
-        if entries[key.stringValue] != nil { return true }
-        guard let context else { return false }
-        return (try? context.lookUp(node.child(key.stringValue), as: .any, codingPath: codingPath + [key])) != nil
-    }
-
-    private func missing(_ key: any CodingKey) -> DecodingError {
-        DecodingError.keyNotFound(key, DecodingError.Context(
-            codingPath: codingPath, debugDescription: "required key is missing"))
-    }
-
-    /// The node of `key`, or an error when nothing can be there.
-    private func childNode(_ key: any CodingKey) throws -> PropertyDecodingNode {
-        let child = node.child(key.stringValue)
-        guard child.value != nil || context?.canAnswer(child) == true else { throw missing(key) }
-        return child
-    }
-
-    private func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let value = try decodeValueIfPresent(type, forKey: key) else { throw missing(key) }
-        return value
-    }
-
-    private func decodeValueIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try PropertyValueDecoder.unboxIfPresent(type, from: node.child(key.stringValue), context: context,
-                                                codingPath: codingPath + [key])
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool {
-        // Properties have no null: a present key is never nil.
-        _ = try childNode(key)
-        return false
-    }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeValue(type, forKey: key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeValue(type, forKey: key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeValue(type, forKey: key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeValue(type, forKey: key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeValue(type, forKey: key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeValue(type, forKey: key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeValue(type, forKey: key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeValue(type, forKey: key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeValue(type, forKey: key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeValue(type, forKey: key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeValue(type, forKey: key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeValue(type, forKey: key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeValue(type, forKey: key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeValue(type, forKey: key) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decodeValue(type, forKey: key) }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try decodeValueIfPresent(type, forKey: key)
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type, forKey key: Key
-    ) throws -> KeyedDecodingContainer<NestedKey> {
-        try PropertyValueDecoder(node: childNode(key), context: context, codingPath: codingPath + [key])
-            .container(keyedBy: type)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try PropertyValueDecoder(node: childNode(key), context: context, codingPath: codingPath + [key])
-            .unkeyedContainer()
-    }
-
-    func superDecoder() throws -> any Decoder {
-        let key = PropertyStringKey("super")
-        return PropertyValueDecoder(node: try childNode(key), context: context, codingPath: codingPath + [key])
-    }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        PropertyValueDecoder(node: try childNode(key), context: context, codingPath: codingPath + [key])
-    }
-}
-
-// MARK: - Unkeyed container
-
-struct PropertyUnkeyedContainer: UnkeyedDecodingContainer {
-    let elements: [PropertyValue]
-    let context: PropertyLookupContext?
-    let codingPath: [any CodingKey]
-    private(set) var currentIndex = 0
-
-    init(elements: [PropertyValue], context: PropertyLookupContext?, codingPath: [any CodingKey]) {
-        self.elements = elements
-        self.context = context
-        self.codingPath = codingPath
-    }
-
-    var count: Int? { elements.count }
-    var isAtEnd: Bool { currentIndex >= elements.count }
-
-    private func nextValue(_ type: Any.Type) throws -> (PropertyValue, [any CodingKey]) {
-        let path = codingPath + [PropertyIndexKey(index: currentIndex)]
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: path, debugDescription: "the array has only \(elements.count) elements"))
-        }
-        return (elements[currentIndex], path)
-    }
-
-    private mutating func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try nextValue(type)
-        // An element is always there: sources are not asked inside arrays.
-        guard let result = try PropertyValueDecoder.unboxIfPresent(type, from: .loaded(value), context: context,
-                                                                   codingPath: path)
-        else { throw PropertyValueDecoder.missing(type, codingPath: path) }
-        currentIndex += 1
-        return result
-    }
-
-    mutating func decodeNil() throws -> Bool {
-        _ = try nextValue(Never.self)
-        return false
-    }
-
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try decodeValue(type) }
-    mutating func decode(_ type: String.Type) throws -> String { try decodeValue(type) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try decodeValue(type) }
-    mutating func decode(_ type: Float.Type) throws -> Float { try decodeValue(type) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try decodeValue(type) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try decodeValue(type) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try decodeValue(type) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try decodeValue(type) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try decodeValue(type) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try decodeValue(type) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeValue(type) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeValue(type) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeValue(type) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeValue(type) }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type
-    ) throws -> KeyedDecodingContainer<NestedKey> {
-        let (value, path) = try nextValue(KeyedDecodingContainer<NestedKey>.self)
-        let container = try PropertyValueDecoder(node: .loaded(value), context: context, codingPath: path)
-            .container(keyedBy: type)
-        currentIndex += 1
-        return container
-    }
-
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let (value, path) = try nextValue((any UnkeyedDecodingContainer).self)
-        let container = try PropertyValueDecoder(node: .loaded(value), context: context, codingPath: path)
-            .unkeyedContainer()
-        currentIndex += 1
-        return container
-    }
-
-    mutating func superDecoder() throws -> any Decoder {
-        let (value, path) = try nextValue((any Decoder).self)
-        currentIndex += 1
-        return PropertyValueDecoder(node: .loaded(value), context: context, codingPath: path)
-    }
-}
-
-// MARK: - Single value container
-
-struct PropertySingleValueContainer: SingleValueDecodingContainer {
-    let node: PropertyDecodingNode
-    let context: PropertyLookupContext?
-    let codingPath: [any CodingKey]
-
-    private func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        guard let result = try PropertyValueDecoder.unboxIfPresent(type, from: node, context: context,
-                                                                   codingPath: codingPath)
-        else { throw PropertyValueDecoder.missing(type, codingPath: codingPath) }
-        return result
-    }
-
-    func decodeNil() -> Bool {
-        // Properties have no null: only a value that neither a loader nor a source has is nil.
-        guard node.value == nil else { return false }
-        return (try? context?.lookUp(node, as: .any, codingPath: codingPath)) == nil
-    }
-
-    func decode(_ type: Bool.Type) throws -> Bool { try decodeValue(type) }
-    func decode(_ type: String.Type) throws -> String { try decodeValue(type) }
-    func decode(_ type: Double.Type) throws -> Double { try decodeValue(type) }
-    func decode(_ type: Float.Type) throws -> Float { try decodeValue(type) }
-    func decode(_ type: Int.Type) throws -> Int { try decodeValue(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decodeValue(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decodeValue(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decodeValue(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decodeValue(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decodeValue(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeValue(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeValue(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeValue(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeValue(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
-}
-
 // MARK: - Primitives
 
 /// Types that tell a decoder which kind of value to ask lookup sources for.
@@ -494,37 +239,36 @@ protocol PropertyDecodingPrimitive: PropertyDecodingKindHinting {
     static func decodeProperty(_ value: PropertyValue, codingPath: [any CodingKey]) throws -> Self
 }
 
-extension Bool: PropertyDecodingPrimitive {
-    static var decodingKind: PropertyValueKind { .bool }
+/// The scalars that decode exactly as they are read (see ``PropertyRepresentable``): `Bool`, `String`, `Double`,
+/// `Date` and `Data`.
+protocol PropertyDecodingScalar: PropertyDecodingPrimitive, PropertyRepresentable {
+    /// What a type mismatch says was expected: the type's name unless it says more.
+    static var expectedDescription: String { get }
+}
 
-    static func decodeProperty(_ value: PropertyValue, codingPath: [any CodingKey]) throws -> Bool {
-        guard let result = value.boolValue else {
-            throw PropertyValueDecoder.typeMismatch(Bool.self, expected: "Bool", found: value, codingPath: codingPath)
+extension PropertyDecodingScalar {
+    static var decodingKind: PropertyValueKind { propertyValueKind }
+    static var expectedDescription: String { String(describing: Self.self) }
+
+    static func decodeProperty(_ value: PropertyValue, codingPath: [any CodingKey]) throws -> Self {
+        guard let result = Self(propertyValue: value) else {
+            throw PropertyValueDecoder.typeMismatch(
+                Self.self, expected: expectedDescription, found: value, codingPath: codingPath)
         }
         return result
     }
 }
 
-extension String: PropertyDecodingPrimitive {
-    static var decodingKind: PropertyValueKind { .string }
+extension Bool: PropertyDecodingScalar {}
+extension String: PropertyDecodingScalar {}
+extension Double: PropertyDecodingScalar {}
 
-    static func decodeProperty(_ value: PropertyValue, codingPath: [any CodingKey]) throws -> String {
-        guard let result = value.stringValue else {
-            throw PropertyValueDecoder.typeMismatch(String.self, expected: "String", found: value, codingPath: codingPath)
-        }
-        return result
-    }
+extension Date: PropertyDecodingScalar {
+    static var expectedDescription: String { "Date (a date or an ISO 8601 string)" }
 }
 
-extension Double: PropertyDecodingPrimitive {
-    static var decodingKind: PropertyValueKind { .double }
-
-    static func decodeProperty(_ value: PropertyValue, codingPath: [any CodingKey]) throws -> Double {
-        guard let result = value.doubleValue else {
-            throw PropertyValueDecoder.typeMismatch(Double.self, expected: "Double", found: value, codingPath: codingPath)
-        }
-        return result
-    }
+extension Data: PropertyDecodingScalar {
+    static var expectedDescription: String { "Data (data or a Base64 string)" }
 }
 
 extension Float: PropertyDecodingPrimitive {
@@ -587,36 +331,13 @@ extension UInt16: PropertyDecodingInteger {}
 extension UInt32: PropertyDecodingInteger {}
 extension UInt64: PropertyDecodingInteger {}
 
-extension Date: PropertyDecodingPrimitive {
-    static var decodingKind: PropertyValueKind { .date }
-
-    static func decodeProperty(_ value: PropertyValue, codingPath: [any CodingKey]) throws -> Date {
-        guard let result = value.dateValue else {
-            throw PropertyValueDecoder.typeMismatch(
-                Date.self, expected: "Date (a date or an ISO 8601 string)", found: value, codingPath: codingPath)
-        }
-        return result
-    }
-}
-
-extension Data: PropertyDecodingPrimitive {
-    static var decodingKind: PropertyValueKind { .data }
-
-    static func decodeProperty(_ value: PropertyValue, codingPath: [any CodingKey]) throws -> Data {
-        guard let result = value.dataValue else {
-            throw PropertyValueDecoder.typeMismatch(
-                Data.self, expected: "Data (data or a Base64 string)", found: value, codingPath: codingPath)
-        }
-        return result
-    }
-}
-
 extension URL: PropertyDecodingPrimitive {
     static var decodingKind: PropertyValueKind { .string }
 
     static func decodeProperty(_ value: PropertyValue, codingPath: [any CodingKey]) throws -> URL {
         guard let text = value.stringValue else {
-            throw PropertyValueDecoder.typeMismatch(URL.self, expected: "URL (a string)", found: value, codingPath: codingPath)
+            throw PropertyValueDecoder.typeMismatch(
+                URL.self, expected: "URL (a string)", found: value, codingPath: codingPath)
         }
         guard !text.isEmpty, let url = URL(string: text) else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
@@ -638,7 +359,8 @@ extension Decimal: PropertyDecodingPrimitive {
         default: text = nil
         }
         guard let text, let result = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
-            throw PropertyValueDecoder.typeMismatch(Decimal.self, expected: "Decimal", found: value, codingPath: codingPath)
+            throw PropertyValueDecoder.typeMismatch(
+                Decimal.self, expected: "Decimal", found: value, codingPath: codingPath)
         }
         return result
     }
