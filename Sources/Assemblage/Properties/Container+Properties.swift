@@ -118,7 +118,7 @@ extension Resolver {
     /// - Returns: The decoded value.
     /// - Throws: ``PropertyError`` naming the key path that failed.
     public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
-        try _requireContainer(for: "decodeProperties").properties.decode(type, forKey: key)
+        try _requireContainer(for: "decodeProperties").properties.decodeProperties(type, forKey: key)
     }
 }
 

@@ -14,7 +14,7 @@ import Foundation
 /// loaded is present when at least one of its fields is found; an optional one is `nil` otherwise.
 ///
 /// Errors are standard `DecodingError`s with an accurate `codingPath`, so hand-written `init(from:)`
-/// implementations behave as they do with `JSONDecoder`. ``Properties/decode(_:forKey:)`` converts them to
+/// implementations behave as they do with `JSONDecoder`. ``Properties/decodeProperties(_:forKey:)`` converts them to
 /// ``PropertyError``.
 struct PropertyValueDecoder: Decoder {
     let node: PropertyDecodingNode
@@ -149,7 +149,7 @@ struct PropertyDecodingNode {
     }
 }
 
-/// The lookup sources of one `decode` call, and what they answered.
+/// The lookup sources of one `decodeProperties` call, and what they answered.
 ///
 /// A class, because the containers of one decode share it; it never leaves the call (and so the thread).
 final class PropertyLookupContext {
