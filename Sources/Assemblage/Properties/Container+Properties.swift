@@ -1,4 +1,11 @@
 extension Container {
+    /// The properties applied to this container itself (its fallbacks' are merged beneath them when read), kept
+    /// in the core's per-container extension storage; read and written under `writer`.
+    var ownProperties: Properties {
+        get { extensionStorage[ObjectIdentifier(Properties.self)] as? Properties ?? Properties() }
+        set { extensionStorage[ObjectIdentifier(Properties.self)] = newValue }
+    }
+
     /// The properties visible from this container: its own, over those of its fallbacks.
     ///
     /// A child container sees its parent's properties unless it applies a loader (or adds a source) that sets
