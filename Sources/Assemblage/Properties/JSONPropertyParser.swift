@@ -337,7 +337,7 @@ struct JSONPropertyParser {
         }
     }
 
-    /// The escapes other than `\\u`, by the byte after the backslash.
+    /// The escapes other than `\u`, by the byte after the backslash.
     private static let escapes: [UInt8: UInt8] = [
         UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "\\"): UInt8(ascii: "\\"),
         UInt8(ascii: "/"): UInt8(ascii: "/"), UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C,
@@ -356,33 +356,25 @@ struct JSONPropertyParser {
             buffer.append(escaped)
             return
         }
-        switch byte {
-        case UInt8(ascii: "u"):
-            var value = try parseHex4(escapeStart: escapeStart)
-            if (0xD800...0xDBFF).contains(value) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                      bytes[index + 1] == UInt8(ascii: "u")
-                else {
-                    throw error(.malformedFile, at: escapeStart,
-                                "unpaired UTF-16 surrogate in \\u escape")
-                }
-                index += 2
-                let low = try parseHex4(escapeStart: escapeStart)
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw error(.malformedFile, at: escapeStart,
-                                "unpaired UTF-16 surrogate in \\u escape")
-                }
-                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(value) {
-                throw error(.malformedFile, at: escapeStart, "unpaired UTF-16 surrogate in \\u escape")
-            }
-            guard let scalar = Unicode.Scalar(value) else {
-                throw error(.malformedFile, at: escapeStart, "invalid \\u escape")
-            }
-            buffer.append(contentsOf: String(scalar).utf8)
-        default:
+        guard byte == UInt8(ascii: "u") else {
             throw error(.malformedFile, at: escapeStart, "invalid escape sequence")
         }
+        let unpaired = "unpaired UTF-16 surrogate in \\u escape"
+        var value = try parseHex4(escapeStart: escapeStart)
+        if (0xD800...0xDBFF).contains(value) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { throw error(.malformedFile, at: escapeStart, unpaired) }
+            index += 2
+            let low = try parseHex4(escapeStart: escapeStart)
+            guard (0xDC00...0xDFFF).contains(low) else { throw error(.malformedFile, at: escapeStart, unpaired) }
+            value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(value) {
+            throw error(.malformedFile, at: escapeStart, unpaired)
+        }
+        guard let scalar = Unicode.Scalar(value) else {
+            throw error(.malformedFile, at: escapeStart, "invalid \\u escape")
+        }
+        buffer.append(contentsOf: String(scalar).utf8)
     }
 
     private mutating func parseHex4(escapeStart: Int) throws -> UInt32 {
