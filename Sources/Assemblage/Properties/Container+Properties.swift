@@ -49,6 +49,13 @@ extension Container {
 
     /// Loads several property sources and merges them in order, all or nothing.
     ///
+    /// ```swift
+    /// try container.applyPropertyLoaders([
+    ///     JSONPropertyLoader(url: settingsURL),
+    ///     EnvironmentPropertyLoader(prefix: "APP_"),   // wins over the file
+    /// ])
+    /// ```
+    ///
     /// - Parameter loaders: The loaders; a later one wins over an earlier one.
     /// - Throws: ``PropertyError`` from the first loader that fails; nothing is merged then.
     public func applyPropertyLoaders(_ loaders: [any PropertyLoader]) throws {
@@ -99,6 +106,8 @@ extension Resolver {
 
     /// Reads a property as `T`, or throws an error naming the key, the expected type and what was found.
     ///
+    /// The same as ``Properties/requireProperty(_:as:)`` on the container's ``Container/properties``.
+    ///
     /// ```swift
     /// container.register(Server.self) { r in Server(port: try r.requireProperty("server.port")) }
     /// ```
@@ -113,6 +122,8 @@ extension Resolver {
     }
 
     /// Decodes a configuration value from one key, or from all properties when `key` is `nil`.
+    ///
+    /// The same as ``Properties/decodeProperties(_:forKey:)`` on the container's ``Container/properties``.
     ///
     /// ```swift
     /// struct ServerConfig: Decodable { let host: String; let port: Int }
