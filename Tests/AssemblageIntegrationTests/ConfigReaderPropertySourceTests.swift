@@ -89,11 +89,11 @@
             let properties = Properties().addingSource(ConfigReaderPropertySource(reader))
             #expect(properties.property("server.port", as: Int.self) == 9090)
             #expect(
-                try properties.decode(ServerConfig.self, forKey: "server")
+                try properties.decodeProperties(ServerConfig.self, forKey: "server")
                     == ServerConfig(
                         host: "example.com", port: 9090, maxConnections: 64,
                         allowedOrigins: ["https://a.example", "https://b.example"]))
-            let app = try properties.decode(AppConfig.self)
+            let app = try properties.decodeProperties(AppConfig.self)
             #expect(app.logLevel == .debug)
             #expect(app.tls == nil, "an optional struct none of whose fields is set is absent")
         }
@@ -111,7 +111,7 @@
             let properties = Properties().addingSource(ConfigReaderPropertySource(reader, description: "config.json"))
             #expect(properties.property("server.port", as: Int.self) == 80)
             #expect(
-                try properties.decode(AppConfig.self)
+                try properties.decodeProperties(AppConfig.self)
                     == AppConfig(
                         server: ServerConfig(host: "json.example", port: 80, allowedOrigins: ["x"]), logLevel: .info,
                         tls: TLSConfig(certificate: "/etc/cert.pem")))
@@ -128,7 +128,7 @@
             ])
             let properties = Properties().addingSource(ConfigReaderPropertySource(reader))
             #expect(
-                try properties.decode(ServerConfig.self, forKey: "server")
+                try properties.decodeProperties(ServerConfig.self, forKey: "server")
                     == ServerConfig(host: "json.example", port: 9090))
         }
 
@@ -201,7 +201,7 @@
                 required.description == #"Type mismatch in environment (swift-configuration) (key "server.port"): "#
                     + "expected Int, found a string that does not convert to it")
             let decoded = try #require(throws: PropertyError.self) {
-                try properties.decode(ServerConfig.self, forKey: "server")
+                try properties.decodeProperties(ServerConfig.self, forKey: "server")
             }
             #expect(decoded.code == .typeMismatch)
             #expect(decoded.source == "environment (swift-configuration)")
@@ -232,7 +232,7 @@
             #expect(error.source == "properties from defaults.json, \(reader.description)")
             struct Database: Decodable { var url: String }
             let decoded = try #require(throws: PropertyError.self) {
-                try properties.decode(Database.self, forKey: "database")
+                try properties.decodeProperties(Database.self, forKey: "database")
             }
             #expect(decoded.code == .missingKey)
             #expect(decoded.keyPath == "database")

@@ -61,8 +61,9 @@ public class Container: @unchecked Sendable {
     /// Whether ``recorder`` is set, or this is a synchronized view: the inlined lookup leaves such containers to
     /// ``_lookup(_:)``.
     @exclusivity(unchecked) @usableFromInline final var usesSlowLookup = false
-    /// Properties applied to this container (its fallbacks' are merged beneath them when read).
-    final var ownProperties = Properties()
+    /// State that layers above the core keep per container (the property layer's), keyed by a type of theirs.
+    /// Values: a validation sandbox copies them into its mirror.
+    final var extensionStorage: [ObjectIdentifier: any Sendable] = [:]
 
     /// For the view `synchronize()` returns: the recursive lock every resolve through this container holds, as
     /// in Swinject (nil for every other container, which resolves without a lock).

@@ -328,9 +328,9 @@ final class _Sandbox {
         copy.recorder = recorder
         containers.append(copy)
         copies[ObjectIdentifier(original)] = copy
-        let (live, elements, decorators, properties, fallbacks) = original.writer.withLock {
+        let (live, elements, decorators, extensions, fallbacks) = original.writer.withLock {
             (original.liveEntriesLocked(), original.collectionElements, original.decoratorRecords,
-             original.ownProperties, original.fallbackList.map { (own: $0.own, tail: $0.tail) })
+             original.extensionStorage, original.fallbackList.map { (own: $0.own, tail: $0.tail) })
         }
         for entry in live {
             if entry.isForwarding {
@@ -362,7 +362,7 @@ final class _Sandbox {
         copy.writer.withLock {
             copy.collectionElements = copiedElements
             copy.decoratorRecords = decorators
-            copy.ownProperties = properties
+            copy.extensionStorage = extensions
         }
         if let fallbacks {
             copy.appendFallbacks(fallbacks.own.map(mirror), tail: mirror(fallbacks.tail))

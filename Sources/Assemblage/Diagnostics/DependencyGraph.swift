@@ -89,10 +89,8 @@ public struct DependencyGraph: Sendable, Equatable {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
-    /// A JSON string literal (the same escaping the property layer uses).
+    /// A JSON string literal.
     private static func quote(_ text: String) -> String {
-        var out = ""
-        PropertyValue.renderQuoted(text, into: &out)
-        return out
+        text.jsonStringLiteral
     }
 }

@@ -37,8 +37,8 @@
     /// missing thus costs up to ten lookups in the reader (and ten events for its access reporter).
     ///
     /// **Limits.** A reader cannot list its keys: a property read as a dictionary (`[String: Int]`) sees only
-    /// loaded values, and `decode` asks for a struct's fields one by one (a nested struct is present when one of
-    /// its fields is found). Arrays of scalars are read whole (`.stringArray`, …); arrays of structs are not
+    /// loaded values, and `decodeProperties` asks for a struct's fields one by one (a nested struct is present when
+    /// one of its fields is found). Arrays of scalars are read whole (`.stringArray`, …); arrays of structs are not
     /// supported by swift-configuration. Reading never throws from the reader: a value that a provider cannot
     /// convert to any type counts as missing (the reader's access reporter sees the provider's error).
     ///

@@ -117,8 +117,8 @@ struct EnvironmentNestedOverrideTests {
         #expect(properties.property("server.port", as: Int.self) == 9090)
         #expect(properties.property("server.host", as: String.self) == "localhost")
         #expect(properties.property("name", as: String.self) == "demo")
-        #expect(try properties.decode(Server.self, forKey: "server") == Server(host: "localhost", port: 9090))
-        #expect(properties["server"] == ["host": "localhost", "port": "9090", "maxConnections": 100])
+        #expect(try properties.decodeProperties(Server.self, forKey: "server") == Server(host: "localhost", port: 9090))
+        #expect(properties.value(forKey: "server") == ["host": "localhost", "port": "9090", "maxConnections": 100])
     }
 
     @Test func jsonFileMergedWithTheEnvironmentDecodesTheOverride() throws {
@@ -127,9 +127,9 @@ struct EnvironmentNestedOverrideTests {
             description: "config.json")
         let properties = try Properties(loaders: [json, environment(["APP_SERVER_PORT": "9090"])])
         #expect(properties.property("server.port", as: Int.self) == 9090)
-        #expect(try properties.decode(Server.self, forKey: "server").port == 9090)
+        #expect(try properties.decodeProperties(Server.self, forKey: "server").port == 9090)
         struct Root: Decodable { var server: Server }
-        #expect(try properties.decode(Root.self).server == Server(host: "a", port: 9090))
+        #expect(try properties.decodeProperties(Root.self).server == Server(host: "a", port: 9090))
     }
 
     @Test func resolverReadsTheOverrideInFactories() throws {
@@ -153,13 +153,13 @@ struct EnvironmentNestedOverrideTests {
     @Test func missingDictionariesAreCreated() throws {
         let properties = try Properties(loaders: [serverFile, environment(["APP_CACHE_REDIS_URL": "redis://r"])])
         #expect(properties.property("cache.redis.url", as: String.self) == "redis://r")
-        #expect(properties["cache"] == ["redis": ["url": "redis://r"]])
+        #expect(properties.value(forKey: "cache") == ["redis": ["url": "redis://r"]])
     }
 
     @Test func aScalarOnTheWayIsReplacedByTheLaterDictionary() throws {
         let file = DictionaryPropertyLoader(["server": "localhost:80"], description: "settings.json")
         let properties = try Properties(loaders: [file, environment(["APP_SERVER_PORT": "9090"])])
-        #expect(properties["server"] == ["port": "9090"])
+        #expect(properties.value(forKey: "server") == ["port": "9090"])
     }
 
     @Test func aLaterFileReplacesTheOverriddenDictionaryWhole() throws {
@@ -192,13 +192,15 @@ struct EnvironmentNestedOverrideTests {
                 + #"(key "server.port"): expected Int, found a string that does not convert to it"#)
         #expect(!required.description.contains("eighty"))
 
-        let decoded = try #require(throws: PropertyError.self) { try properties.decode(Server.self, forKey: "server") }
+        let decoded = try #require(throws: PropertyError.self) {
+            try properties.decodeProperties(Server.self, forKey: "server")
+        }
         #expect(decoded.code == .typeMismatch)
         #expect(decoded.source == env.sourceDescription, "the override's source, not the file's")
         #expect(decoded.keyPath == "server.port")
 
         struct Root: Decodable { var server: Server }
-        let fromRoot = try #require(throws: PropertyError.self) { try properties.decode(Root.self) }
+        let fromRoot = try #require(throws: PropertyError.self) { try properties.decodeProperties(Root.self) }
         #expect(fromRoot.source == env.sourceDescription)
         #expect(fromRoot.keyPath == "server.port")
     }
@@ -238,7 +240,7 @@ private struct KeyPathLoader: PropertyLoader {
 struct KeyPathLoaderTests {
     @Test func aCustomLoaderOverridesNestedValues() throws {
         let properties = try Properties(loaders: [serverFile, KeyPathLoader(values: ["server.port": 1])])
-        #expect(try properties.decode(Server.self, forKey: "server") == Server(host: "localhost", port: 1))
+        #expect(try properties.decodeProperties(Server.self, forKey: "server") == Server(host: "localhost", port: 1))
     }
 
     @Test func anEmptyComponentIsAnInvalidKey() throws {

@@ -83,8 +83,8 @@ public struct PropertyValueKind: Hashable, Sendable, CustomStringConvertible {
     /// A dictionary: `[String: T]` read whole.
     ///
     /// A source that cannot list its keys (a swift-configuration reader cannot) returns `nil` for it; such a
-    /// read sees only the properties that loaders loaded. `decode` does not ask for dictionaries: it asks for
-    /// every field of the type it decodes, key by key.
+    /// read sees only the properties that loaders loaded. `decodeProperties` does not ask for dictionaries: it
+    /// asks for every field of the type it decodes, key by key.
     ///
     /// ```swift
     /// properties.property("limits", as: [String: Int].self)   // asks for `.dictionary`

@@ -163,7 +163,7 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         /// A required key has no value.
         ///
         /// Raised by ``Properties/requireProperty(_:as:)`` and by
-        /// ``Properties/decode(_:forKey:)`` for non-optional fields.
+        /// ``Properties/decodeProperties(_:forKey:)`` for non-optional fields.
         ///
         /// ```swift
         /// try properties.requireProperty("port", as: Int.self) // throws .missingKey if absent
@@ -191,7 +191,7 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
         /// struct Limits: Decodable {
         ///     init(from decoder: any Decoder) throws { throw ValidationError() }
         /// }
-        /// try properties.decode(Limits.self, forKey: "limits") // throws .decodingFailed
+        /// try properties.decodeProperties(Limits.self, forKey: "limits") // throws .decodingFailed
         /// ```
         public static let decodingFailed = Code("decodingFailed")
 
@@ -356,9 +356,7 @@ public struct PropertyError: Error, Sendable, CustomStringConvertible {
             if let column { text += ", column \(column)" }
         }
         if let keyPath {
-            var quoted = ""
-            PropertyValue.renderQuoted(keyPath, into: &quoted)
-            text += " (key \(quoted))"
+            text += " (key \(keyPath.jsonStringLiteral))"
         }
         if !message.isEmpty { text += ": \(message)" }
         return text

@@ -262,7 +262,7 @@ struct PropertyLoaderErrorTests {
                 outcome.lines.append("limit failed to load")
                 return
             }
-            let decoded = try? Properties(values).decode(Tree.self, forKey: "a")
+            let decoded = try? Properties(values).decodeProperties(Tree.self, forKey: "a")
             outcome.lines = [
                 "hostile rejected: \(hostile)",
                 "equal: \(value == value)",

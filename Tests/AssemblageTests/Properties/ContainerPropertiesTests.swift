@@ -77,7 +77,8 @@ private struct ReadsPropertiesAssembly: Assembly {
     @Test func decodesAConfigurationStruct() throws {
         let container = Container()
         try container.applyPropertyLoader(base)
-        #expect(try container.decodeProperties(ServerSettings.self, forKey: "server") == ServerSettings(host: "h", port: 80))
+        #expect(try container.decodeProperties(ServerSettings.self, forKey: "server")
+            == ServerSettings(host: "h", port: 80))
     }
 
     @Test func assemblerAppliesPropertiesBeforeAssembliesAndLoadedSeesThem() throws {

@@ -414,7 +414,7 @@ struct PropertiesMergingTests {
     @Test func arraysAndDictionariesAreReplacedWhole() throws {
         let properties = try Properties(loaders: [settingsLoader, overridesLoader])
         #expect(properties.property("hosts", as: [String].self) == ["c.example.com"])
-        #expect(properties["server"] == ["port": 9090], "no deep merge: server.host is gone")
+        #expect(properties.value(forKey: "server") == ["port": 9090], "no deep merge: server.host is gone")
     }
 
     @Test func failedLoaderAppliesNothing() throws {
@@ -456,7 +456,7 @@ struct PropertiesMergingTests {
         let merged = base.merging(Properties(["b": 3, "c": 4], source: "overrides"))
         #expect(base.values == ["a": 1, "b": 2])
         #expect(merged.values == ["a": 1, "b": 3, "c": 4])
-        let viaLoader = try base.merging(loader: DictionaryPropertyLoader(["a": "x"], description: "d"))
+        let viaLoader = base.merging(try Properties(loader: DictionaryPropertyLoader(["a": "x"], description: "d")))
         #expect(viaLoader.values == ["a": "x", "b": 2])
     }
 
@@ -473,7 +473,7 @@ struct PropertiesMergingTests {
     @Test func environmentOverrideOfAFileNumberStillReadsAsNumber() throws {
         let environment = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_retries": "7"])
         let properties = try Properties(loaders: [settingsLoader, environment])
-        #expect(properties["retries"] == .string("7"))
+        #expect(properties.value(forKey: "retries") == .string("7"))
         #expect(properties.property("retries", as: Int.self) == 7)
         #expect(try properties.requireProperty("retries", as: Double.self) == 7)
     }
@@ -526,7 +526,7 @@ struct PropertiesReadingTests {
     @Test func propertyTypeCanBeInferred() {
         let hosts: [String]? = properties.property("hosts")
         #expect(hosts == ["a", "b"])
-        #expect(properties.value(forKey: "port") == properties["port"])
+        #expect(properties.value(forKey: "port") == .integer(8080))
     }
 
     @Test func propertyReturnsNilForMissingKeyOrMismatch() {
@@ -582,7 +582,8 @@ struct ServerConfig: Decodable, Equatable {
 struct PropertiesDecodingTests {
     @Test func decodeStructFromKey() throws {
         let properties = try Properties(loader: settingsLoader)
-        #expect(try properties.decode(ServerConfig.self, forKey: "server") == ServerConfig(host: "localhost", port: 8080))
+        #expect(try properties.decodeProperties(ServerConfig.self, forKey: "server")
+            == ServerConfig(host: "localhost", port: 8080))
     }
 
     @Test func decodeStructFromRoot() throws {
@@ -596,7 +597,7 @@ struct PropertiesDecodingTests {
             var launch: Date
             var missing: String?
         }
-        let config = try Properties(loader: settingsLoader).decode(AppConfig.self)
+        let config = try Properties(loader: settingsLoader).decodeProperties(AppConfig.self)
         #expect(config.baseURL == URL(string: "https://api.example.com/v1"))
         #expect(config.timeout == 2.5)
         #expect(config.retries == 3)
@@ -610,7 +611,7 @@ struct PropertiesDecodingTests {
     @Test func decodeErrorNamesTheNestedMissingKey() throws {
         let properties = Properties(["server": ["host": "h"]], source: "/app/settings.json")
         let error = try #require(throws: PropertyError.self) {
-            try properties.decode(ServerConfig.self, forKey: "server")
+            try properties.decodeProperties(ServerConfig.self, forKey: "server")
         }
         #expect(error.code == .missingKey)
         #expect(error.keyPath == "server.port")
@@ -624,7 +625,7 @@ struct PropertiesDecodingTests {
             "cluster": ["servers": [["host": "a", "port": 1], ["host": "b", "port": "eighty"]]],
         ], source: "cluster.json")
         let error = try #require(throws: PropertyError.self) {
-            try properties.decode(Cluster.self, forKey: "cluster")
+            try properties.decodeProperties(Cluster.self, forKey: "cluster")
         }
         #expect(error.code == .typeMismatch)
         #expect(error.keyPath == "cluster.servers[1].port")
@@ -637,13 +638,13 @@ struct PropertiesDecodingTests {
         let properties = try Properties(loaders: [
             settingsLoader, DictionaryPropertyLoader(["retries": true], description: "bad overrides"),
         ])
-        let error = try #require(throws: PropertyError.self) { try properties.decode(Root.self) }
+        let error = try #require(throws: PropertyError.self) { try properties.decodeProperties(Root.self) }
         #expect(error.description == #"Type mismatch in bad overrides (key "retries"): expected Int, found a bool"#)
     }
 
     @Test func decodeMissingTopLevelKeyThrowsMissingKey() throws {
         let error = try #require(throws: PropertyError.self) {
-            try Properties().decode(ServerConfig.self, forKey: "server")
+            try Properties().decodeProperties(ServerConfig.self, forKey: "server")
         }
         #expect(error.code == .missingKey)
         #expect(error.keyPath == "server")
@@ -653,7 +654,9 @@ struct PropertiesDecodingTests {
     @Test func decodeRejectsIntegerOverflowAsInvalidValue() throws {
         struct Small: Decodable { var level: Int8 }
         let properties: Properties = ["small": ["level": 300]]
-        let error = try #require(throws: PropertyError.self) { try properties.decode(Small.self, forKey: "small") }
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decodeProperties(Small.self, forKey: "small")
+        }
         #expect(error.code == .invalidValue)
         #expect(error.keyPath == "small.level")
         #expect(error.message == "number does not fit in Int8")
@@ -662,7 +665,9 @@ struct PropertiesDecodingTests {
     @Test func decodeNeverReadsBoolFromNumber() throws {
         struct Flags: Decodable { var enabled: Bool }
         let properties: Properties = ["flags": ["enabled": 1]]
-        let error = try #require(throws: PropertyError.self) { try properties.decode(Flags.self, forKey: "flags") }
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decodeProperties(Flags.self, forKey: "flags")
+        }
         #expect(error.code == .typeMismatch)
         #expect(error.message == "expected Bool, found an integer")
     }
@@ -680,7 +685,7 @@ struct PropertiesDecodingTests {
             "APP_port": "8080", "APP_ratio": "0.5", "APP_debug": "true",
             "APP_started": "1970-01-02T00:00:00Z", "APP_key": "AAEC", "APP_price": "19.99",
         ])
-        let settings = try Properties(loader: environment).decode(Settings.self)
+        let settings = try Properties(loader: environment).decodeProperties(Settings.self)
         #expect(settings == Settings(port: 8080, ratio: 0.5, debug: true,
                                      started: Date(timeIntervalSince1970: 86_400), key: Data([0, 1, 2]),
                                      price: Decimal(string: "19.99")!))
@@ -690,10 +695,13 @@ struct PropertiesDecodingTests {
         enum Mode: String, Decodable { case fast, safe }
         struct Config: Decodable { var mode: Mode }
         let properties: Properties = ["config": ["mode": "reckless"]]
-        let error = try #require(throws: PropertyError.self) { try properties.decode(Config.self, forKey: "config") }
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decodeProperties(Config.self, forKey: "config")
+        }
         #expect(error.code == .invalidValue)
         #expect(error.keyPath == "config.mode")
-        #expect(try Properties(["config": ["mode": "safe"]]).decode(Config.self, forKey: "config").mode == .safe)
+        #expect(try Properties(["config": ["mode": "safe"]]).decodeProperties(Config.self, forKey: "config").mode
+            == .safe)
     }
 
     @Test func decodeCollectionsAndOptionals() throws {
@@ -704,7 +712,7 @@ struct PropertiesDecodingTests {
             var tags: Set<String>
         }
         let properties: Properties = ["c": ["weights": ["a": 1, "b": 0.5], "matrix": [[1, 2], [3]], "tags": ["x", "x", "y"]]]
-        let config = try properties.decode(Config.self, forKey: "c")
+        let config = try properties.decodeProperties(Config.self, forKey: "c")
         #expect(config.weights == ["a": 1, "b": 0.5])
         #expect(config.matrix == [[1, 2], [3]])
         #expect(config.nickname == nil)
@@ -713,16 +721,16 @@ struct PropertiesDecodingTests {
 
     @Test func decodeScalarsDirectlyFromAKey() throws {
         let properties: Properties = ["port": "8080", "hosts": ["a"], "ratio": 2]
-        #expect(try properties.decode(Int.self, forKey: "port") == 8080)
-        #expect(try properties.decode([String].self, forKey: "hosts") == ["a"])
-        #expect(try properties.decode(Double.self, forKey: "ratio") == 2)
+        #expect(try properties.decodeProperties(Int.self, forKey: "port") == 8080)
+        #expect(try properties.decodeProperties([String].self, forKey: "hosts") == ["a"])
+        #expect(try properties.decodeProperties(Double.self, forKey: "ratio") == 2)
     }
 
     @Test func decodeRejectsAnInvalidURL() throws {
         struct Endpoint: Decodable { var url: URL }
         let properties: Properties = ["endpoint": ["url": ""]]
         let error = try #require(throws: PropertyError.self) {
-            try properties.decode(Endpoint.self, forKey: "endpoint")
+            try properties.decodeProperties(Endpoint.self, forKey: "endpoint")
         }
         #expect(error.code == .invalidValue)
         #expect(error.keyPath == "endpoint.url")
@@ -755,7 +763,7 @@ struct PropertiesDecodingTests {
             init?(intValue: Int) { nil }
         }
         let properties: Properties = ["pair": [1, ["name": "x"]]]
-        #expect(try properties.decode(Pair.self, forKey: "pair") == Pair(first: 1, second: "x", extra: nil))
+        #expect(try properties.decodeProperties(Pair.self, forKey: "pair") == Pair(first: 1, second: "x", extra: nil))
     }
 
     @Test func readingPastTheEndOfAnArrayNamesTheIndex() throws {
@@ -766,7 +774,9 @@ struct PropertiesDecodingTests {
             }
         }
         let properties: Properties = ["triple": [1, 2]]
-        let error = try #require(throws: PropertyError.self) { try properties.decode(Triple.self, forKey: "triple") }
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decodeProperties(Triple.self, forKey: "triple")
+        }
         #expect(error.code == .missingKey)
         #expect(error.keyPath == "triple[2]")
         #expect(error.message == "the array has only 2 elements")
@@ -782,7 +792,9 @@ struct PropertiesDecodingTests {
         }
         struct Limits: Decodable { var cpu: Percentage }
         let properties = Properties(["limits": ["cpu": 150]], source: "limits.json")
-        let error = try #require(throws: PropertyError.self) { try properties.decode(Limits.self, forKey: "limits") }
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decodeProperties(Limits.self, forKey: "limits")
+        }
         #expect(error.code == .decodingFailed)
         #expect(error.keyPath == "limits.cpu")
         #expect(error.source == "limits.json")
@@ -792,11 +804,13 @@ struct PropertiesDecodingTests {
     @Test func decodeTypeMismatchForContainerKinds() throws {
         let properties: Properties = ["server": [1, 2], "list": ["a": 1]]
         let dictionaryError = try #require(throws: PropertyError.self) {
-            try properties.decode(ServerConfig.self, forKey: "server")
+            try properties.decodeProperties(ServerConfig.self, forKey: "server")
         }
         #expect(dictionaryError.message == "expected a dictionary, found an array")
         #expect(dictionaryError.keyPath == "server")
-        let arrayError = try #require(throws: PropertyError.self) { try properties.decode([Int].self, forKey: "list") }
+        let arrayError = try #require(throws: PropertyError.self) {
+            try properties.decodeProperties([Int].self, forKey: "list")
+        }
         #expect(arrayError.message == "expected an array, found a dictionary")
     }
 }

@@ -76,7 +76,8 @@ struct PropertySourcePrecedenceTests {
         #expect(properties.property("database.port", as: Int.self) == 2)
         #expect(properties.property("database.host", as: String.self) == "db")
         #expect(
-            try properties.decode(DatabaseSettings.self, forKey: "database") == DatabaseSettings(host: "db", port: 2))
+            try properties.decodeProperties(DatabaseSettings.self, forKey: "database")
+                == DatabaseSettings(host: "db", port: 2))
     }
 
     @Test func theNewestOfSeveralSourcesWins() throws {
@@ -155,7 +156,7 @@ struct PropertySourceReadTests {
         let source = RecordingSource(["database.host": "db", "database.port": "6543", "database.replicas": ["r1"]])
         let properties = try Properties(loader: defaults).addingSource(source)
         #expect(
-            try properties.decode(DatabaseSettings.self, forKey: "database")
+            try properties.decodeProperties(DatabaseSettings.self, forKey: "database")
                 == DatabaseSettings(host: "db", port: 6543, replicas: ["r1"]))
         #expect(
             Set(source.requests) == [
@@ -167,12 +168,13 @@ struct PropertySourceReadTests {
     @Test func decodeFindsAStructThatOnlyTheSourceHas() throws {
         let properties = Properties().addingSource(RecordingSource(["database.host": "db", "database.port": 1]))
         #expect(
-            try properties.decode(DatabaseSettings.self, forKey: "database") == DatabaseSettings(host: "db", port: 1))
+            try properties.decodeProperties(DatabaseSettings.self, forKey: "database")
+                == DatabaseSettings(host: "db", port: 1))
         struct Root: Decodable {
             var database: DatabaseSettings
             var cache: DatabaseSettings?
         }
-        let root = try properties.decode(Root.self)
+        let root = try properties.decodeProperties(Root.self)
         #expect(root.database.host == "db")
         #expect(root.cache == nil, "an optional struct none of whose fields is found is absent")
     }
@@ -180,7 +182,7 @@ struct PropertySourceReadTests {
     @Test func decodeReportsAStructNothingHasAsMissing() throws {
         let properties = Properties().addingSource(RecordingSource([:], description: "empty source"))
         let error = try #require(throws: PropertyError.self) {
-            try properties.decode(DatabaseSettings.self, forKey: "database")
+            try properties.decodeProperties(DatabaseSettings.self, forKey: "database")
         }
         #expect(error.code == .missingKey)
         #expect(error.keyPath == "database")
@@ -190,7 +192,7 @@ struct PropertySourceReadTests {
     @Test func decodeNamesTheMissingFieldOfAPartlyFoundStruct() throws {
         let properties = Properties().addingSource(RecordingSource(["database.host": "db"], description: "src"))
         let error = try #require(throws: PropertyError.self) {
-            try properties.decode(DatabaseSettings.self, forKey: "database")
+            try properties.decodeProperties(DatabaseSettings.self, forKey: "database")
         }
         #expect(error.code == .missingKey)
         #expect(error.keyPath == "database.port")
@@ -204,7 +206,7 @@ struct PropertySourceReadTests {
         }
         #expect(required.description == #"Type mismatch in flags (key "database.port"): expected Int, found a bool"#)
         let decoded = try #require(throws: PropertyError.self) {
-            try properties.decode(DatabaseSettings.self, forKey: "database")
+            try properties.decodeProperties(DatabaseSettings.self, forKey: "database")
         }
         #expect(decoded.code == .typeMismatch)
         #expect(decoded.source == "flags")
@@ -214,7 +216,9 @@ struct PropertySourceReadTests {
     @Test func aMismatchInsideAnArrayFromASourceNamesTheSource() throws {
         struct Ports: Decodable { var ports: [Int] }
         let properties = Properties().addingSource(RecordingSource(["cfg.ports": ["1", "x"]], description: "src"))
-        let error = try #require(throws: PropertyError.self) { try properties.decode(Ports.self, forKey: "cfg") }
+        let error = try #require(throws: PropertyError.self) {
+            try properties.decodeProperties(Ports.self, forKey: "cfg")
+        }
         #expect(error.code == .typeMismatch)
         #expect(error.keyPath == "cfg.ports[1]")
         #expect(error.source == "src")
@@ -230,7 +234,7 @@ struct PropertySourceReadTests {
         #expect(required.description == #"Loading failed in vault (key "timeout"): the vault is unreachable"#)
         #expect(required.underlyingError is FailingSource.Unreachable)
         let decoded = try #require(throws: PropertyError.self) {
-            try properties.decode(DatabaseSettings.self, forKey: "database")
+            try properties.decodeProperties(DatabaseSettings.self, forKey: "database")
         }
         #expect(decoded.code == .loadFailed)
         #expect(decoded.keyPath == "database.host")

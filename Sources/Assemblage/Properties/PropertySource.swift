@@ -4,7 +4,7 @@
 /// cannot list their keys: swift-configuration's `ConfigReader` answers a lookup for a key but cannot say which
 /// keys exist. Such a source is a `PropertySource`: ``Properties`` consults it, in order of precedence, whenever
 /// a property is read: by ``Properties/property(_:as:)``, ``Properties/requireProperty(_:as:)``,
-/// ``Properties/value(forKey:)`` and, field by field, by ``Properties/decode(_:forKey:)`` (and so by the
+/// ``Properties/value(forKey:)`` and, field by field, by ``Properties/decodeProperties(_:forKey:)`` (and so by the
 /// resolver's `property`, `requireProperty` and `decodeProperties`).
 ///
 /// Add one with ``Properties/addSource(_:)`` or ``Container/addPropertySource(_:)-(PropertySource)``.

@@ -25,7 +25,7 @@ import Foundation
 ///   absent or does not convert.
 /// - ``requireProperty(_:as:)`` does the same but throws a ``PropertyError`` naming the key, the expected
 ///   type, the kind of value found and its source.
-/// - ``decode(_:forKey:)`` decodes a `Decodable` configuration struct from one key or from the root, field by
+/// - ``decodeProperties(_:forKey:)`` decodes a `Decodable` configuration struct from one key or from the root, field by
 ///   field through every layer; errors name the nested key path.
 ///
 /// ```swift
@@ -41,7 +41,7 @@ import Foundation
 /// ])
 /// let timeout = properties.property("timeout", as: Double.self) ?? 30
 /// let port = properties.property("server.port", as: Int.self)         // 9090
-/// let server = try properties.decode(ServerConfig.self, forKey: "server")   // the file's host, port 9090
+/// let server = try properties.decodeProperties(ServerConfig.self, forKey: "server")   // the file's host, port 9090
 /// ```
 ///
 /// A container holds a `Properties` value and forwards to it: `applyPropertyLoader(_:)` is

@@ -23,7 +23,7 @@ import Foundation
 /// The loader overrides single nested values (its ``mergeBehavior`` is
 /// ``PropertyMergeBehavior/overridingKeyPaths``): a JSON file's `{"server": {"host": "a", "port": 80}}` merged
 /// with `APP_SERVER_PORT=9090` gives `server.port` 9090 and keeps `server.host`, for
-/// ``Properties/property(_:as:)`` and ``Properties/decode(_:forKey:)`` alike.
+/// ``Properties/property(_:as:)`` and ``Properties/decodeProperties(_:forKey:)`` alike.
 ///
 /// Two variables of one loader must not map to the same key path (`APP_PORT` and `APP_port`:
 /// ``PropertyError/Code/duplicateKey``) nor one to a component of the other's path (`APP_DB` and `APP_DB_HOST`:
@@ -36,7 +36,7 @@ import Foundation
 ///
 /// Every value loads as ``PropertyValue/string(_:)``. The typed readers convert strings on demand, so `"8080"`
 /// reads as `Int` 8080, `"true"` as `Bool`, an ISO 8601 string as `Date`; see ``PropertyValue`` for the exact
-/// rules. ``Properties/decode(_:forKey:)`` applies the same rules.
+/// rules. ``Properties/decodeProperties(_:forKey:)`` applies the same rules.
 ///
 /// The environment is captured when the loader is created, which makes the loader a plain value and easy to
 /// test:
@@ -154,9 +154,7 @@ public struct EnvironmentPropertyLoader: PropertyLoader {
     /// // environment variables with prefix "APP_"
     /// ```
     public var sourceDescription: String {
-        var quoted = ""
-        PropertyValue.renderQuoted(prefix, into: &quoted)
-        return "environment variables with prefix \(quoted)"
+        "environment variables with prefix \(prefix.jsonStringLiteral)"
     }
 
     /// ``PropertyMergeBehavior/overridingKeyPaths`` with the ``KeyMapping/keyPath`` mapping,

@@ -1,20 +1,11 @@
 import Foundation
 
-/// A strict JSON parser with `//` and `/* */` comments, producing
-/// ``PropertyValue`` and exact line/column/key-path errors.
+/// The strict JSON parser with comments of ``JSONPropertyFormat`` (which lists how it differs from RFC 8259),
+/// producing ``PropertyValue`` and errors with the exact line, column and key path.
 ///
-/// Differences from RFC 8259: comments are allowed wherever whitespace is;
-/// a leading UTF-8 byte-order mark is ignored (RFC 8259 §8.1 permits this);
-/// `null` is rejected because properties have no null value; duplicate keys
-/// are rejected; numbers that overflow `Double` are rejected; nesting is
-/// limited to ``maximumDepth``.
-///
-/// The parser itself is iterative and never recurses. The depth limit
-/// protects what comes after it: equality, hashing, description and decoding
-/// of ``PropertyValue`` are recursive, and in debug builds each level costs
-/// a few KiB of stack, so 64 levels stay well within the 512 KiB stacks of
-/// secondary threads on Apple platforms. Real configuration files rarely
-/// nest more than a handful of levels.
+/// The parser is iterative and never recurses. The depth limit protects what comes after it: equality, hashing,
+/// description and decoding of ``PropertyValue`` are recursive, and in debug builds each level costs a few KiB
+/// of stack, so 64 levels stay well within the 512 KiB stacks of secondary threads on Apple platforms.
 struct JSONPropertyParser {
     /// Maximum nesting of arrays and objects, the root object included.
     static let maximumDepth = 64
@@ -37,16 +28,17 @@ struct JSONPropertyParser {
     /// Parses `data` as a JSON object.
     static func parse(_ data: Data, source: String) throws -> [String: PropertyValue] {
         let bytes = [UInt8](data)
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            start = 3
-        } else if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
-            throw PropertyError(code: .malformedFile, source: source, format: "JSON", line: 1, column: 1,
-                                message: "the file is UTF-32 encoded (byte-order mark found); property files must be UTF-8")
-        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            throw PropertyError(code: .malformedFile, source: source, format: "JSON", line: 1, column: 1,
-                                message: "the file is UTF-16 encoded (byte-order mark found); property files must be UTF-8")
+        // UTF-32 first: its little-endian mark begins with UTF-16's.
+        let otherEncodings: [(mark: [UInt8], name: String)] = [
+            ([0x00, 0x00, 0xFE, 0xFF], "UTF-32"), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32"),
+            ([0xFE, 0xFF], "UTF-16"), ([0xFF, 0xFE], "UTF-16"),
+        ]
+        for encoding in otherEncodings where bytes.starts(with: encoding.mark) {
+            throw PropertyError(code: .malformedFile, source: source, format: JSONPropertyFormat.name, line: 1,
+                                column: 1, message: "the file is \(encoding.name) encoded (byte-order mark found); "
+                                    + "property files must be UTF-8")
         }
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var parser = JSONPropertyParser(bytes: bytes, source: source, contentStart: start)
         try parser.validateUTF8()
         return try parser.parseDocument()
@@ -281,59 +273,39 @@ struct JSONPropertyParser {
 
     private mutating func parseNumber() throws -> PropertyValue {
         let start = index
+        _ = consume(UInt8(ascii: "-"))
+        let integerStart = index
+        try skipDigits(orThrow: "expected a digit after '-'")
+        if bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 {
+            throw error(.malformedFile, at: start, "numbers must not have leading zeros")
+        }
         var isInteger = true
-        if bytes[index] == UInt8(ascii: "-") {
-            index += 1
-        }
-        guard index < bytes.count, Self.isDigit(bytes[index]) else {
-            throw error(.malformedFile, at: index, "expected a digit after '-'")
-        }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, Self.isDigit(bytes[index]) {
-                throw error(.malformedFile, at: start, "numbers must not have leading zeros")
-            }
-        } else {
-            skipDigits()
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if consume(UInt8(ascii: ".")) {
             isInteger = false
-            index += 1
-            guard index < bytes.count, Self.isDigit(bytes[index]) else {
-                throw error(.malformedFile, at: index, "expected a digit after '.'")
-            }
-            skipDigits()
+            try skipDigits(orThrow: "expected a digit after '.'")
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
             isInteger = false
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                index += 1
-            }
-            guard index < bytes.count, Self.isDigit(bytes[index]) else {
-                throw error(.malformedFile, at: index, "expected a digit in the exponent")
-            }
-            skipDigits()
+            if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+            try skipDigits(orThrow: "expected a digit in the exponent")
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int(text) {
             return .integer(integer)
         }
-        // Integers beyond Int's range become doubles (reading them as Int
-        // then fails); anything that overflows Double is rejected.
+        // Integers beyond Int's range become doubles (reading them as Int then fails); anything that overflows
+        // Double is rejected.
         guard let double = Double(text), double.isFinite else {
-            throw error(.invalidValue, at: start,
-                        "number is out of range for a 64-bit floating-point value")
+            throw error(.invalidValue, at: start, "number is out of range for a 64-bit floating-point value")
         }
         return .double(double)
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    private mutating func skipDigits() {
-        while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+    /// Consumes one or more decimal digits, or throws `message` where the first one was expected.
+    private mutating func skipDigits(orThrow message: String) throws {
+        let first = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        guard index > first else { throw error(.malformedFile, at: index, message) }
     }
 
     // MARK: Strings
@@ -365,6 +337,13 @@ struct JSONPropertyParser {
         }
     }
 
+    /// The escapes other than `\u`, by the byte after the backslash.
+    private static let escapes: [UInt8: UInt8] = [
+        UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "\\"): UInt8(ascii: "\\"),
+        UInt8(ascii: "/"): UInt8(ascii: "/"), UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C,
+        UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+    ]
+
     private mutating func parseEscape(into buffer: inout [UInt8]) throws {
         let escapeStart = index
         index += 1 // backslash
@@ -373,59 +352,40 @@ struct JSONPropertyParser {
         }
         let byte = bytes[index]
         index += 1
-        switch byte {
-        case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
-        case UInt8(ascii: "/"): buffer.append(UInt8(ascii: "/"))
-        case UInt8(ascii: "b"): buffer.append(0x08)
-        case UInt8(ascii: "f"): buffer.append(0x0C)
-        case UInt8(ascii: "n"): buffer.append(0x0A)
-        case UInt8(ascii: "r"): buffer.append(0x0D)
-        case UInt8(ascii: "t"): buffer.append(0x09)
-        case UInt8(ascii: "u"):
-            var value = try parseHex4(escapeStart: escapeStart)
-            if (0xD800...0xDBFF).contains(value) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                      bytes[index + 1] == UInt8(ascii: "u")
-                else {
-                    throw error(.malformedFile, at: escapeStart,
-                                "unpaired UTF-16 surrogate in \\u escape")
-                }
-                index += 2
-                let low = try parseHex4(escapeStart: escapeStart)
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw error(.malformedFile, at: escapeStart,
-                                "unpaired UTF-16 surrogate in \\u escape")
-                }
-                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(value) {
-                throw error(.malformedFile, at: escapeStart, "unpaired UTF-16 surrogate in \\u escape")
-            }
-            guard let scalar = Unicode.Scalar(value) else {
-                throw error(.malformedFile, at: escapeStart, "invalid \\u escape")
-            }
-            buffer.append(contentsOf: String(scalar).utf8)
-        default:
+        if let escaped = Self.escapes[byte] {
+            buffer.append(escaped)
+            return
+        }
+        guard byte == UInt8(ascii: "u") else {
             throw error(.malformedFile, at: escapeStart, "invalid escape sequence")
         }
+        let unpaired = "unpaired UTF-16 surrogate in \\u escape"
+        var value = try parseHex4(escapeStart: escapeStart)
+        if (0xD800...0xDBFF).contains(value) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { throw error(.malformedFile, at: escapeStart, unpaired) }
+            index += 2
+            let low = try parseHex4(escapeStart: escapeStart)
+            guard (0xDC00...0xDFFF).contains(low) else { throw error(.malformedFile, at: escapeStart, unpaired) }
+            value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(value) {
+            throw error(.malformedFile, at: escapeStart, unpaired)
+        }
+        guard let scalar = Unicode.Scalar(value) else {
+            throw error(.malformedFile, at: escapeStart, "invalid \\u escape")
+        }
+        buffer.append(contentsOf: String(scalar).utf8)
     }
 
     private mutating func parseHex4(escapeStart: Int) throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard index < bytes.count else {
-                throw error(.malformedFile, at: escapeStart, "unterminated \\u escape")
-            }
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default:
+            guard index < bytes.count else { throw error(.malformedFile, at: escapeStart, "unterminated \\u escape") }
+            // Bytes from 0x80 up are Latin-1 letters here, none of them a hexadecimal digit.
+            guard let digit = Character(Unicode.Scalar(bytes[index])).hexDigitValue else {
                 throw error(.malformedFile, at: escapeStart, "\\u must be followed by four hexadecimal digits")
             }
-            value = value * 16 + digit
+            value = value * 16 + UInt32(digit)
             index += 1
         }
         return value
@@ -448,23 +408,12 @@ struct JSONPropertyParser {
                 }
                 switch bytes[index + 1] {
                 case UInt8(ascii: "/"):
-                    index += 2
-                    while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                    index = bytes[(index + 2)...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
                 case UInt8(ascii: "*"):
-                    index += 2
-                    var closed = false
-                    while index + 1 < bytes.count {
-                        if bytes[index] == UInt8(ascii: "*"), bytes[index + 1] == UInt8(ascii: "/") {
-                            index += 2
-                            closed = true
-                            break
-                        }
-                        index += 1
-                    }
-                    guard closed else {
-                        index = bytes.count
+                    guard let end = bytes[(index + 2)...].firstRange(of: [UInt8(ascii: "*"), UInt8(ascii: "/")]) else {
                         throw error(.malformedFile, at: commentStart, "unterminated block comment")
                     }
+                    index = end.upperBound
                 default:
                     throw error(.malformedFile, at: commentStart, "unexpected '/', expected '//' or '/*'")
                 }
@@ -476,38 +425,19 @@ struct JSONPropertyParser {
 
     // MARK: UTF-8 validation
 
-    /// Validates the whole input as UTF-8 (no overlongs, no surrogates,
-    /// nothing above U+10FFFF) so that strings can be decoded without
-    /// replacement characters and errors can point at the bad byte.
+    /// Validates the whole input as UTF-8 (the standard library's decoder rejects overlong forms, surrogates and
+    /// anything above U+10FFFF) so that strings decode without replacement characters and an error can point at
+    /// the first byte of the bad sequence.
     private func validateUTF8() throws {
+        var bytesLeft = bytes[contentStart...].makeIterator()
+        var decoder = Unicode.UTF8.ForwardParser()
         var offset = contentStart
-        while offset < bytes.count {
-            let lead = bytes[offset]
-            if lead < 0x80 {
-                offset += 1
-                continue
+        while true {
+            switch decoder.parseScalar(from: &bytesLeft) {
+            case .valid(let encoded): offset += encoded.count
+            case .emptyInput: return
+            case .error: throw invalidUTF8(at: offset)
             }
-            let length: Int
-            var lowerBound: UInt8 = 0x80
-            var upperBound: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lowerBound = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upperBound = 0x9F
-            case 0xF0: length = 4; lowerBound = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upperBound = 0x8F
-            default:
-                throw invalidUTF8(at: offset)
-            }
-            guard offset + length <= bytes.count else { throw invalidUTF8(at: offset) }
-            let second = bytes[offset + 1]
-            guard second >= lowerBound, second <= upperBound else { throw invalidUTF8(at: offset) }
-            for continuation in (offset + 2)..<(offset + length) where bytes[continuation] & 0xC0 != 0x80 {
-                throw invalidUTF8(at: offset)
-            }
-            offset += length
         }
     }
 
@@ -520,47 +450,30 @@ struct JSONPropertyParser {
     // MARK: Errors
 
     private func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        var position = contentStart
-        let end = min(offset, bytes.count)
-        while position < end {
+        var (line, column) = (1, 1)
+        for position in contentStart..<min(offset, bytes.count) {
             let byte = bytes[position]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte == UInt8(ascii: "\r") {
-                if position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "\n") {
-                    // Counted at the "\n".
-                } else {
-                    line += 1
-                    column = 1
-                }
-            } else if byte & 0xC0 != 0x80 {
+            let nextIsLineFeed = position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "\n")
+            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && !nextIsLineFeed) {
+                (line, column) = (line + 1, 1)  // "\n", "\r\n" (counted at its "\n") or a lone "\r"
+            } else if byte & 0xC0 != 0x80 {  // not a UTF-8 continuation byte: a new scalar
                 column += 1
             }
-            position += 1
         }
         return (line, column)
     }
 
     private func error(_ code: PropertyError.Code, at offset: Int, _ message: String) -> PropertyError {
         let (line, column) = lineAndColumn(of: offset)
-        return PropertyError(code: code, source: source, format: "JSON",
+        return PropertyError(code: code, source: source, format: JSONPropertyFormat.name,
                              keyPath: PropertyPathComponent.format(path),
                              line: line, column: column, message: message)
     }
 
     private func unexpectedCharacter(at offset: Int, expected: String) -> PropertyError {
-        var scalar: UInt32 = UInt32(bytes[offset])
-        // Decode the (already validated) multi-byte sequence for a readable name.
-        if bytes[offset] >= 0x80 {
-            let length = bytes[offset] >= 0xF0 ? 4 : bytes[offset] >= 0xE0 ? 3 : 2
-            let end = min(offset + length, bytes.count)
-            if let decoded = String(decoding: bytes[offset..<end], as: UTF8.self).unicodeScalars.first {
-                scalar = decoded.value
-            }
-        }
+        // The input is valid UTF-8, so the first scalar decoded from here is the whole character.
+        let text = String(decoding: bytes[offset..<min(offset + 4, bytes.count)], as: UTF8.self)
+        let scalar = text.unicodeScalars.first?.value ?? UInt32(bytes[offset])
         return error(.malformedFile, at: offset,
                      "unexpected character \(Self.scalarName(scalar)), expected \(expected)")
     }

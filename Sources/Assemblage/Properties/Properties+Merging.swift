@@ -67,19 +67,6 @@ extension Properties {
         for properties in loaded { merge(properties) }
     }
 
-    /// Returns these properties with `loader` merged over them.
-    ///
-    /// ```swift
-    /// let withOverrides = try properties.merging(loader: EnvironmentPropertyLoader(prefix: "APP_"))
-    /// ```
-    ///
-    /// - Parameter loader: The source that takes precedence.
-    /// - Returns: The merged properties.
-    /// - Throws: See ``init(loader:)``.
-    public func merging(loader: any PropertyLoader) throws -> Properties {
-        merging(try Properties(loader: loader))
-    }
-
     /// Adds a source that is asked key by key, over everything merged so far.
     ///
     /// The source is one more layer: for every key it has a value for, it wins over the loaders merged before

@@ -42,17 +42,6 @@ extension Properties {
         (try? resolve(key, as: .any))?.value
     }
 
-    /// The raw value of `key`; the same as ``value(forKey:)``.
-    ///
-    /// ```swift
-    /// properties["port"] // .integer(8080)
-    /// ```
-    ///
-    /// - Parameter key: A key: a top-level name or a dotted key path.
-    public subscript(key: String) -> PropertyValue? {
-        value(forKey: key)
-    }
-
     /// Reads `key` as `T`, or returns `nil`.
     ///
     /// Returns `nil` both when the key is absent and when its value does not convert; use
@@ -127,7 +116,7 @@ extension Properties {
     ///     var port: Int
     ///     var replicas: [String]?
     /// }
-    /// let database = try properties.decode(Database.self, forKey: "database")
+    /// let database = try properties.decodeProperties(Database.self, forKey: "database")
     /// // Missing key in /app/settings.json (key "database.port"): required key is missing
     /// ```
     ///
@@ -141,7 +130,7 @@ extension Properties {
     ///   ``PropertyError/Code/invalidValue`` (for example a number that does not fit an `Int8`, or an invalid
     ///   enum raw value), or ``PropertyError/Code/decodingFailed`` for other errors thrown by the type's
     ///   initializer; or the error of a ``PropertySource`` that failed.
-    public func decode<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
+    public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
         let context = lookupSources.isEmpty ? nil : PropertyLookupContext(layers: lookupSources)
         let root: PropertyDecodingNode
         let base: PropertyErrorBase
@@ -247,7 +236,7 @@ extension Properties {
     }
 }
 
-/// Where the coding path of a `decode` call starts in the origin tree.
+/// Where the coding path of a `decodeProperties` call starts in the origin tree.
 struct PropertyErrorBase {
     /// The origin node at the decoded key (the root for a root decode).
     var node: PropertyOriginNode?

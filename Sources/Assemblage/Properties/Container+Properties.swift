@@ -1,4 +1,11 @@
 extension Container {
+    /// The properties applied to this container itself (its fallbacks' are merged beneath them when read), kept
+    /// in the core's per-container extension storage; read and written under `writer`.
+    var ownProperties: Properties {
+        get { extensionStorage[ObjectIdentifier(Properties.self)] as? Properties ?? Properties() }
+        set { extensionStorage[ObjectIdentifier(Properties.self)] = newValue }
+    }
+
     /// The properties visible from this container: its own, over those of its fallbacks.
     ///
     /// A child container sees its parent's properties unless it applies a loader (or adds a source) that sets
@@ -41,6 +48,13 @@ extension Container {
     }
 
     /// Loads several property sources and merges them in order, all or nothing.
+    ///
+    /// ```swift
+    /// try container.applyPropertyLoaders([
+    ///     JSONPropertyLoader(url: settingsURL),
+    ///     EnvironmentPropertyLoader(prefix: "APP_"),   // wins over the file
+    /// ])
+    /// ```
     ///
     /// - Parameter loaders: The loaders; a later one wins over an earlier one.
     /// - Throws: ``PropertyError`` from the first loader that fails; nothing is merged then.
@@ -92,6 +106,8 @@ extension Resolver {
 
     /// Reads a property as `T`, or throws an error naming the key, the expected type and what was found.
     ///
+    /// The same as ``Properties/requireProperty(_:as:)`` on the container's ``Container/properties``.
+    ///
     /// ```swift
     /// container.register(Server.self) { r in Server(port: try r.requireProperty("server.port")) }
     /// ```
@@ -107,6 +123,8 @@ extension Resolver {
 
     /// Decodes a configuration value from one key, or from all properties when `key` is `nil`.
     ///
+    /// The same as ``Properties/decodeProperties(_:forKey:)`` on the container's ``Container/properties``.
+    ///
     /// ```swift
     /// struct ServerConfig: Decodable { let host: String; let port: Int }
     /// let config = try resolver.decodeProperties(ServerConfig.self, forKey: "server")
@@ -118,66 +136,6 @@ extension Resolver {
     /// - Returns: The decoded value.
     /// - Throws: ``PropertyError`` naming the key path that failed.
     public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
-        try _requireContainer(for: "decodeProperties").properties.decode(type, forKey: key)
+        try _requireContainer(for: "decodeProperties").properties.decodeProperties(type, forKey: key)
     }
 }
-
-extension Assembler {
-    /// Creates an assembler, applies the property loaders first, then the assemblies as one batch.
-    ///
-    /// Properties are in place before any `loaded(resolver:)` hook runs.
-    ///
-    /// ```swift
-    /// let assembler = try Assembler([ServiceAssembly(), ManagerAssembly()],
-    ///                               propertyLoaders: [JSONPropertyLoader(bundle: .main, name: "properties")])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - assemblies: The assemblies, in order.
-    ///   - propertyLoaders: Loaded in order (later wins), all or nothing.
-    ///   - container: The container to register into.
-    /// - Throws: ``PropertyError`` when a loader fails; no assembly runs then.
-    public convenience init(_ assemblies: [Assembly], propertyLoaders: [any PropertyLoader],
-                            container: Container = Container()) throws {
-        try container.applyPropertyLoaders(propertyLoaders)
-        self.init(assemblies, container: container)
-    }
-
-    /// The seed's spelling of ``init(_:propertyLoaders:container:)``.
-    ///
-    /// - Parameters:
-    ///   - assemblies: The assemblies, in order.
-    ///   - propertyLoaders: Loaded in order (later wins), all or nothing.
-    ///   - container: The container to register into.
-    /// - Throws: ``PropertyError`` when a loader fails.
-    public convenience init(assemblies: [Assembly], propertyLoaders: [any PropertyLoader],
-                            container: Container = Container()) throws {
-        try self.init(assemblies, propertyLoaders: propertyLoaders, container: container)
-    }
-
-    /// Loads properties into the assembler's container (lazily, after creation).
-    ///
-    /// Apply properties before the assemblies whose `loaded` hooks read them: a hook sees the properties
-    /// loaded before its batch was applied.
-    ///
-    /// - Parameter loader: The loader.
-    /// - Throws: ``PropertyError``; nothing is merged then.
-    public func applyPropertyLoader(_ loader: any PropertyLoader) throws {
-        try container.applyPropertyLoader(loader)
-    }
-
-    /// Adds a source that is asked key by key to the assembler's container; see
-    /// ``Container/addPropertySource(_:)-(PropertySource)``.
-    ///
-    /// ```swift
-    /// assembler.addPropertySource(SecretsDirectorySource(directory: secretsURL))
-    /// ```
-    ///
-    /// - Parameter source: The source, over everything applied before it.
-    public func addPropertySource(_ source: any PropertySource) {
-        container.addPropertySource(source)
-    }
-}
-
-/// The seed's (Swinject 1.x) spelling of ``JSONPropertyLoader``.
-public typealias JsonPropertyLoader = JSONPropertyLoader

@@ -367,7 +367,7 @@ extension PropertyValue: CustomStringConvertible {
     private static func render(_ value: PropertyValue, into output: inout String) {
         switch value {
         case .string(let text):
-            renderQuoted(text, into: &output)
+            output += text.jsonStringLiteral
         case .integer(let number):
             output += String(number)
         case .double(let number):
@@ -389,33 +389,12 @@ extension PropertyValue: CustomStringConvertible {
             output += "{"
             for (index, key) in entries.keys.sorted().enumerated() {
                 if index > 0 { output += ", " }
-                renderQuoted(key, into: &output)
+                output += key.jsonStringLiteral
                 output += ": "
                 if let element = entries[key] { render(element, into: &output) }
             }
             output += "}"
         }
-    }
-
-    static func renderQuoted(_ text: String, into output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        output += "\""
     }
 }
 
