@@ -48,7 +48,7 @@ struct SceneAssembly: Assembly {
         let host = HeadlessNavigationHost<TestView>()
         try assembler.configure(host: host)
         #expect(host.topView?.parameters.value("user", as: String.self) == "Ada")
-        #expect(assembler.resolver._container === container)
+        #expect((assembler.resolver as? Container) === container)
     }
 
     @Test func containerHoldsTheCoordinatorWeakly() throws {

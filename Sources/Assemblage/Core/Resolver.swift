@@ -27,15 +27,18 @@ public protocol Resolver: _ResolverRequirements, Sendable {
     ///
     /// Unretained so that a nested resolve inside a factory touches no shared reference count. Leave the
     /// default (`nil`) in your own resolvers.
+    @_documentation(visibility: internal)
     var _unmanagedContainer: Unmanaged<Container>? { get }
 }
 
 extension Resolver {
     /// `nil`: a resolver of your own has no container behind it.
+    @_documentation(visibility: internal)
     public var _unmanagedContainer: Unmanaged<Container>? { nil }
 
-    /// The container resolutions through this resolver start from, or `nil` for a resolver of your own.
-    public var _container: Container? { _unmanagedContainer?.takeUnretainedValue() }
+    /// The container resolutions through this resolver start from, or `nil` for a resolver of your own (users
+    /// write `resolver as? Container`, which gives the same; this reads it without a dynamic cast).
+    var _container: Container? { _unmanagedContainer?.takeUnretainedValue() }
 
     /// The container behind this resolver, or the error an Assemblage-only API gives a resolver of your own.
     @usableFromInline
@@ -59,7 +62,7 @@ struct _NotAContainer: Error, CustomStringConvertible {
 
 extension Container: Resolver {
     /// The container itself, unretained.
-    @inlinable
+    @_documentation(visibility: internal) @inlinable
     public var _unmanagedContainer: Unmanaged<Container>? { Unmanaged.passUnretained(self) }
 }
 

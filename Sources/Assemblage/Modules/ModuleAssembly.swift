@@ -61,6 +61,7 @@ public protocol ModuleAssembly: Assembly {
     /// A requirement with default implementations rather than a cast (`as? any AutoInitModuleAssembly.Type`),
     /// because the first cast of each type scans every protocol conformance in the process: with a thousand
     /// modules that was most of the assembler's first run.
+    @_documentation(visibility: internal)
     static func _makeIfAutoInit() -> (any ModuleAssembly)?
 }
 
@@ -69,6 +70,7 @@ extension ModuleAssembly {
     public static var replaces: [any ModuleAssembly.Type] { [] }
 
     /// Not an ``AutoInitModuleAssembly`` (as far as this conformance knows).
+    @_documentation(visibility: internal)
     public static func _makeIfAutoInit() -> (any ModuleAssembly)? { nil }
 }
 
@@ -91,6 +93,7 @@ public protocol AutoInitModuleAssembly: ModuleAssembly {
 
 extension AutoInitModuleAssembly {
     /// A new module, made with `init()`.
+    @_documentation(visibility: internal)
     public static func _makeIfAutoInit() -> (any ModuleAssembly)? { Self() }
 }
 

@@ -180,6 +180,6 @@ struct TracingAssembly: Assembly {
         let container = Container()
         let assembler = Assembler([ServiceAssembly()], container: container)
         #expect(container.resolve(FooServiceType.self) != nil)
-        #expect(assembler.resolver._container === container)
+        #expect((assembler.resolver as? Container) === container)
     }
 }

@@ -170,7 +170,7 @@ final class ResolvesOnDeinit {
 @Suite struct GraphTeardownTests {
     @Test func deinitThatResolvesDuringGraphTeardownIsSafe() {
         let container = ScopeTests().carContainer(engineScope: .graph)
-        container.register(ResolvesOnDeinit.self) { r in ResolvesOnDeinit(container: r._container!) }
+        container.register(ResolvesOnDeinit.self) { r in ResolvesOnDeinit(container: (r as! Container)) }
         container.register(Wheel.self, name: "holder") { r in
             _ = r.resolve(ResolvesOnDeinit.self)   // graph-scoped, nested: kept in the graph until it ends
             return Wheel(engine: r.resolve(Engine.self)!)
