@@ -45,7 +45,7 @@ let everyScope: [(String, ObjectScope)] = [
 ]
 
 extension Reliability {
-    /// Item 9: what the container makes, it frees; what resolving needs, it reuses.
+    /// What the container makes, it frees; what resolving needs, it reuses.
     @Suite("Memory", .serialized)
     struct MemoryTests {
         @Test func weakScopeReleasesItsInstanceWhenTheLastOwnerLetsGo() {

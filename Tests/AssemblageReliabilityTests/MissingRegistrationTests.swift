@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-    /// Item 6: a missing registration is reported with the path that really led to it.
+    /// A missing registration is reported with the path that really led to it.
     @Suite("Missing registrations", .serialized)
     struct MissingRegistrationTests {
         @Test func reportedPathEqualsTheRealPathForEveryPlantedMissingNode() {

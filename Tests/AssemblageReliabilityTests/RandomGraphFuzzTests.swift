@@ -16,7 +16,7 @@ func environmentCount(_ name: String) -> Int? {
 }
 
 extension Reliability {
-    /// Item 10: random graphs resolve exactly as a small reference model predicts.
+    /// Random graphs resolve exactly as a small reference model predicts.
     ///
     /// `FUZZ_SEEDS=N` runs N seeds instead of 10,000 (1,000 under ThreadSanitizer), `FUZZ_FIRST_SEED=S` starts
     /// at seed S (to replay a printed failing seed: `FUZZ_FIRST_SEED=S FUZZ_SEEDS=1`), `FUZZ_CONCURRENT_SEEDS=N`

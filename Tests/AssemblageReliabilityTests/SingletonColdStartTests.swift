@@ -41,7 +41,7 @@ enum ColdStartVariant: String, CaseIterable, Sendable, CustomTestStringConvertib
 }
 
 extension Reliability {
-    /// Item 1: a shared instance is made exactly once even when 128 callers ask for it at the same moment.
+    /// A shared instance is made exactly once even when 128 callers ask for it at the same moment.
     @Suite("Singleton exactly once, cold start", .serialized)
     struct SingletonColdStartTests {
         static let threads = 64
