@@ -70,7 +70,7 @@ extension Reliability {
             return result
         }
 
-        @Test func randomGraphsResolveAsTheReferenceModelPredicts() {
+        @Test(.heavy) func randomGraphsResolveAsTheReferenceModelPredicts() {
             let seeds = environmentCount("FUZZ_SEEDS") ?? Budget.count(10_000, minimum: 500)
             let start = now()
             var divergences: [String] = []
@@ -142,7 +142,7 @@ extension Reliability {
             #expect(caught == tried)
         }
 
-        @Test func concurrentResolutionOfOneGraphAgreesWithTheModel() async {
+        @Test(.heavy) func concurrentResolutionOfOneGraphAgreesWithTheModel() async {
             let seeds = environmentCount("FUZZ_CONCURRENT_SEEDS") ?? Budget.count(300, minimum: 60)
             let threads = 4
             var divergences: [String] = []

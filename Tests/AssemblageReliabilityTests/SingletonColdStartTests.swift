@@ -47,7 +47,7 @@ extension Reliability {
         static let threads = 64
         static let tasks = 64
 
-        @Test(arguments: ColdStartVariant.allCases)
+        @Test(.heavy, arguments: ColdStartVariant.allCases)
         func sharedInstanceIsMadeOnceWhenThreadsAndTasksStartTogether(_ variant: ColdStartVariant) async {
             let rounds = Budget.count(100, minimum: 10)
             let callers = Self.threads + Self.tasks
