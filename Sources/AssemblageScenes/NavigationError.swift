@@ -57,9 +57,7 @@ public struct NavigationError: AssemblageError {
         case .unknownScene:
             return "No scene named \(scene) is registered\(detail.map { " " + $0 } ?? "")."
         case .sceneBuildFailed:
-            if let underlying, underlying is any AssemblageError || underlyingDescription?.contains("\n") == true {
-                return "Building scene \(scene) failed."
-            }
+            if causeHasLinesOfItsOwn { return "Building scene \(scene) failed." }
             return "Building scene \(scene) failed: \(underlyingDescription ?? detail ?? "unknown error")"
         case .invalidParameters:
             return "Scene \(scene) cannot use its parameters: \(detail ?? "they do not fit")."
@@ -91,12 +89,16 @@ public struct NavigationError: AssemblageError {
                 ? ErrorDetail("No scenes are registered for this host; register them with container.register(scene:).")
                 : ErrorDetail("Registered scenes", registeredScenes.joined(separator: ", ")))
         }
-        if code == .sceneBuildFailed, let underlying,
-           underlying is any AssemblageError || underlyingDescription?.contains("\n") == true {
-            details.append(.cause(describing: underlying))
-        }
+        if causeHasLinesOfItsOwn, let underlying { details.append(.cause(describing: underlying)) }
         if let navigation { details.append(ErrorDetail("Navigation", "\(navigation)")) }
         return details
+    }
+
+    /// Whether what the build threw goes on a `Cause:` line of its own rather than at the end of the summary: when
+    /// it is an `AssemblageError` (its details then follow it) or its description has several lines.
+    private var causeHasLinesOfItsOwn: Bool {
+        guard code == .sceneBuildFailed, let underlying else { return false }
+        return underlying is any AssemblageError || underlyingDescription?.contains("\n") == true
     }
 }
 

@@ -37,8 +37,9 @@ let validPlist = plistHead + "<dict><key>url</key><string>https://api.example.co
     + "<key>retries</key><integer>3</integer><key>hosts</key><array><string>a</string></array></dict></plist>"
 
 /// Malformed files, in JSON and property-list form: truncation, bad encodings, wrong roots, unrepresentable values,
-/// duplicate keys, deep nesting, garbage and missing files. Cases the JSON suite of AssemblageTests already parses in depth are here to check
-/// what a failed `applyPropertyLoader` leaves behind; the property-list cases it lacks are new.
+/// duplicate keys, deep nesting, garbage and missing files. Cases the JSON suite of AssemblageTests already parses in
+/// depth are here to check what a failed `applyPropertyLoader` leaves behind; the property-list cases it lacks are
+/// new.
 let badFiles: [BadFile] = [
     .init("truncated", .json, String(validJSON.dropLast(20))),
     .init("truncated", .plist, String(validPlist.dropLast(30))),

@@ -63,8 +63,7 @@ public struct ResolutionError: AssemblageError, Equatable {
         case .cycle:
             return "Circular dependency: \(cycle.map(\.description).joined(separator: " → "))."
         case .factoryFailed:
-            guard let underlying, !(underlying is any AssemblageError), underlyingDescription?.contains("\n") != true
-            else { return "The factory for \(key) failed." }
+            if causeHasLinesOfItsOwn { return "The factory for \(key) failed." }
             return "The factory for \(key) failed: \(underlyingDescription ?? "unknown error")."
         case .depthLimitExceeded:
             return "Resolving \(key) went deeper than \(path.count - 1) nested resolutions."
@@ -99,12 +98,10 @@ public struct ResolutionError: AssemblageError, Equatable {
     /// to fix it.
     public var details: [ErrorDetail] {
         var details: [ErrorDetail] = []
-        if code == .factoryFailed, let underlying,
-           underlying is any AssemblageError || underlyingDescription?.contains("\n") == true {
-            details.append(.cause(describing: underlying))
-        }
+        if causeHasLinesOfItsOwn, let underlying { details.append(.cause(describing: underlying)) }
         if code == .cycle {
-            details.append(ErrorDetail("Break it with initCompleted (property injection) or by resolving Lazy/Provider."))
+            details.append(
+                ErrorDetail("Break it with initCompleted (property injection) or by resolving Lazy/Provider."))
         }
         if path.count > 1, code != .cycle || path != cycle {
             details.append(ErrorDetail("Resolution path", pathDescription))
@@ -119,6 +116,13 @@ public struct ResolutionError: AssemblageError, Equatable {
             details += suggestions.map { ErrorDetail($0) }
         }
         return details
+    }
+
+    /// Whether what the factory threw goes on a `Cause:` line of its own rather than at the end of the summary: when
+    /// it is an ``AssemblageError`` (its details then follow it) or its description has several lines.
+    private var causeHasLinesOfItsOwn: Bool {
+        guard code == .factoryFailed, let underlying else { return false }
+        return underlying is any AssemblageError || underlyingDescription?.contains("\n") == true
     }
 
     /// Errors are equal when their code, key, path and cycle are equal.

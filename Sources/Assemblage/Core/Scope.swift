@@ -152,8 +152,9 @@ public struct ScopeError: AssemblageError, Equatable {
     /// For ``ErrorCode/notDeclared``: the declaration to add.
     public var details: [ErrorDetail] {
         guard code == .notDeclared else { return [] }
+        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
         return [ErrorDetail("Fix", "declare it on the container with registerScopedValue("
-            + "\(_typeName(key.serviceType, qualified: false)).self" + (key.name.map { ", name: \"\($0)\"" } ?? "") + ").")]
+            + "\(_typeName(key.serviceType, qualified: false)).self\(name)).")]
     }
 }
 

@@ -103,8 +103,8 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
             case .replacementCycle:
                 return [ErrorDetail("Fix", "remove one of these `replaces` declarations.")]
             case .invalidDefaultOverride:
-                return [path, ErrorDetail("Fix", "add `static var replaces: [any ModuleAssembly.Type] { [\(module).self] }` "
-                    + "to \(others).")]
+                return [path, ErrorDetail("Fix", "add `static var replaces: [any ModuleAssembly.Type] "
+                    + "{ [\(module).self] }` to \(others).")]
             case .cycle:
                 return [ErrorDetail("Fix", "move what the modules share into a module that both depend on.")]
             case .replacesItself:

@@ -96,7 +96,8 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         #expect(plain?.description == "The factory for ShapeDatabase failed: disk full.")
         plain.map { expectSharedShape($0, "ResolutionError") }
 
-        let nested = try #require(#expect(throws: ResolutionError.self) { try container.require(ShapeRepository.self) })
+        let nested = try #require(
+            #expect(throws: ResolutionError.self) { try container.require(ShapeRepository.self) })
         #expect(nested.code == .factoryFailed)
         #expect(nested.summary == "The factory for ShapeRepository failed.")
         #expect(nested.details.first?.label == "Cause")
@@ -122,9 +123,8 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         let declared = container.makeScope(label: "request")
         try declared.provide(ShapeRequest(id: 1))
         let twice = #expect(throws: ScopeError.self) { try declared.provide(ShapeRequest(id: 2)) }
-        #expect(twice?.description
-            == "scope \"request\" of container \"app\" already has a value for ShapeRequest; each scope takes one value "
-            + "per declaration.")
+        #expect(twice?.description == "scope \"request\" of container \"app\" already has a value for ShapeRequest; "
+            + "each scope takes one value per declaration.")
         #expect(twice?.details.isEmpty == true)
         twice.map { expectSharedShape($0, "ScopeError") }
     }

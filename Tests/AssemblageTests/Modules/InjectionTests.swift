@@ -90,7 +90,8 @@ struct ProfileScreenModule: RecordingModule, AutoInitModuleAssembly {
         #expect(error?.code == .stepFailed)
         #expect(error?.resolutionError?.code == .notRegistered)
         #expect(error?.resolutionError?.key == ServiceKey(AnalyticsTracker.self))
-        #expect(error?.description.hasPrefix("Injecting into ProfileScreen failed.\n  Cause: No registration for AnalyticsTracker.\n    Resolution path: ") == true)
+        #expect(error?.description.hasPrefix("Injecting into ProfileScreen failed.\n"
+            + "  Cause: No registration for AnalyticsTracker.\n    Resolution path: ") == true)
     }
 
     @Test func throwingStepIsReportedWithItsError() {
