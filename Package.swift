@@ -72,12 +72,14 @@ let package = Package(
         // The demo's module graph, validated by the tests that the graph-check plugin generates for its roots.
         .testTarget(name: "AssemblageDemoTests", dependencies: ["assemblage-demo", "Assemblage", "AssemblageTesting"],
                     plugins: ["AssemblageGraphCheck"]),
-        // Stress, cycles, bad input, memory and fuzzing: bounded tests that each print a figure.
+        // Stress, cycles, bad input, memory and fuzzing: bounded tests. The ones that take seconds (fuzzing, a million
+        // resolves, sweeps) run, and every test prints its figure, only with ASSEMBLAGE_HEAVY_TESTS=1 (.ci/run).
         .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage"]),
         // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
         .executableTarget(name: "assemblage-leak-probe", dependencies: ["Assemblage"]),
         // Issue 16's concurrent-mutation scenarios and memory probes, importing only the public API, so that they
-        // run against a release build (`swift run -c release assemblage-stress`) and, bounded, in the test suite.
+        // run against a release build (`swift run -c release assemblage-stress`) and, bounded, in the test suite (the
+        // scenarios only with ASSEMBLAGE_HEAVY_TESTS=1, as .ci/run sets it for its heavy-test and sanitizer steps).
         .target(name: "AssemblageStressSupport"),
         .target(name: "AssemblageStress", dependencies: ["Assemblage", "AssemblageStressSupport"]),
         .executableTarget(name: "assemblage-stress", dependencies: ["AssemblageStress"]),

@@ -1,3 +1,5 @@
+import Assemblage
+
 /// Why a navigation did not happen.
 ///
 /// ``TransitionCoordinator/performNavigation(_:animated:completion:)`` passes it to its completion, and
@@ -14,32 +16,10 @@
 ///     }
 /// }
 /// ```
-public struct NavigationError: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure this is. New codes may be added; switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let raw: String
-        /// No scene module is registered under the scene name for the host's view type.
-        public static let unknownScene = Code(raw: "unknownScene")
-        /// The scene module's `build` threw, or resolving the scene module itself failed.
-        public static let sceneBuildFailed = Code(raw: "sceneBuildFailed")
-        /// The parameters do not fit the scene: a missing or mistyped key, or a payload of another type.
-        public static let invalidParameters = Code(raw: "invalidParameters")
-        /// `.back` with a single scene on screen: nothing to pop and nothing to dismiss.
-        public static let nothingToGoBack = Code(raw: "nothingToGoBack")
-        /// `.push` while the top scene was presented without a navigation stack.
-        public static let noNavigationStack = Code(raw: "noNavigationStack")
-        /// The coordinator has no host and root yet (``TransitionCoordinator/start(host:sceneName:parameters:animated:)``
-        /// or ``SceneAssembler/configure(host:animated:)`` was not called).
-        public static let notStarted = Code(raw: "notStarted")
-        /// The host reported that it could not open the URL.
-        public static let urlNotOpened = Code(raw: "urlNotOpened")
-        /// `start` was called while a navigation was still running.
-        public static let transitionInProgress = Code(raw: "transitionInProgress")
-        /// The coordinator registered in a container was released (its ``SceneAssembler`` is gone).
-        public static let coordinatorUnavailable = Code(raw: "coordinatorUnavailable")
-        /// The short name of the code.
-        public var description: String { raw }
-    }
+public struct NavigationError: AssemblageError {
+    /// What kind of failure this is: an ``Assemblage/ErrorCode`` whose static members (`unknownScene`,
+    /// `sceneBuildFailed`, …) name the failures. New codes may be added; switch with a `default`.
+    public typealias Code = ErrorCode<NavigationError>
 
     /// What kind of failure this is.
     public let code: Code
@@ -47,9 +27,9 @@ public struct NavigationError: Error, Sendable, CustomStringConvertible {
     public internal(set) var navigation: NavigationType?
     /// The scene the failure is about: the scene to be shown, or for `.back` the scene on top.
     public internal(set) var sceneName: String?
-    /// For ``Code/invalidParameters`` from a keyed lookup: the key.
+    /// For ``Assemblage/ErrorCode/invalidParameters`` from a keyed lookup: the key.
     public let parameterKey: String?
-    /// For ``Code/unknownScene``: the scene names registered for the host's view type.
+    /// For ``Assemblage/ErrorCode/unknownScene``: the scene names registered for the host's view type.
     public let registeredScenes: [String]
     /// Specifics that complete the sentence of the description.
     public let detail: String?
@@ -70,38 +50,77 @@ public struct NavigationError: Error, Sendable, CustomStringConvertible {
     /// What the scene's `build` or the resolver threw, described.
     public var underlyingDescription: String? { underlying.map { String(describing: $0) } }
 
-    /// A complete, readable account of the failure.
-    public var description: String {
+    /// What failed, on one line.
+    public var summary: String {
         let scene = sceneName.map { "\"\($0)\"" } ?? "the scene"
-        var lines: [String] = []
         switch code {
         case .unknownScene:
-            lines.append("No scene named \(scene) is registered\(detail.map { " " + $0 } ?? "").")
-            lines.append(registeredScenes.isEmpty
-                ? "  No scenes are registered for this host; register them with container.register(scene:)."
-                : "  Registered scenes: " + registeredScenes.joined(separator: ", "))
+            return "No scene named \(scene) is registered\(detail.map { " " + $0 } ?? "")."
         case .sceneBuildFailed:
-            lines.append("Building scene \(scene) failed: \(underlyingDescription ?? detail ?? "unknown error")")
+            if causeHasLinesOfItsOwn { return "Building scene \(scene) failed." }
+            return "Building scene \(scene) failed: \(underlyingDescription ?? detail ?? "unknown error")"
         case .invalidParameters:
-            lines.append("Scene \(scene) cannot use its parameters: \(detail ?? "they do not fit").")
+            return "Scene \(scene) cannot use its parameters: \(detail ?? "they do not fit")."
         case .nothingToGoBack:
-            lines.append("Nothing to go back to: \(scene) is the only scene on screen.")
+            return "Nothing to go back to: \(scene) is the only scene on screen."
         case .noNavigationStack:
-            lines.append("Cannot push \(scene): the top scene\(detail.map { ", \"\($0)\"," } ?? "") was presented "
-                + "without a navigation stack; present scenes that others push onto with .presentAndPush.")
+            return "Cannot push \(scene): the top scene\(detail.map { ", \"\($0)\"," } ?? "") was presented "
+                + "without a navigation stack; present scenes that others push onto with .presentAndPush."
         case .notStarted:
-            lines.append("Cannot navigate to \(scene) before the coordinator has a host and a root; "
-                + "call SceneAssembler.configure(host:) first.")
+            return "Cannot navigate to \(scene) before the coordinator has a host and a root; "
+                + "call SceneAssembler.configure(host:) first."
         case .urlNotOpened:
-            lines.append("The host did not open \(detail ?? "the URL").")
+            return "The host did not open \(detail ?? "the URL")."
         case .transitionInProgress:
-            lines.append("Cannot start with \(scene) while a navigation is still running.")
+            return "Cannot start with \(scene) while a navigation is still running."
         case .coordinatorUnavailable:
-            lines.append("The transition coordinator is gone: keep the SceneAssembler that owns it alive.")
+            return "The transition coordinator is gone: keep the SceneAssembler that owns it alive."
         default:
-            lines.append("Navigating to \(scene) failed (\(code)).")
+            return "Navigating to \(scene) failed (\(code))."
         }
-        if let navigation { lines.append("  Navigation: \(navigation)") }
-        return lines.joined(separator: "\n")
     }
+
+    /// The lines under the summary: the registered scenes (for an unknown scene), the cause (when it does not fit
+    /// the summary) and the navigation that failed.
+    public var details: [ErrorDetail] {
+        var details: [ErrorDetail] = []
+        if code == .unknownScene {
+            details.append(registeredScenes.isEmpty
+                ? ErrorDetail("No scenes are registered for this host; register them with container.register(scene:).")
+                : ErrorDetail("Registered scenes", registeredScenes.joined(separator: ", ")))
+        }
+        if causeHasLinesOfItsOwn, let underlying { details.append(.cause(describing: underlying)) }
+        if let navigation { details.append(ErrorDetail("Navigation", "\(navigation)")) }
+        return details
+    }
+
+    /// Whether what the build threw goes on a `Cause:` line of its own rather than at the end of the summary: when
+    /// it is an `AssemblageError` (its details then follow it) or its description has several lines.
+    private var causeHasLinesOfItsOwn: Bool {
+        guard code == .sceneBuildFailed, let underlying else { return false }
+        return underlying is any AssemblageError || underlyingDescription?.contains("\n") == true
+    }
+}
+
+/// The kinds of ``NavigationError``.
+extension ErrorCode where Domain == NavigationError {
+    /// No scene module is registered under the scene name for the host's view type.
+    public static var unknownScene: Self { Self("unknownScene") }
+    /// The scene module's `build` threw, or resolving the scene module itself failed.
+    public static var sceneBuildFailed: Self { Self("sceneBuildFailed") }
+    /// The parameters do not fit the scene: a missing or mistyped key, or a payload of another type.
+    public static var invalidParameters: Self { Self("invalidParameters") }
+    /// `.back` with a single scene on screen: nothing to pop and nothing to dismiss.
+    public static var nothingToGoBack: Self { Self("nothingToGoBack") }
+    /// `.push` while the top scene was presented without a navigation stack.
+    public static var noNavigationStack: Self { Self("noNavigationStack") }
+    /// The coordinator has no host and root yet (``TransitionCoordinator/start(host:sceneName:parameters:animated:)``
+    /// or ``SceneAssembler/configure(host:animated:)`` was not called).
+    public static var notStarted: Self { Self("notStarted") }
+    /// The host reported that it could not open the URL.
+    public static var urlNotOpened: Self { Self("urlNotOpened") }
+    /// `start` was called while a navigation was still running.
+    public static var transitionInProgress: Self { Self("transitionInProgress") }
+    /// The coordinator registered in a container was released (its ``SceneAssembler`` is gone).
+    public static var coordinatorUnavailable: Self { Self("coordinatorUnavailable") }
 }

@@ -1,5 +1,6 @@
 #if canImport(Testing)
 import Assemblage
+import Foundation
 import Testing
 #if canImport(XCTest)
 import XCTest
@@ -40,6 +41,10 @@ public func assertValidGraph(_ graph: some GraphValidatable, options: Validation
     let failed = !report.isValid || (failOnWarnings && !report.warnings.isEmpty)
     guard failed else { return report }
     let message = "The object graph is not valid:\n\(report)"
+    if let capture = _GraphAssertionCapture.current {
+        capture.append(message)
+        return report
+    }
     let sourceLocation = SourceLocation(fileID: fileID, filePath: "\(file)", line: Int(line), column: Int(column))
     if Test.current != nil {
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
@@ -51,5 +56,27 @@ public func assertValidGraph(_ graph: some GraphValidatable, options: Validation
         #endif
     }
     return report
+}
+
+/// Where ``assertValidGraph(_:options:failOnWarnings:fileID:file:line:column:)`` sends its failures while bound,
+/// instead of failing the test: the package's own tests check a failing assertion this way, positively, rather
+/// than as a known issue that every passing run would print.
+package final class _GraphAssertionCapture: @unchecked Sendable {  // @unchecked: `messages` only under `lock`.
+    /// The capture of the running task, if any.
+    @TaskLocal package static var current: _GraphAssertionCapture?
+
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    package init() {}
+
+    /// The failure messages `body` caused, in order; none when every assertion in it passed.
+    package static func messages(of body: () throws -> Void) rethrows -> [String] {
+        let capture = _GraphAssertionCapture()
+        try $current.withValue(capture) { try body() }
+        return capture.lock.withLock { capture.messages }
+    }
+
+    func append(_ message: String) { lock.withLock { messages.append(message) } }
 }
 #endif

@@ -159,7 +159,7 @@ func resolveChainEnd(_ container: Container, length: Int) -> String {
 }
 
 extension Reliability {
-    /// Item 5: cycles of every shape become errors naming the cycle, quickly; deep acyclic chains resolve.
+    /// Cycles of every shape become errors naming the cycle, quickly; deep acyclic chains resolve.
     @Suite("Cycles and depth", .serialized)
     struct CycleAndDepthTests {
         static let lengths = [2, 3, 10]

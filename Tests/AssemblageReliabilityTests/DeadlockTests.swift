@@ -23,7 +23,7 @@ func boundedWait(_ semaphore: DispatchSemaphore, _ seconds: Double) -> Bool {
 }
 
 extension Reliability {
-    /// Item 3: what could deadlock does not.
+    /// What could deadlock does not: factories that wait for resolves on other threads, cycles across threads.
     @Suite("No deadlock", .serialized)
     struct DeadlockTests {
         /// How the helper that the factory sends to another thread is scoped.

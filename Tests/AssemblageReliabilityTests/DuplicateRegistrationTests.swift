@@ -16,7 +16,7 @@ struct ContenderAssembly: Assembly {
 }
 
 extension Reliability {
-    /// Item 8: which of several registrations of one key wins depends on order only, never on hash layout, and
+    /// Which of several registrations of one key wins depends on order only, never on hash layout, and
     /// validation names both sites of every replacement.
     @Suite("Duplicates and conflicting overrides", .serialized)
     struct DuplicateRegistrationTests {

@@ -56,7 +56,7 @@ final class WeakPair: @unchecked Sendable {  // @unchecked: immutable.
 }
 
 extension Reliability {
-    /// Item 2: graph identity under concurrency, and weak instances racing the release of their last owner.
+    /// Graph identity under concurrency, and weak instances racing the release of their last owner.
     @Suite("Graph and weak scopes under concurrency", .serialized)
     struct GraphAndWeakScopeTests {
         func graphContainer() -> Container {

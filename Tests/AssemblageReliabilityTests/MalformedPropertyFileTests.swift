@@ -36,8 +36,10 @@ let validJSON = #"{"url": "https://api.example.com", "retries": 3, "ratio": 0.5,
 let validPlist = plistHead + "<dict><key>url</key><string>https://api.example.com</string>"
     + "<key>retries</key><integer>3</integer><key>hosts</key><array><string>a</string></array></dict></plist>"
 
-/// The issue's list, in both formats; cases the JSON suite of AssemblageTests already parses in depth are here to
-/// check what a failed `applyPropertyLoader` leaves behind, and the property-list cases it lacks are new.
+/// Malformed files, in JSON and property-list form: truncation, bad encodings, wrong roots, unrepresentable values,
+/// duplicate keys, deep nesting, garbage and missing files. Cases the JSON suite of AssemblageTests already parses in
+/// depth are here to check what a failed `applyPropertyLoader` leaves behind; the property-list cases it lacks are
+/// new.
 let badFiles: [BadFile] = [
     .init("truncated", .json, String(validJSON.dropLast(20))),
     .init("truncated", .plist, String(validPlist.dropLast(30))),
@@ -98,7 +100,7 @@ func loader(for file: BadFile, in directory: URL) throws -> any PropertyLoader {
 }
 
 extension Reliability {
-    /// Item 7: every malformed file fails with a typed error and leaves the container exactly as it was.
+    /// Every malformed property file fails with a typed error and leaves the container exactly as it was.
     @Suite("Malformed property files", .serialized)
     struct MalformedPropertyFileTests {
         func temporaryDirectory() throws -> URL {

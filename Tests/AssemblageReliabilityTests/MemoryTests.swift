@@ -45,7 +45,7 @@ let everyScope: [(String, ObjectScope)] = [
 ]
 
 extension Reliability {
-    /// Item 9: what the container makes, it frees; what resolving needs, it reuses.
+    /// What the container makes, it frees; what resolving needs, it reuses.
     @Suite("Memory", .serialized)
     struct MemoryTests {
         @Test func weakScopeReleasesItsInstanceWhenTheLastOwnerLetsGo() {
@@ -191,7 +191,7 @@ extension Reliability {
             #expect(count.liveCount == 0, "\(count.liveCount) instances of finished graphs are still kept")
         }
 
-        @Test func aMillionGraphResolvesKeepTheResolutionStateSmall() {
+        @Test(.heavy) func aMillionGraphResolvesKeepTheResolutionStateSmall() {
             let resolves = Budget.count(1_000_000, minimum: 50_000)
             let count = LiveCount()
             let customGraph = ObjectScope(storageFactory: GraphStorage.init, description: "custom graph")

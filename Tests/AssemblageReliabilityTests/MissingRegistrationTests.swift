@@ -3,10 +3,10 @@ import Foundation
 import Testing
 
 extension Reliability {
-    /// Item 6: a missing registration is reported with the path that really led to it.
+    /// A missing registration is reported with the path that really led to it.
     @Suite("Missing registrations", .serialized)
     struct MissingRegistrationTests {
-        @Test func reportedPathEqualsTheRealPathForEveryPlantedMissingNode() {
+        @Test(.heavy) func reportedPathEqualsTheRealPathForEveryPlantedMissingNode() {
             let graphs = Budget.count(1_000, minimum: 100)
             var options = FuzzOptions()
             options.plantCycles = false

@@ -2,7 +2,7 @@ import Assemblage
 import Foundation
 
 // A seeded generator of random service graphs, a container built from one, and a reference model that predicts
-// what resolving it must do. Used by the missing-registration tests (item 6) and the fuzzer (item 10).
+// what resolving it must do. Used by the missing-registration tests and the fuzzer.
 
 /// SplitMix64: small, fast, and the same sequence for the same seed on every platform.
 struct SeededGenerator: RandomNumberGenerator {

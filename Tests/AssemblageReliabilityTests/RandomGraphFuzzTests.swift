@@ -16,7 +16,7 @@ func environmentCount(_ name: String) -> Int? {
 }
 
 extension Reliability {
-    /// Item 10: random graphs resolve exactly as a small reference model predicts.
+    /// Random graphs resolve exactly as a small reference model predicts.
     ///
     /// `FUZZ_SEEDS=N` runs N seeds instead of 10,000 (1,000 under ThreadSanitizer), `FUZZ_FIRST_SEED=S` starts
     /// at seed S (to replay a printed failing seed: `FUZZ_FIRST_SEED=S FUZZ_SEEDS=1`), `FUZZ_CONCURRENT_SEEDS=N`
@@ -70,7 +70,7 @@ extension Reliability {
             return result
         }
 
-        @Test func randomGraphsResolveAsTheReferenceModelPredicts() {
+        @Test(.heavy) func randomGraphsResolveAsTheReferenceModelPredicts() {
             let seeds = environmentCount("FUZZ_SEEDS") ?? Budget.count(10_000, minimum: 500)
             let start = now()
             var divergences: [String] = []
@@ -142,7 +142,7 @@ extension Reliability {
             #expect(caught == tried)
         }
 
-        @Test func concurrentResolutionOfOneGraphAgreesWithTheModel() async {
+        @Test(.heavy) func concurrentResolutionOfOneGraphAgreesWithTheModel() async {
             let seeds = environmentCount("FUZZ_CONCURRENT_SEEDS") ?? Budget.count(300, minimum: 60)
             let threads = 4
             var divergences: [String] = []

@@ -7,7 +7,7 @@ final class UnsynchronisedCounter: @unchecked Sendable {  // @unchecked: deliber
 }
 
 extension Reliability {
-    /// Item 4: proves that the sanitizer is really on when the suite is run with `--sanitize=thread`.
+    /// Proves that the sanitizer is really on when the suite is run with `--sanitize=thread`.
     ///
     /// Opt-in, because it fails on purpose under the sanitizer:
     ///

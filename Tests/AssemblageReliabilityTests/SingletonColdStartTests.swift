@@ -41,13 +41,13 @@ enum ColdStartVariant: String, CaseIterable, Sendable, CustomTestStringConvertib
 }
 
 extension Reliability {
-    /// Item 1: a shared instance is made exactly once even when 128 callers ask for it at the same moment.
+    /// A shared instance is made exactly once even when 128 callers ask for it at the same moment.
     @Suite("Singleton exactly once, cold start", .serialized)
     struct SingletonColdStartTests {
         static let threads = 64
         static let tasks = 64
 
-        @Test(arguments: ColdStartVariant.allCases)
+        @Test(.heavy, arguments: ColdStartVariant.allCases)
         func sharedInstanceIsMadeOnceWhenThreadsAndTasksStartTogether(_ variant: ColdStartVariant) async {
             let rounds = Budget.count(100, minimum: 10)
             let callers = Self.threads + Self.tasks

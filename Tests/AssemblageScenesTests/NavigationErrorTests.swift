@@ -197,4 +197,24 @@ import Testing
         #expect(lines.contains("  Registered scenes: about, broken, help, home, order, orders, settings, signIn"))
         #expect(lines.last == "  Navigation: push(\"ordres\")")
     }
+
+    @Test func printsThroughTheSharedErrorShape() throws {
+        let app = try TestApp()
+        let error = try #require(app.failure(of: .push(sceneName: "ordres")))
+        #expect(error.description == """
+            No scene named "ordres" is registered for TestView views.
+              Registered scenes: about, broken, help, home, order, orders, settings, signIn
+              Navigation: push("ordres")
+            """)
+        #expect(error.summary == "No scene named \"ordres\" is registered for TestView views.")
+        #expect(error.details.map(\.label) == ["Registered scenes", "Navigation"])
+        #expect(error.debugDescription == "NavigationError.unknownScene: \(error.description)")
+        #expect((error as any Error).localizedDescription == error.description)
+
+        let broken = try #require(app.failure(of: .push(sceneName: BrokenScene.moduleName)))
+        #expect(broken.description == """
+            Building scene "broken" failed: the database is locked
+              Navigation: push("broken")
+            """)
+    }
 }

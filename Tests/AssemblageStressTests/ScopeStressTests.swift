@@ -5,9 +5,10 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The scope scenarios, bounded, in the debug and ThreadSanitizer runs of `swift test`: threads making and ending
-/// scopes, threads resolving from one scope while another thread ends it, and scopes dropped without `end()`. The
-/// same code runs full size against a release build in `assemblage-stress` (see CONTRIBUTING.md).
+/// The scope scenarios, bounded, in the debug and ThreadSanitizer test runs of `.ci/run` (`ASSEMBLAGE_HEAVY_TESTS=1`;
+/// a plain `swift test` skips them): threads making and ending scopes, threads resolving from one scope while
+/// another thread ends it, and scopes dropped without `end()`. The same code runs full size against a release build
+/// in `assemblage-stress` (see CONTRIBUTING.md).
 @Suite(.serialized) struct ScopeStressTests {
     static let underThreadSanitizer = ConcurrentMutationTests.underThreadSanitizer
 
@@ -54,12 +55,12 @@ import Testing
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    @Test(arguments: ScopeScenario.allCases)
+    @Test(.heavy, arguments: ScopeScenario.allCases)
     func everyInstanceIsDisposedExactlyOnceAndNoValueCrossesScopes(_ scenario: ScopeScenario) async {
         let configuration = Self.configuration(scenario)
         let result = await runScopeScenarioOnItsOwnThread(scenario, configuration)
-        print(
-            "[figure] scopes \(scenario.rawValue): \(result.scopes) scopes, \(result.resolves) resolves, "
+        printFigure(
+            "scopes \(scenario.rawValue): \(result.scopes) scopes, \(result.resolves) resolves, "
                 + "\(result.created) disposables made, \(result.disposed) disposed, "
                 + "\(result.scopeEndedErrors) scopeEnded, "
                 + "\(result.lateDisposals) late, \(result.reports)/\(result.expectedReports) reports, "
@@ -219,8 +220,8 @@ extension ScopeStressTests {
             #expect(seen.count == 2)
             guard seen.count == 2 else { return }
             let deeper = seen[0] > seen[1] ? seen[0] - seen[1] : seen[1] - seen[0]
-            print(
-                "[figure] unhandledFailureHandler: after 1,000 reads the next report reached it \(deeper) bytes deeper")
+            printFigure(
+                "unhandledFailureHandler: after 1,000 reads the next report reached it \(deeper) bytes deeper")
             #expect(deeper < 4_096, "the handler was reached \(deeper) bytes deeper after 1,000 reads of the property")
         }
 

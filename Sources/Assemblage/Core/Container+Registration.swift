@@ -338,7 +338,7 @@ extension Container {
     /// ```
     ///
     /// - Parameter fallback: The container to search.
-    /// - Throws: ``ContainerError`` with code ``ContainerError/Code/fallbackCycle`` when `fallback` is this
+    /// - Throws: ``ContainerError`` with code ``ErrorCode/fallbackCycle`` when `fallback` is this
     ///   container or already falls back (directly or not) to it; nothing changes in that case.
     public func addFallback(_ fallback: Container) throws(ContainerError) {
         // Check and add under one process-wide lock: two containers added to each other at the same moment
@@ -447,23 +447,32 @@ extension Container: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 /// An error in setting up containers (not in resolving): typed, with a readable message.
-public struct ContainerError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// What went wrong. New codes may be added; switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let raw: String
-        /// Adding the fallback would make lookup loop.
-        public static let fallbackCycle = Code(raw: "fallbackCycle")
-        /// A decorator matches no registration or collection element.
-        public static let decoratorWithoutService = Code(raw: "decoratorWithoutService")
-        /// The short name of the code.
-        public var description: String { raw }
-    }
+///
+/// ```swift
+/// do {
+///     try main.addFallback(payments)
+/// } catch {
+///     print(error)   // Adding payments as a fallback of main would make lookup loop: payments already reaches main.
+/// }
+/// ```
+public struct ContainerError: AssemblageError, Equatable {
+    /// What went wrong: an ``ErrorCode`` whose static members (`fallbackCycle`, `decoratorWithoutService`) name the
+    /// failures. New codes may be added; switch with a `default`.
+    public typealias Code = ErrorCode<ContainerError>
 
     /// What went wrong.
     public let code: Code
     /// A sentence describing the problem and how to fix it.
     public let message: String
 
-    /// The message.
-    public var description: String { message }
+    /// The ``message``.
+    public var summary: String { message }
+}
+
+/// The kinds of ``ContainerError``.
+extension ErrorCode where Domain == ContainerError {
+    /// Adding the fallback would make lookup loop.
+    public static var fallbackCycle: Self { Self("fallbackCycle") }
+    /// A decorator matches no registration or collection element.
+    public static var decoratorWithoutService: Self { Self("decoratorWithoutService") }
 }

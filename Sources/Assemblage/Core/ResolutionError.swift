@@ -14,39 +14,11 @@
 ///     //   Registered for Database: Database (name: "replica"), Database (arguments: URL)
 /// }
 /// ```
-public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// What kind of failure this is. New codes may be added; switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let raw: String
-        /// No registration matches the requested type, name and argument types.
-        public static let notRegistered = Code(raw: "notRegistered")
-        /// The factories form a cycle that no `initCompleted` or `Lazy`/`Provider` breaks.
-        public static let cycle = Code(raw: "cycle")
-        /// A factory, an `initCompleted` step or a decorator threw.
-        public static let factoryFailed = Code(raw: "factoryFailed")
-        /// Resolution went deeper than the container's depth limit.
-        public static let depthLimitExceeded = Code(raw: "depthLimitExceeded")
-        /// The registration is `async` and was resolved synchronously; use `try await resolveAsync(…)`.
-        public static let requiresAsync = Code(raw: "requiresAsync")
-        /// The registration is isolated to the main actor and was resolved synchronously off it.
-        public static let requiresMainActor = Code(raw: "requiresMainActor")
-        /// A `.multiton` registration was resolved with an argument that is not `Hashable`.
-        public static let argumentsNotHashable = Code(raw: "argumentsNotHashable")
-        /// A factory returned a value of the wrong type (only possible through type-erased APIs).
-        public static let typeMismatch = Code(raw: "typeMismatch")
-        /// A `.scoped` registration was resolved through a container, not through a ``Scope``.
-        public static let noActiveScope = Code(raw: "noActiveScope")
-        /// A `.scoped` registration was resolved through a scope that has ended.
-        public static let scopeEnded = Code(raw: "scopeEnded")
-        /// A `.scoped` registration was resolved while a longer-lived instance (`.container`, `.singleton`, …) was
-        /// being made: that instance would keep one scope's value for every later scope.
-        public static let captiveDependency = Code(raw: "captiveDependency")
-        /// A value declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` was resolved in
-        /// a scope that did not provide it.
-        public static let scopedValueNotProvided = Code(raw: "scopedValueNotProvided")
-        /// The short name of the code.
-        public var description: String { raw }
-    }
+public struct ResolutionError: AssemblageError, Equatable {
+    /// What kind of failure this is: an ``ErrorCode`` whose static members (`notRegistered`, `cycle`, …) name the
+    /// resolution failures.
+    /// New codes may be added; switch with a `default`.
+    public typealias Code = ErrorCode<ResolutionError>
 
     /// What kind of failure this is.
     public let code: Code
@@ -54,18 +26,18 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
     public let key: ServiceKey
     /// The chain of services being constructed when the failure happened, outermost first, ending with ``key``.
     public let path: [ServiceKey]
-    /// For ``Code/cycle``: the services that form the cycle, first repeated at the end (`A → B → A`).
+    /// For ``ErrorCode/cycle-whhw``: the services that form the cycle, first repeated at the end (`A → B → A`).
     public let cycle: [ServiceKey]
-    /// For ``Code/notRegistered``: registrations of the same type under another name or argument list.
+    /// For ``ErrorCode/notRegistered-8juh5``: registrations of the same type under another name or argument list.
     public let nearMisses: [ServiceKey]
-    /// For ``Code/notRegistered``: what would make the service resolvable, when Assemblage can tell — a
+    /// For ``ErrorCode/notRegistered-8juh5``: what would make the service resolvable, when Assemblage can tell — a
     /// registration of a conforming type that lacks `.implements(…)`, the module that registers the service
     /// but is not a dependency, `[T]` asked for while `T` has only plain registrations. Built only when
     /// resolution fails; each is one sentence that names the fix, and ``description`` lists them.
     public let suggestions: [String]
-    /// For ``Code/factoryFailed``: what the factory threw, described.
+    /// For ``ErrorCode/factoryFailed``: what the factory threw, described.
     public let underlyingDescription: String?
-    /// For ``Code/factoryFailed``: what the factory threw.
+    /// For ``ErrorCode/factoryFailed``: what the factory threw.
     public let underlying: (any Error)?
 
     init(code: Code, key: ServiceKey, path: [ServiceKey], cycle: [ServiceKey] = [],
@@ -83,58 +55,74 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
     /// The resolution path as text: `App → Manager → Service`.
     public var pathDescription: String { path.map(\.description).joined(separator: " → ") }
 
-    /// A complete, readable account of the failure.
-    public var description: String {
-        var lines: [String] = []
+    /// What failed, in one sentence.
+    public var summary: String {
         switch code {
         case .notRegistered:
-            lines.append("No registration for \(key).")
+            return "No registration for \(key)."
         case .cycle:
-            lines.append("Circular dependency: \(cycle.map(\.description).joined(separator: " → ")).")
-            lines.append("  Break it with initCompleted (property injection) or by resolving Lazy/Provider.")
+            return "Circular dependency: \(cycle.map(\.description).joined(separator: " → "))."
         case .factoryFailed:
-            lines.append("The factory for \(key) failed: \(underlyingDescription ?? "unknown error").")
+            if causeHasLinesOfItsOwn { return "The factory for \(key) failed." }
+            return "The factory for \(key) failed: \(underlyingDescription ?? "unknown error")."
         case .depthLimitExceeded:
-            lines.append("Resolving \(key) went deeper than \(path.count - 1) nested resolutions.")
+            return "Resolving \(key) went deeper than \(path.count - 1) nested resolutions."
         case .requiresAsync:
-            lines.append("\(key) has an async factory; resolve it with `try await resolver.resolveAsync(…)`.")
+            return "\(key) has an async factory; resolve it with `try await resolver.resolveAsync(…)`."
         case .requiresMainActor:
-            lines.append("\(key) is isolated to the main actor; resolve it on the main actor "
-                + "or with `try await resolver.resolveAsync(…)`.")
+            return "\(key) is isolated to the main actor; resolve it on the main actor "
+                + "or with `try await resolver.resolveAsync(…)`."
         case .typeMismatch:
-            lines.append("The factory for \(key) produced a value of another type.")
+            return "The factory for \(key) produced a value of another type."
         case .argumentsNotHashable:
-            lines.append("\(key) is in the multiton scope, which keeps one instance per argument value, "
-                + "but an argument is not Hashable: \(underlyingDescription ?? "").")
+            return "\(key) is in the multiton scope, which keeps one instance per argument value, "
+                + "but an argument is not Hashable: \(underlyingDescription ?? "")."
         case .noActiveScope:
-            lines.append("\(key) is .scoped, so it lives in a scope, but it was resolved through a container. Resolve it "
-                + "through a Scope (container.withScope { scope in try scope.require(…) }).")
+            return "\(key) is .scoped, so it lives in a scope, but it was resolved through a container. Resolve it "
+                + "through a Scope (container.withScope { scope in try scope.require(…) })."
         case .scopeEnded:
-            lines.append("\(key) is .scoped and was resolved through a scope that has ended.")
+            return "\(key) is .scoped and was resolved through a scope that has ended."
         case .captiveDependency:
-            lines.append("Captive dependency: \(key) is .scoped, but it was resolved while a longer-lived instance "
-                + "was being made.")
+            return "Captive dependency: \(key) is .scoped, but it was resolved while a longer-lived instance "
+                + "was being made."
         case .scopedValueNotProvided:
-            lines.append("\(key) is a scoped value, but this scope did not provide it: call "
-                + "scope.provide(…) before resolving what needs it.")
+            return "\(key) is a scoped value, but this scope did not provide it: call "
+                + "scope.provide(…) before resolving what needs it."
         default:
-            lines.append("Resolving \(key) failed (\(code)).")
+            return "Resolving \(key) failed (\(code))."
         }
-        // A cycle's path is worth printing only when it reaches the cycle from further out.
-        if path.count > 1, code != .cycle || path != cycle { lines.append("  Resolution path: \(pathDescription)") }
+    }
+
+    /// The lines under the summary: what the factory threw (when it does not fit the summary), the resolution
+    /// path (for a cycle, only when it reaches the cycle from further out), what is registered instead, and how
+    /// to fix it.
+    public var details: [ErrorDetail] {
+        var details: [ErrorDetail] = []
+        if causeHasLinesOfItsOwn, let underlying { details.append(.cause(describing: underlying)) }
+        if code == .cycle {
+            details.append(
+                ErrorDetail("Break it with initCompleted (property injection) or by resolving Lazy/Provider."))
+        }
+        if path.count > 1, code != .cycle || path != cycle {
+            details.append(ErrorDetail("Resolution path", pathDescription))
+        }
         if code == .notRegistered {
-            if nearMisses.isEmpty {
-                lines.append("  Nothing is registered for \(_typeName(key.serviceType, qualified: false)) "
-                    + "under any name or argument list.")
-            } else {
-                lines.append("  Registered for \(_typeName(key.serviceType, qualified: false)): "
-                    + nearMisses.map(\.description).joined(separator: ", "))
-            }
-            for suggestion in suggestions { lines.append("  Fix: \(suggestion)") }
+            let type = _typeName(key.serviceType, qualified: false)
+            details.append(nearMisses.isEmpty
+                ? ErrorDetail("Nothing is registered for \(type) under any name or argument list.")
+                : ErrorDetail("Registered for \(type)", nearMisses.map(\.description).joined(separator: ", ")))
+            details += suggestions.map { ErrorDetail("Fix", $0) }
         } else {
-            for suggestion in suggestions { lines.append("  \(suggestion)") }
+            details += suggestions.map { ErrorDetail($0) }
         }
-        return lines.joined(separator: "\n")
+        return details
+    }
+
+    /// Whether what the factory threw goes on a `Cause:` line of its own rather than at the end of the summary: when
+    /// it is an ``AssemblageError`` (its details then follow it) or its description has several lines.
+    private var causeHasLinesOfItsOwn: Bool {
+        guard code == .factoryFailed, let underlying else { return false }
+        return underlying is any AssemblageError || underlyingDescription?.contains("\n") == true
     }
 
     /// Errors are equal when their code, key, path and cycle are equal.
@@ -142,4 +130,34 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible, Equatab
         lhs.code == rhs.code && lhs.key == rhs.key && lhs.path == rhs.path && lhs.cycle == rhs.cycle
             && lhs.nearMisses == rhs.nearMisses && lhs.underlyingDescription == rhs.underlyingDescription
     }
+}
+
+/// The kinds of ``ResolutionError``.
+extension ErrorCode where Domain == ResolutionError {
+    /// No registration matches the requested type, name and argument types.
+    public static var notRegistered: Self { Self("notRegistered") }
+    /// The factories form a cycle that no `initCompleted` or `Lazy`/`Provider` breaks.
+    public static var cycle: Self { Self("cycle") }
+    /// A factory, an `initCompleted` step or a decorator threw.
+    public static var factoryFailed: Self { Self("factoryFailed") }
+    /// Resolution went deeper than the container's depth limit.
+    public static var depthLimitExceeded: Self { Self("depthLimitExceeded") }
+    /// The registration is `async` and was resolved synchronously; use `try await resolveAsync(…)`.
+    public static var requiresAsync: Self { Self("requiresAsync") }
+    /// The registration is isolated to the main actor and was resolved synchronously off it.
+    public static var requiresMainActor: Self { Self("requiresMainActor") }
+    /// A `.multiton` registration was resolved with an argument that is not `Hashable`.
+    public static var argumentsNotHashable: Self { Self("argumentsNotHashable") }
+    /// A factory returned a value of the wrong type (only possible through type-erased APIs).
+    public static var typeMismatch: Self { Self("typeMismatch") }
+    /// A `.scoped` registration was resolved through a container, not through a ``Scope``.
+    public static var noActiveScope: Self { Self("noActiveScope") }
+    /// A `.scoped` registration was resolved through a scope that has ended.
+    public static var scopeEnded: Self { Self("scopeEnded") }
+    /// A `.scoped` registration was resolved while a longer-lived instance (`.container`, `.singleton`, …) was
+    /// being made: that instance would keep one scope's value for every later scope.
+    public static var captiveDependency: Self { Self("captiveDependency") }
+    /// A value declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` was resolved in
+    /// a scope that did not provide it.
+    public static var scopedValueNotProvided: Self { Self("scopedValueNotProvided") }
 }

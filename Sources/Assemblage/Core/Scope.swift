@@ -26,9 +26,9 @@ import Darwin
 /// A scope is a ``Resolver``: everything registered in its container resolves through it, and factories run
 /// during its resolutions receive it, so their own dependencies resolve in the same scope. `.container` and
 /// `.singleton` instances are shared with the whole container as usual; a `.scoped` registration resolved
-/// through anything but a scope fails with ``ResolutionError/Code-swift.struct/noActiveScope``, and a
+/// through anything but a scope fails with ``ErrorCode/noActiveScope``, and a
 /// longer-lived instance that would capture a scoped one fails with
-/// ``ResolutionError/Code-swift.struct/captiveDependency``.
+/// ``ErrorCode/captiveDependency``.
 ///
 /// A scope is a ``Container`` — a light one, made in two allocations, with no registrations of its own — and so a
 /// ``Resolver``: tasks of one request may resolve through it at once (a scoped instance is still made once).
@@ -41,7 +41,7 @@ public final class Scope: Container, @unchecked Sendable {
     public var container: Container { storage.parent }
 
     /// Whether the scope has ended: its scoped instances are disposed, and resolving one through it fails with
-    /// ``ResolutionError/Code-swift.struct/scopeEnded``.
+    /// ``ErrorCode/scopeEnded-46o0m``.
     public var isEnded: Bool { storage.isEnded }
 
     var storage: _ScopeStorage { scopeStorage.unsafelyUnwrapped }  // set for every scope
@@ -117,19 +117,18 @@ public final class Scope: Container, @unchecked Sendable {
 }
 
 /// Why a scope refused a value.
-public struct ScopeError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// What went wrong.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let raw: String
-        /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)``.
-        public static let notDeclared = Code(raw: "notDeclared")
-        /// The scope already has a value for it, provided or resolved.
-        public static let alreadyProvided = Code(raw: "alreadyProvided")
-        /// The scope has ended.
-        public static let scopeEnded = Code(raw: "scopeEnded")
-        /// The short name of the code.
-        public var description: String { raw }
-    }
+///
+/// ```swift
+/// do {
+///     try scope.provide(request)
+/// } catch {
+///     print(error)   // scope "request" already has a value for Request; each scope takes one value per declaration.
+/// }
+/// ```
+public struct ScopeError: AssemblageError, Equatable {
+    /// What went wrong: an ``ErrorCode`` whose static members (`notDeclared`, `alreadyProvided`, `scopeEnded`)
+    /// name the scope's refusals.
+    public typealias Code = ErrorCode<ScopeError>
 
     /// What went wrong.
     public let code: Code
@@ -138,19 +137,35 @@ public struct ScopeError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The scope, described.
     public let scope: String
 
-    /// One sentence naming the fix.
-    public var description: String {
+    /// What the scope refused, and why.
+    public var summary: String {
         switch code {
         case .notDeclared:
-            return "\(key) is not declared as a scoped value, so \(scope) cannot take it. Declare it on the container "
-                + "with registerScopedValue(\(_typeName(key.serviceType, qualified: false)).self"
-                + (key.name.map { ", name: \"\($0)\"" } ?? "") + ")."
+            return "\(key) is not declared as a scoped value, so \(scope) cannot take it."
         case .alreadyProvided:
             return "\(scope) already has a value for \(key); each scope takes one value per declaration."
         default:
             return "\(scope) has ended; it takes no more values."
         }
     }
+
+    /// For ``ErrorCode/notDeclared``: the declaration to add.
+    public var details: [ErrorDetail] {
+        guard code == .notDeclared else { return [] }
+        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+        return [ErrorDetail("Fix", "declare it on the container with registerScopedValue("
+            + "\(_typeName(key.serviceType, qualified: false)).self\(name)).")]
+    }
+}
+
+/// The kinds of ``ScopeError``.
+extension ErrorCode where Domain == ScopeError {
+    /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)``.
+    public static var notDeclared: Self { Self("notDeclared") }
+    /// The scope already has a value for it, provided or resolved.
+    public static var alreadyProvided: Self { Self("alreadyProvided") }
+    /// The scope has ended.
+    public static var scopeEnded: Self { Self("scopeEnded") }
 }
 
 extension Container {
@@ -250,7 +265,7 @@ extension Container {
     /// ```
     ///
     /// Resolving the value in a scope that did not provide it fails with
-    /// ``ResolutionError/Code-swift.struct/scopedValueNotProvided``. Validation cannot make the value, so it
+    /// ``ErrorCode/scopedValueNotProvided``. Validation cannot make the value, so it
     /// checks what depends on it up to it, unless you give it a `validationValue`.
     ///
     /// - Parameters:

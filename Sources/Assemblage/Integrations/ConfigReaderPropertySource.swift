@@ -33,7 +33,7 @@
     /// for `Double`, `Float` and `Decimal`, `.bytes` for `Data`) and, when that finds nothing, for the other types
     /// in turn (string, int, double, bool, the arrays, bytes): a value the provider holds as another type is then
     /// converted by the rules of ``PropertyValue`` (an in-memory `.int(5)` reads as `Double` 5), and one that does
-    /// not convert is a ``PropertyError/Code/typeMismatch`` that names the key and this source. A key that is
+    /// not convert is a ``ErrorCode/typeMismatch-9yjsn`` that names the key and this source. A key that is
     /// missing thus costs up to ten lookups in the reader (and ten events for its access reporter).
     ///
     /// **Limits.** A reader cannot list its keys: a property read as a dictionary (`[String: Int]`) sees only

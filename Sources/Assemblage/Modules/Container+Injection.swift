@@ -59,8 +59,8 @@ extension Resolver {
     ///   - object: The object; its static type selects the injection.
     ///   - name: The injection's name; `nil` for the unnamed one.
     /// - Returns: `object`, for chaining.
-    /// - Throws: ``InjectionError`` with ``InjectionError/Code/notRegistered`` when no injection is
-    ///   registered for `Object` and `name`, or ``InjectionError/Code/stepFailed`` (with the
+    /// - Throws: ``InjectionError`` with ``ErrorCode/notRegistered-28p52`` when no injection is
+    ///   registered for `Object` and `name`, or ``ErrorCode/stepFailed`` (with the
     ///   ``ResolutionError``) when a step throws or cannot resolve what it needs. Steps before the failing
     ///   one have run.
     @discardableResult
@@ -114,37 +114,46 @@ public struct InjectionEntry<Object: AnyObject>: Sendable {
 ///     print(error)   // No injection is registered for ProfileViewController. …
 /// }
 /// ```
-public struct InjectionError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// What went wrong. New codes may be added; switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let raw: String
-        /// No injection is registered for the object's type and name.
-        public static let notRegistered = Code(raw: "notRegistered")
-        /// A step threw, or could not resolve what it needs.
-        public static let stepFailed = Code(raw: "stepFailed")
-        /// The short name of the code.
-        public var description: String { raw }
-    }
+public struct InjectionError: AssemblageError, Equatable {
+    /// What went wrong: an ``ErrorCode`` whose static members (`notRegistered`, `stepFailed`) name the failures.
+    /// New codes may be added; switch with a `default`.
+    public typealias Code = ErrorCode<InjectionError>
 
     /// What went wrong.
     public let code: Code
     /// The object's type and the injection name.
     public let key: ServiceKey
-    /// For ``Code/stepFailed``: the failure, with its resolution path.
+    /// For ``ErrorCode/stepFailed``: the failure, with its resolution path.
     public let resolutionError: ResolutionError?
 
-    /// A sentence naming the problem and the fix.
-    public var description: String {
-        let type = _typeName(key.serviceType, qualified: false)
+    /// What failed.
+    public var summary: String {
+        switch code {
+        case .notRegistered: return "No injection is registered for \(key)."
+        default: return "Injecting into \(key) failed."
+        }
+    }
+
+    /// For ``ErrorCode/notRegistered-28p52``: the registration to add; for ``ErrorCode/stepFailed``: the cause,
+    /// with its resolution path.
+    public var details: [ErrorDetail] {
         switch code {
         case .notRegistered:
             let name = key.name.map { ", name: \"\($0)\"" } ?? ""
-            return "No injection is registered for \(key).\n"
-                + "Fix: container.registerInjection(for: \(type).self\(name)) { r, object in … }"
+            let type = _typeName(key.serviceType, qualified: false)
+            return [ErrorDetail("Fix", "container.registerInjection(for: \(type).self\(name)) { r, object in … }")]
         default:
-            return "Injecting into \(key) failed:\n" + (resolutionError?.description ?? "unknown error")
+            return [resolutionError.map { ErrorDetail.cause($0) } ?? ErrorDetail("Cause", "unknown error")]
         }
     }
+}
+
+/// The kinds of ``InjectionError``.
+extension ErrorCode where Domain == InjectionError {
+    /// No injection is registered for the object's type and name.
+    public static var notRegistered: Self { Self("notRegistered") }
+    /// A step threw, or could not resolve what it needs.
+    public static var stepFailed: Self { Self("stepFailed") }
 }
 
 /// The runtime argument that carries the object into its injection registration.

@@ -126,8 +126,8 @@ public struct Properties: Sendable {
     ///
     /// - Parameter loader: The source to load.
     /// - Throws: The loader's ``PropertyError``; any other error is wrapped in a ``PropertyError`` with code
-    ///   ``PropertyError/Code/loadFailed``. For a key-path loader, also ``PropertyError/Code/invalidKey``,
-    ///   ``PropertyError/Code/duplicateKey`` or ``PropertyError/Code/conflictingKeys`` when its keys do not
+    ///   ``ErrorCode/loadFailed``. For a key-path loader, also ``ErrorCode/invalidKey``,
+    ///   ``ErrorCode/duplicateKey`` or ``ErrorCode/conflictingKeys`` when its keys do not
     ///   form one tree.
     public init(loader: any PropertyLoader) throws {
         let values = try Self.load(loader)

@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Implement the protocol to add a new source. Throw ``PropertyError`` for
 /// failures (other errors are wrapped with code
-/// ``PropertyError/Code/loadFailed``):
+/// ``ErrorCode/loadFailed``):
 ///
 /// ```swift
 /// struct CommandLineLoader: PropertyLoader {

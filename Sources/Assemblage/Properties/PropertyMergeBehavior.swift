@@ -44,9 +44,9 @@ public struct PropertyMergeBehavior: Hashable, Sendable, CustomStringConvertible
     /// - A value on the way that is not a dictionary (a string where the path needs a dictionary) is replaced
     ///   by a dictionary: what is merged later wins.
     /// - Within one loader, two keys that differ only in case, or a key that is also the prefix of another
-    ///   (`db` and `db.host`), are an error: ``PropertyError/Code/duplicateKey`` or
-    ///   ``PropertyError/Code/conflictingKeys``. An empty component (`server..port`) is
-    ///   ``PropertyError/Code/invalidKey``.
+    ///   (`db` and `db.host`), are an error: ``ErrorCode/duplicateKey`` or
+    ///   ``ErrorCode/conflictingKeys``. An empty component (`server..port`) is
+    ///   ``ErrorCode/invalidKey``.
     ///
     /// ```swift
     /// EnvironmentPropertyLoader(prefix: "APP_").mergeBehavior   // .overridingKeyPaths

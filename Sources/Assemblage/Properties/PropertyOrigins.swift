@@ -102,7 +102,7 @@ extension Properties {
     ///
     /// - Returns: The first value found and its source's description, or `nil`.
     /// - Throws: A ``PropertyError`` from a source; any other error wrapped as
-    ///   ``PropertyError/Code/loadFailed`` with the key and the source.
+    ///   ``ErrorCode/loadFailed`` with the key and the source.
     /// The value `key` reads as, through the loaded values and the lookup sources, with its source's
     /// description (`nil` when it is not known).
     func resolve(_ key: String, as kind: PropertyValueKind) throws -> (value: PropertyValue, source: String?)? {

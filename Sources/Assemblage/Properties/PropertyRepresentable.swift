@@ -29,7 +29,7 @@ public protocol PropertyRepresentable: Sendable {
     ///
     /// Return `nil` rather than guessing: ``Properties/requireProperty(_:as:)``
     /// turns `nil` into a ``PropertyError`` with code
-    /// ``PropertyError/Code/typeMismatch``.
+    /// ``ErrorCode/typeMismatch-9yjsn``.
     ///
     /// ```swift
     /// Int(propertyValue: .string("12")) // 12

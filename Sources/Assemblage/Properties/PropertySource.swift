@@ -52,7 +52,7 @@ public protocol PropertySource: Sendable {
     ///   - kind: The kind of value the reader expects.
     /// - Returns: The value, or `nil` when the source has no value for the key.
     /// - Throws: A ``PropertyError`` when the source cannot be read; any other error is reported as a
-    ///   ``PropertyError`` with code ``PropertyError/Code/loadFailed`` naming the key and this source.
+    ///   ``PropertyError`` with code ``ErrorCode/loadFailed`` naming the key and this source.
     ///   Non-throwing readers such as ``Properties/property(_:as:)`` treat a throwing source as having no value.
     func value(atKeyPath keyPath: [String], as kind: PropertyValueKind) throws -> PropertyValue?
 

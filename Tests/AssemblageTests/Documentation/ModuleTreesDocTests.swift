@@ -182,8 +182,8 @@ enum ModulesDoc {
             }
             #expect(message == """
                 StorageModule is needed but was not passed in, and it cannot create itself.
-                Dependency path: AppModule → FeedModule → StorageModule
-                Fix: pass a StorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
+                  Dependency path: AppModule → FeedModule → StorageModule
+                  Fix: pass a StorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
                 """)
         }
 

@@ -66,7 +66,7 @@ struct ProfileScreenModule: RecordingModule, AutoInitModuleAssembly {
         #expect(error?.key == ServiceKey(ProfileScreen.self))
         #expect(error?.resolutionError == nil)
         #expect(error?.description == "No injection is registered for ProfileScreen.\n"
-            + "Fix: container.registerInjection(for: ProfileScreen.self) { r, object in … }")
+            + "  Fix: container.registerInjection(for: ProfileScreen.self) { r, object in … }")
     }
 
     @Test func namedInjectionsAreSeparate() throws {
@@ -90,7 +90,8 @@ struct ProfileScreenModule: RecordingModule, AutoInitModuleAssembly {
         #expect(error?.code == .stepFailed)
         #expect(error?.resolutionError?.code == .notRegistered)
         #expect(error?.resolutionError?.key == ServiceKey(AnalyticsTracker.self))
-        #expect(error?.description.hasPrefix("Injecting into ProfileScreen failed:\nNo registration for AnalyticsTracker.") == true)
+        #expect(error?.description.hasPrefix("Injecting into ProfileScreen failed.\n"
+            + "  Cause: No registration for AnalyticsTracker.\n    Resolution path: ") == true)
     }
 
     @Test func throwingStepIsReportedWithItsError() {

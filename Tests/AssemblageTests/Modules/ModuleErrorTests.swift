@@ -203,8 +203,8 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
             #expect(passedIn?.problems.first?.module == "SelfReplacingModule")
             #expect(passedIn?.problems.first?.path == ["SelfReplacingModule"])
             #expect(passedIn?.description == "SelfReplacingModule lists itself in its `replaces`; a module cannot "
-                + "stand in for itself.\nDependency path: SelfReplacingModule\n"
-                + "Fix: remove SelfReplacingModule.self from SelfReplacingModule.replaces.")
+                + "stand in for itself.\n  Dependency path: SelfReplacingModule\n"
+                + "  Fix: remove SelfReplacingModule.self from SelfReplacingModule.replaces.")
 
             let reached = assemblyError { _ = try ModuleAssembler([SelfReplacingUserModule()]) }
             #expect(reached?.codes == [.replacesItself])
@@ -223,8 +223,8 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
             #expect(problem?.path == ["LoggingNetworkUserModule", "LoggingNetworkModule"])
             #expect(problem?.description.hasPrefix("LoggingNetworkModule both replaces and depends on NetworkModule: "
                 + "the replaced module is not assembled, so the dependency would be LoggingNetworkModule itself.\n"
-                + "Dependency path: LoggingNetworkUserModule → LoggingNetworkModule\n"
-                + "Fix: remove NetworkModule.self from LoggingNetworkModule.dependencies") == true)
+                + "  Dependency path: LoggingNetworkUserModule → LoggingNetworkModule\n"
+                + "  Fix: remove NetworkModule.self from LoggingNetworkModule.dependencies") == true)
         }
         #expect(log.events.isEmpty)
     }
@@ -278,7 +278,7 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
             #expect(error.problems[0].module == "FeedModule")
             #expect(error.problems[0].related == ["NetworkModule", "AnalyticsModule"])
             #expect(error.description == "FeedModule is not in this module assembler's graph.\n"
-                + "Modules in the graph: NetworkModule, AnalyticsModule.")
+                + "  Modules in the graph: NetworkModule, AnalyticsModule")
         }
     }
 }

@@ -1,0 +1,15 @@
+// Article code prints what a reader would see (`print(error)`, `print(report)`). A passing `swift test` should
+// print nothing but its results, so in this test target `print` and `debugPrint` are the functions below, which
+// shadow the standard library's: they render their items as the originals would (so every description still
+// runs) and drop the text. The tests check that text through the values' descriptions; `Swift.print` still
+// writes, for debugging.
+
+/// Renders `items` as the standard library's `print` would, and drops the text (see the comment above).
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    _ = items.map { String(describing: $0) }.joined(separator: separator) + terminator
+}
+
+/// Renders `items` as the standard library's `debugPrint` would, and drops the text (see the comment above).
+func debugPrint(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    _ = items.map { String(reflecting: $0) }.joined(separator: separator) + terminator
+}
