@@ -3,7 +3,7 @@ import Assemblage
 import Testing
 
 /// A Swift Testing trait that gives each test a fresh container, layered over a base container and
-/// installed as the ambient container while the test runs.
+/// installed as the task's root while the test runs.
 ///
 /// Each test — and each case of a parameterised test — gets its own `Container(parent: base)`. Everything
 /// the base registers resolves; what the test registers into ``Assemblage/Container/root`` (stubs,
@@ -29,7 +29,7 @@ import Testing
 /// On a suite the trait applies to every test in it (and in nested suites). For XCTest, use
 /// ``withTestContainer(base:label:_:)``.
 public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
-    /// The container to layer over; `nil` for the ambient container outside the test.
+    /// The container to layer over; `nil` for the root container outside the test.
     private let base: Container?
     /// Registers into each test's container before the test runs.
     private let configure: (@Sendable (Container) throws -> Void)?
@@ -53,7 +53,7 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
     }
 
     /// Makes the test's container, lets the trait's closure register into it, and runs the test with it as
-    /// the ambient container.
+    /// the root container.
     ///
     /// - Parameters:
     ///   - test: The test about to run.
@@ -69,14 +69,14 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == TestContainerTrait {
-    /// A fresh container for each test, layered over the ambient container, installed as the ambient one.
+    /// A fresh container for each test, layered over the root container, installed as the root.
     ///
     /// ```swift
     /// @Test(.testContainer) func registersOnlyForItself() { … }
     /// ```
     public static var testContainer: TestContainerTrait { TestContainerTrait(base: nil, configure: nil) }
 
-    /// A fresh container for each test, layered over `base`, installed as the ambient one; `configure`
+    /// A fresh container for each test, layered over `base`, installed as the root; `configure`
     /// registers into it before the test runs.
     ///
     /// ```swift
@@ -87,7 +87,7 @@ extension Trait where Self == TestContainerTrait {
     /// ```
     ///
     /// - Parameters:
-    ///   - base: The container to layer over, usually the app's; `nil` for the ambient container outside
+    ///   - base: The container to layer over, usually the app's; `nil` for the root container outside
     ///     the test.
     ///   - configure: Registers stubs into each test's container; a throw fails the test before it runs.
     /// - Returns: The trait.

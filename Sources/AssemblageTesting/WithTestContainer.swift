@@ -1,6 +1,6 @@
 import Assemblage
 
-/// Runs `operation` with a fresh container layered over `base`, installed as the ambient container.
+/// Runs `operation` with a fresh container layered over `base`, installed as the task's root (`Container.root`).
 ///
 /// The container falls back to `base`, so everything the app registers resolves; what the operation
 /// registers into it (stubs, mocks) wins over `base` and is gone afterwards. Because it is installed with
@@ -21,10 +21,10 @@ import Assemblage
 /// ```
 ///
 /// - Parameters:
-///   - base: The container to layer over: the app's container. Defaults to the ambient container of the
+///   - base: The container to layer over: the app's container. Defaults to the root container of the
 ///     caller.
 ///   - label: A name for the new container in diagnostics.
-///   - operation: Receives the new container; runs with it as the ambient container.
+///   - operation: Receives the new container; runs with it as the task's root.
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
 @discardableResult
@@ -34,7 +34,7 @@ public func withTestContainer<Result>(base: Container = .root, label: String = "
     return try Container.withRoot(container) { try operation(container) }
 }
 
-/// Runs asynchronous `operation` with a fresh container layered over `base`, installed as the ambient
+/// Runs asynchronous `operation` with a fresh container layered over `base`, installed as the task's
 /// container across every suspension point and in the child tasks the operation creates.
 ///
 /// ```swift
@@ -48,10 +48,10 @@ public func withTestContainer<Result>(base: Container = .root, label: String = "
 /// ```
 ///
 /// - Parameters:
-///   - base: The container to layer over. Defaults to the ambient container of the caller.
+///   - base: The container to layer over. Defaults to the root container of the caller.
 ///   - label: A name for the new container in diagnostics.
 ///   - isolation: The actor `operation` runs on; inferred from the caller.
-///   - operation: Receives the new container; runs with it as the ambient container.
+///   - operation: Receives the new container; runs with it as the task's root.
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
 @discardableResult

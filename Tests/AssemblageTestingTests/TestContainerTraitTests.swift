@@ -5,10 +5,10 @@ import Testing
 @Suite struct TestContainerTraitTests {
     @Test(.testContainer(base: App.container))
     func testSeesAFreshChildOfTheBase() throws {
-        let ambient = Container.root
-        #expect(ambient !== App.container)
-        #expect(ambient.fallbacks.first === App.container)
-        #expect(try ambient.require(Greeter.self).greeting.text == "Hello from the app")
+        let root = Container.root
+        #expect(root !== App.container)
+        #expect(root.fallbacks.first === App.container)
+        #expect(try root.require(Greeter.self).greeting.text == "Hello from the app")
     }
 
     @Test(.testContainer(base: App.container))
@@ -33,12 +33,12 @@ import Testing
         #expect(fromChild == index)
     }
 
-    /// Without a base, a test's container layers over whatever is ambient when the test starts: here the
+    /// Without a base, a test's container layers over whatever is the root when the test starts: here the
     /// suite's own test container (so that no test here reads the process-wide root).
     @Suite(.testContainer(base: App.container))
     struct NestedTraits {
         @Test(.testContainer)
-        func withoutABaseTheContainerLayersOverTheAmbientOne() throws {
+        func withoutABaseTheContainerLayersOverTheRoot() throws {
             let suiteContainer = try #require(Container.root.fallbacks.first)
             #expect(suiteContainer.fallbacks.first === App.container)
             #expect(try Container.root.require(Greeter.self).greeting.text == "Hello from the app")

@@ -44,7 +44,7 @@ enum AppContainer {
     }()
 }
 
-/// Code that resolves from the ambient container.
+/// Code that resolves from the root container.
 struct ProfileScreen: Sendable {
     @Injected var model: ProfileModel
 }

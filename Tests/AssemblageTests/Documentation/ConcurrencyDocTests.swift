@@ -271,8 +271,8 @@ enum ConcurrencyDoc {
                 """)
         }
 
-        @Test func ambientContainer() throws {
-            // snippet: concurrency-ambient
+        @Test func taskLocalRoot() throws {
+            // snippet: concurrency-task-root
             func greeting() throws -> String {
                 try Container.root.require(Greeter.self).text   // from whatever this task switched to
             }

@@ -36,7 +36,7 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
 @Suite(.serialized) struct GlobalContainerTests {
     // MARK: main and root
 
-    @Test func ambientOutsideEverySectionIsTheAssignedRoot() {
+    @Test func rootOutsideEverySectionIsTheAssignedOne() {
         withFreshGlobals {
             #expect(Container.root === Container.main)
             let other = Container(label: "other")
