@@ -92,7 +92,8 @@ struct _ForeignCall: Equatable {
 
 // MARK: - Optional API (Swinject-compatible)
 
-// The methods for 0 to 9 arguments are generated: Resolver+Arities.swift.
+// The methods for 0 to 9 arguments are generated: Resolver+ResolveArities.swift (and the requirements a resolver
+// of your own implements, Resolver+Requirements.swift).
 
 extension Resolver {
     /// Resolves a registration that takes any number of runtime arguments, in the order the factory declares them.
