@@ -9,6 +9,8 @@
 - Container+ResolutionArities.swift: the container's resolution entry points for 0 to 3 arguments.
 - ServiceEntry+Arities.swift: the factory boxes `_Factory0…3`, the makers `_Make0…3` and the entry's resolve
   methods `_resolve0…3` and `_resolveScoped0…3`.
+- Resolver+RequireArities.swift: `require` for 0 to 3 runtime arguments.
+- Container+RegistrationArities.swift: `register` for factories of 0 to 3 runtime arguments.
 - Container+AutoregistrationArities.swift: `autoregister` for initializers of 1 to 6 parameters, each resolved
   with its type known (the pack form resolves through unspecialised code).
 
@@ -368,6 +370,175 @@ def entry_arities():
     return "\n".join(out) + "\n"
 
 
+# MARK: - require (0 to FIXED arguments)
+
+REQUIRE_SUMMARY = {
+    0: "Resolves `serviceType`, or throws an error that says why it cannot be made.",
+    1: "Resolves a registration with one runtime argument, or throws why it cannot be made.",
+}
+REQUIRE_EXAMPLE = {
+    0: [
+        "do {",
+        "    let car = try resolver.require(Car.self)",
+        "} catch {",
+        "    print(error)   // No registration for Engine. Resolution path: Car → Engine …",
+        "}",
+    ],
+    2: ['let cat = try resolver.require(Animal.self, arguments: "Mimi", 3)'],
+}
+
+
+def argument_parameters(n):
+    """The runtime-argument parameters of Swinject's shape: `argument: Arg1`, or `arguments arg1: Arg1, _ arg2: …`."""
+    if n == 0:
+        return []
+    if n == 1:
+        return ["argument: Arg1"]
+    return ["arguments arg1: Arg1"] + [f"_ arg{i}: Arg{i}" for i in range(2, n + 1)]
+
+
+def argument_docs(n):
+    if n == 1:
+        return ["  - argument: The argument passed to the factory."]
+    return [f"  - arg{i}: The {ORDINALS[i - 1]} argument." for i in range(1, n + 1)]
+
+
+def resolve_labels(n):
+    """The runtime arguments of a call to `resolve`: `argument: argument` or `arguments: arg1, arg2, …`."""
+    if n == 0:
+        return []
+    if n == 1:
+        return ["argument: argument"]
+    return ["arguments: arg1"] + [f"arg{i}" for i in range(2, n + 1)]
+
+
+def generic_list(n, prefix="Arg"):
+    return ["Service"] + [f"{prefix}{i}" for i in range(1, n + 1)]
+
+
+def require_method(n):
+    out = []
+    w = out.append
+    summary = REQUIRE_SUMMARY.get(n, f"Resolves a registration with {NUMBERS[n]} runtime arguments, or throws why it "
+                                     "cannot be made.")
+    lines = [summary, ""]
+    if n in REQUIRE_EXAMPLE:
+        lines += ["```swift"] + REQUIRE_EXAMPLE[n] + ["```", ""]
+    lines += ["- Parameters:", "  - serviceType: The service type."]
+    lines.append("  - name: The registration name; `nil` for the unnamed registration." if n == 0
+                 else "  - name: The registration name.")
+    lines += argument_docs(n)
+    lines.append("- Returns: The service.")
+    lines.append("- Throws: ``ResolutionError`` naming the type, name, argument types, resolution path and near "
+                 "misses." if n == 0 else "- Throws: ``ResolutionError``.")
+    for line in lines:
+        text = f"    /// {line}".rstrip()
+        if len(text) > WIDTH:  # the one long Throws line: continue it under its item
+            cut = text.rindex(" ", 0, WIDTH)
+            w(text[:cut])
+            w("    ///   " + text[cut + 1:])
+        else:
+            w(text)
+    w("    @inlinable @inline(__always)")
+    w(f"    public func require<{', '.join(generic_list(n))}>(")
+    params = ["_ serviceType: Service.Type = Service.self", "name: String? = nil"] + argument_parameters(n)
+    for i, param in enumerate(params):
+        w(f"        {param}{',' if i < len(params) - 1 else ''}")
+    w("    ) throws(ResolutionError) -> Service {")
+    w("        do {")
+    w("            guard let container = _unmanagedContainer else {")
+    w("                return try _foreignRequired(")
+    w("                    name == nil")
+    w(f"                        ? resolve({', '.join(['Service.self'] + resolve_labels(n))})")
+    w(f"                        : resolve({', '.join(['Service.self', 'name: name'] + resolve_labels(n))}),")
+    types = ", ".join(f"Arg{i}.self" for i in range(1, n + 1))
+    w(f"                    ServiceKey(Service.self, name: name{', argumentTypes: ' + types if n else ''}), self")
+    w("                )")
+    w("            }")
+    out += closure("            ", "return try container._withUnsafeGuaranteedRef",
+                   f"try $0._resolve({', '.join(['Service.self', 'name: name'] + values(n))})")
+    w("        } catch {")
+    w("            throw _asResolutionError(error)")
+    w("        }")
+    w("    }")
+    return out
+
+
+def require_methods():
+    out = [HEADER, "//",
+           f"// `require` for 0 to {FIXED} runtime arguments: the throwing counterparts of the `resolve` methods, on the same",
+           "// pack-free paths. The form for any number of arguments is in Resolver.swift.",
+           "",
+           "extension Resolver {"]
+    for n in range(0, FIXED + 1):
+        out += require_method(n)
+        out.append("")
+    out[-1] = "}"
+    return "\n".join(out) + "\n"
+
+
+# MARK: - register (0 to FIXED arguments)
+
+REGISTER_SUMMARY = {0: "Registers how to make a service that takes no runtime arguments."}
+REGISTER_EXAMPLE = {
+    0: [
+        "container.register(Clock.self) { _ in SystemClock() }",
+        "container.register { r in Greeter(clock: try r.require(Clock.self)) }   // type inferred",
+    ],
+    1: [
+        "container.register(Animal.self) { _, name in Cat(name: name) }",
+        'container.resolve(Animal.self, argument: "Mimi")',
+    ],
+}
+REGISTER_FACTORY = {0: "Makes the service from a resolver.", 1: "Makes the service from a resolver and the argument."}
+
+
+def register_method(n):
+    out = []
+    w = out.append
+    summary = REGISTER_SUMMARY.get(n, f"Registers how to make a service from {NUMBERS[n]} runtime argument"
+                                      f"{'s' if n > 1 else ''}.")
+    lines = [summary, ""]
+    if n in REGISTER_EXAMPLE:
+        lines += ["```swift"] + REGISTER_EXAMPLE[n] + ["```", ""]
+    lines += [
+        "- Parameters:",
+        "  - serviceType: The service type; inferred from the factory when omitted.",
+        "  - name: A name that tells this registration from others of the same type.",
+        "  - file: The registering file (recorded for diagnostics).",
+        "  - line: The registering line (recorded for diagnostics).",
+        f"  - factory: {REGISTER_FACTORY.get(n, 'Makes the service from a resolver and the arguments.')}",
+        "- Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.",
+    ]
+    out += [f"    /// {line}".rstrip() for line in lines]
+    w("    @discardableResult")
+    w(f"    public func register<{', '.join(generic_list(n))}>(")
+    w("        _ serviceType: Service.Type = Service.self,")
+    w("        name: String? = nil,")
+    w("        file: String = #fileID,")
+    w("        line: Int = #line,")
+    w(f"        factory: @escaping @Sendable ({', '.join(['Resolver'] + [f'Arg{i}' for i in range(1, n + 1)])}) throws -> Service")
+    w("    ) -> ServiceEntry<Service> {")
+    out += wrapped("        ", "let key = ServiceKey(", key_expression([f"Arg{i}" for i in range(1, n + 1)]), ")")
+    w(f"        return register(key, _Factory{n}(factory), kind: {n}, site: RegistrationSite(file: file, line: line))")
+    w("    }")
+    return out
+
+
+def register_methods():
+    out = [HEADER, "//",
+           f"// `register` for factories of 0 to {FIXED} runtime arguments: each stores a fixed-arity box (`_Factory0…{FIXED}`,",
+           "// ServiceEntry+Arities.swift) whose resolve path is pack-free. The form for any number of arguments is in",
+           "// Container+Registration.swift.",
+           "",
+           "extension Container {"]
+    for n in range(0, FIXED + 1):
+        out += register_method(n)
+        out.append("")
+    out[-1] = "}"
+    return "\n".join(out) + "\n"
+
+
 # MARK: - autoregister (1 to AUTO_MAX parameters)
 
 
@@ -441,6 +612,8 @@ FILES = {
     "Resolver+ResolveArities.swift": resolve_methods,
     "Container+ResolutionArities.swift": container_resolution,
     "ServiceEntry+Arities.swift": entry_arities,
+    "Resolver+RequireArities.swift": require_methods,
+    "Container+RegistrationArities.swift": register_methods,
     "Container+AutoregistrationArities.swift": autoregistration,
 }
 
