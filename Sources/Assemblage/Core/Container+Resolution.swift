@@ -1,52 +1,7 @@
 import _AssemblageShims
 
 extension Container {
-    /// The resolution entry points behind every `resolve` and `require`: one key, one probe, one call.
-    ///
-    /// Each runs in a read section (see ``_Reclaimer``), so what it reaches unretained cannot be freed under it.
-    /// The key is built from constant type metadata; the probe reads the registration table without a lock;
-    /// the entry is reached unretained and cast without a check, because the key guarantees its type. Up to
-    /// three arguments have their own pack-free paths, so that they specialise fully in the caller.
-    @inlinable @inline(__always)
-    func _resolve<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-        try _withReadSection {
-            let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-            guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self) }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { try $0._resolve0(self) }
-        }
-    }
-
-    @inlinable @inline(__always)
-    func _resolve<Service, A>(_ serviceType: Service.Type, name: String?, _ a: A) throws -> Service {
-        try _withReadSection {
-            let key = ServiceKey(serviceType: Service.self, argumentsType: A.self, name: name, argumentCount: 1)
-            guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a) }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef { try $0._resolve1(self, a) }
-        }
-    }
-
-    @inlinable @inline(__always)
-    func _resolve<Service, A, B>(_ serviceType: Service.Type, name: String?, _ a: A, _ b: B) throws -> Service {
-        try _withReadSection {
-            let key = ServiceKey(serviceType: Service.self, argumentsType: (A, B).self, name: name, argumentCount: 2)
-            guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a, b) }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
-                try $0._resolve2(self, a, b)
-            }
-        }
-    }
-
-    @inlinable @inline(__always)
-    func _resolve<Service, A, B, C>(_ serviceType: Service.Type, name: String?, _ a: A, _ b: B,
-                                    _ c: C) throws -> Service {
-        try _withReadSection {
-            let key = ServiceKey(serviceType: Service.self, argumentsType: (A, B, C).self, name: name, argumentCount: 3)
-            guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a, b, c) }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
-                try $0._resolve3(self, a, b, c)
-            }
-        }
-    }
+    // The entry points for 0 to 3 arguments, `_resolve(_:name:…)`, are generated: Container+ResolutionArities.swift.
 
     /// Any number of arguments (the path for four or more, and for type-erased callers).
     @inlinable

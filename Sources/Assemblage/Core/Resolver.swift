@@ -92,7 +92,8 @@ struct _ForeignCall: Equatable {
 
 // MARK: - Optional API (Swinject-compatible)
 
-// The methods for 0 to 9 arguments are generated: Resolver+Arities.swift.
+// The methods for 0 to 9 arguments are generated: Resolver+ResolveArities.swift (and the requirements a resolver
+// of your own implements, Resolver+Requirements.swift).
 
 extension Resolver {
     /// Resolves a registration that takes any number of runtime arguments, in the order the factory declares them.
@@ -133,118 +134,7 @@ extension Resolver {
 // MARK: - Throwing API
 
 extension Resolver {
-    /// Resolves `serviceType`, or throws an error that says why it cannot be made.
-    ///
-    /// ```swift
-    /// do {
-    ///     let car = try resolver.require(Car.self)
-    /// } catch {
-    ///     print(error)   // No registration for Engine. Resolution path: Car → Engine …
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - name: The registration name; `nil` for the unnamed registration.
-    /// - Returns: The service.
-    /// - Throws: ``ResolutionError`` naming the type, name, argument types, resolution path and near misses.
-    @inlinable @inline(__always)
-    public func require<Service>(_ serviceType: Service.Type = Service.self,
-                                 name: String? = nil) throws(ResolutionError) -> Service {
-        do {
-            guard let container = _unmanagedContainer else {
-                return try _foreignRequired(name == nil ? resolve(Service.self) : resolve(Service.self, name: name),
-                                            ServiceKey(Service.self, name: name), self)
-            }
-            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
-        } catch {
-            throw _asResolutionError(error)
-        }
-    }
-
-    /// Resolves a registration with one runtime argument, or throws why it cannot be made.
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - name: The registration name.
-    ///   - argument: The argument passed to the factory.
-    /// - Returns: The service.
-    /// - Throws: ``ResolutionError``.
-    @inlinable @inline(__always)
-    public func require<Service, Arg1>(_ serviceType: Service.Type = Service.self, name: String? = nil,
-                                       argument: Arg1) throws(ResolutionError) -> Service {
-        do {
-            guard let container = _unmanagedContainer else {
-                return try _foreignRequired(
-                    name == nil ? resolve(Service.self, argument: argument) : resolve(Service.self, name: name, argument: argument),
-                    ServiceKey(Service.self, name: name, argumentTypes: Arg1.self), self
-                )
-            }
-            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
-        } catch {
-            throw _asResolutionError(error)
-        }
-    }
-
-    /// Resolves a registration with two runtime arguments, or throws why it cannot be made.
-    ///
-    /// ```swift
-    /// let cat = try resolver.require(Animal.self, arguments: "Mimi", 3)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - name: The registration name.
-    ///   - arg1: The first argument.
-    ///   - arg2: The second argument.
-    /// - Returns: The service.
-    /// - Throws: ``ResolutionError``.
-    @inlinable @inline(__always)
-    public func require<Service, Arg1, Arg2>(_ serviceType: Service.Type = Service.self, name: String? = nil,
-                                             arguments arg1: Arg1, _ arg2: Arg2) throws(ResolutionError) -> Service {
-        do {
-            guard let container = _unmanagedContainer else {
-                return try _foreignRequired(
-                    name == nil ? resolve(Service.self, arguments: arg1, arg2) : resolve(Service.self, name: name, arguments: arg1, arg2),
-                    ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self), self
-                )
-            }
-            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
-        } catch {
-            throw _asResolutionError(error)
-        }
-    }
-
-    /// Resolves a registration with three runtime arguments, or throws why it cannot be made.
-    ///
-    /// - Parameters:
-    ///   - serviceType: The service type.
-    ///   - name: The registration name.
-    ///   - arg1: The first argument.
-    ///   - arg2: The second argument.
-    ///   - arg3: The third argument.
-    /// - Returns: The service.
-    /// - Throws: ``ResolutionError``.
-    @inlinable @inline(__always)
-    public func require<Service, Arg1, Arg2, Arg3>(_ serviceType: Service.Type = Service.self, name: String? = nil,
-                                                   arguments arg1: Arg1, _ arg2: Arg2,
-                                                   _ arg3: Arg3) throws(ResolutionError) -> Service {
-        do {
-            guard let container = _unmanagedContainer else {
-                return try _foreignRequired(
-                    name == nil
-                        ? resolve(Service.self, arguments: arg1, arg2, arg3)
-                        : resolve(Service.self, name: name, arguments: arg1, arg2, arg3),
-                    ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self, Arg3.self), self
-                )
-            }
-            return try container._withUnsafeGuaranteedRef {
-                try $0._resolve(Service.self, name: name, arg1, arg2, arg3)
-            }
-        } catch {
-            throw _asResolutionError(error)
-        }
-    }
+    // `require` for 0 to 3 arguments is generated: Resolver+RequireArities.swift.
 
     /// Resolves a registration with any number of runtime arguments, or throws why it cannot be made.
     ///

@@ -13,25 +13,5 @@ extension ServiceEntry {
             }
     }
 
-    /// A module export resolved in its module's scope, with no runtime arguments (out of line: one call per
-    /// module boundary).
-    @inlinable @inline(never)
-    func _resolveScoped0() throws -> Service {
-        try _withScopedTarget { target, scope in try target._resolve0(scope) }
-    }
-
-    @inlinable @inline(never)
-    func _resolveScoped1<A>(_ a: A) throws -> Service {
-        try _withScopedTarget { target, scope in try target._resolve1(scope, a) }
-    }
-
-    @inlinable @inline(never)
-    func _resolveScoped2<A, B>(_ a: A, _ b: B) throws -> Service {
-        try _withScopedTarget { target, scope in try target._resolve2(scope, a, b) }
-    }
-
-    @inlinable @inline(never)
-    func _resolveScoped3<A, B, C>(_ a: A, _ b: B, _ c: C) throws -> Service {
-        try _withScopedTarget { target, scope in try target._resolve3(scope, a, b, c) }
-    }
+    // `_resolveScoped0…3`, which call it, are generated: ServiceEntry+Arities.swift.
 }

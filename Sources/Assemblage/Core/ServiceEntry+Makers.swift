@@ -14,37 +14,7 @@ protocol _PackBoxMaking: AnyObject {
     func makePackBox() -> AnyObject
 }
 
-/// Holds a factory with no arguments.
-@usableFromInline
-final class _Factory0<Service>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
-    @usableFromInline let call: @Sendable (Resolver) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver) throws -> Service) { self.call = call }
-    func makePackBox() -> AnyObject { _FactoryBox<Service>(call) }
-}
-
-/// Holds a factory with one argument.
-@usableFromInline
-final class _Factory1<Service, A>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
-    @usableFromInline let call: @Sendable (Resolver, A) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, A) throws -> Service) { self.call = call }
-    func makePackBox() -> AnyObject { _FactoryBox<Service, A>(call) }
-}
-
-/// Holds a factory with two arguments.
-@usableFromInline
-final class _Factory2<Service, A, B>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
-    @usableFromInline let call: @Sendable (Resolver, A, B) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, A, B) throws -> Service) { self.call = call }
-    func makePackBox() -> AnyObject { _FactoryBox<Service, A, B>(call) }
-}
-
-/// Holds a factory with three arguments.
-@usableFromInline
-final class _Factory3<Service, A, B, C>: _PackBoxMaking, @unchecked Sendable {  // @unchecked: immutable closure.
-    @usableFromInline let call: @Sendable (Resolver, A, B, C) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, A, B, C) throws -> Service) { self.call = call }
-    func makePackBox() -> AnyObject { _FactoryBox<Service, A, B, C>(call) }
-}
+// The fixed-arity boxes `_Factory0…3` are generated: ServiceEntry+Arities.swift.
 
 // MARK: - Makers
 
@@ -62,69 +32,7 @@ protocol _Maker {
     func arguments() -> [Any]
 }
 
-@usableFromInline @frozen
-struct _Make0: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
-    @inlinable init(box: UnsafeRawPointer) { self.box = box }
-    @inlinable @inline(__always)
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_Factory0<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver) }
-    }
-    @inlinable func arguments() -> [Any] { [] }
-}
-
-@usableFromInline @frozen
-struct _Make1<A>: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
-    @usableFromInline let a: A
-    @inlinable init(box: UnsafeRawPointer, a: A) {
-        self.box = box
-        self.a = a
-    }
-    @inlinable @inline(__always)
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_Factory1<Service, A>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a) }
-    }
-    @inlinable func arguments() -> [Any] { [a] }
-}
-
-@usableFromInline @frozen
-struct _Make2<A, B>: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
-    @usableFromInline let a: A
-    @usableFromInline let b: B
-    @inlinable init(box: UnsafeRawPointer, a: A, b: B) {
-        self.box = box
-        self.a = a
-        self.b = b
-    }
-    @inlinable @inline(__always)
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_Factory2<Service, A, B>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a, b) }
-    }
-    @inlinable func arguments() -> [Any] { [a, b] }
-}
-
-@usableFromInline @frozen
-struct _Make3<A, B, C>: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
-    @usableFromInline let a: A
-    @usableFromInline let b: B
-    @usableFromInline let c: C
-    @inlinable init(box: UnsafeRawPointer, a: A, b: B, c: C) {
-        self.box = box
-        self.a = a
-        self.b = b
-        self.c = c
-    }
-    @inlinable @inline(__always)
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_Factory3<Service, A, B, C>>.fromOpaque(box)._withUnsafeGuaranteedRef {
-            try $0.call(resolver, a, b, c)
-        }
-    }
-    @inlinable func arguments() -> [Any] { [a, b, c] }
-}
+// The fixed-arity makers `_Make0…3` are generated: ServiceEntry+Arities.swift.
 
 @usableFromInline
 struct _MakePack<each Arg>: _Maker {

@@ -237,52 +237,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.kind }
     }
 
-    /// Resolves with no runtime arguments.
-    ///
-    /// A shared instance is returned before the factory is touched. The factory is reached through a maker
-    /// that holds the box unretained, so a resolve retains nothing but the instance it returns.
-    @inlinable @inline(__always)
-    func _resolve0(_ container: Container) throws -> Service {
-        guard factoryKind == 0 else {
-            if factoryKind == Self.scopedKind { return try _resolveScoped0() }
-            return try _resolvePack(container)
-        }
-        if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make0(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped)))
-    }
-
-    /// Resolves with one runtime argument.
-    @inlinable @inline(__always)
-    func _resolve1<A>(_ container: Container, _ a: A) throws -> Service {
-        guard factoryKind == 1 else {
-            if factoryKind == Self.scopedKind { return try _resolveScoped1(a) }
-            return try _resolvePack(container, a)
-        }
-        if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make1(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a))
-    }
-
-    /// Resolves with two runtime arguments.
-    @inlinable @inline(__always)
-    func _resolve2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
-        guard factoryKind == 2 else {
-            if factoryKind == Self.scopedKind { return try _resolveScoped2(a, b) }
-            return try _resolvePack(container, a, b)
-        }
-        if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make2(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a, b: b))
-    }
-
-    /// Resolves with three runtime arguments.
-    @inlinable @inline(__always)
-    func _resolve3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
-        guard factoryKind == 3 else {
-            if factoryKind == Self.scopedKind { return try _resolveScoped3(a, b, c) }
-            return try _resolvePack(container, a, b, c)
-        }
-        if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make3(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a, b: b, c: c))
-    }
+    // `_resolve0…3`, the resolve paths for 0 to 3 runtime arguments, are generated: ServiceEntry+Arities.swift.
 
     /// The shared instance, when the scope keeps one and it exists.
     @inlinable @inline(__always)
