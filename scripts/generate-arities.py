@@ -320,8 +320,8 @@ def entry_resolve(n):
     w("    @inlinable @inline(__always)")
     generics = f"<{', '.join(letters(n))}>" if n else ""
     w(f"    func _resolve{n}{generics}({', '.join(['_ container: Container'] + typed_parameters(n))}) throws -> Service {{")
-    w(f"        guard factoryKind == {n} else {{")
-    w(f"            if factoryKind == Self.scopedKind {{ return try _resolveScoped{n}({', '.join(lower(n))}) }}")
+    w(f"        guard factoryKind == .arity{n} else {{")
+    w(f"            if factoryKind == .scopedForwarding {{ return try _resolveScoped{n}({', '.join(lower(n))}) }}")
     w(f"            return try _resolvePack({', '.join(['container'] + lower(n))})")
     w("        }")
     w("        if let shared = _sharedInstanceIfShared() { return shared }")
@@ -520,7 +520,7 @@ def register_method(n):
     w(f"        factory: @escaping @Sendable ({', '.join(['Resolver'] + [f'Arg{i}' for i in range(1, n + 1)])}) throws -> Service")
     w("    ) -> ServiceEntry<Service> {")
     out += wrapped("        ", "let key = ServiceKey(", key_expression([f"Arg{i}" for i in range(1, n + 1)]), ")")
-    w(f"        return register(key, _Factory{n}(factory), kind: {n}, site: RegistrationSite(file: file, line: line))")
+    w(f"        return register(key, _Factory{n}(factory), kind: .arity{n}, site: RegistrationSite(file: file, line: line))")
     w("    }")
     return out
 

@@ -209,10 +209,10 @@ extension ServiceEntry: _AsyncEntry {
             return _UncheckedSendable(service)
         }
         switch factoryKind {
-        case Self.asyncKind:
+        case .async:
             return try await _resolveAsyncFactory(container, context ?? _AsyncContext(graph: _AsyncGraph(), frame: nil),
                                                   arguments)
-        case Self.mainActorKind:
+        case .mainActor:
             let result: Result<_UncheckedSendable<Service>, ResolutionError> = await MainActor.run {
                 do throws(ResolutionError) {
                     return .success(_UncheckedSendable(try _syncStep(context) {

@@ -52,7 +52,7 @@ extension Container {
         mainActorFactory: @escaping @MainActor @Sendable (Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        return register(key, _MainActorFactoryBox<Service>(mainActorFactory), kind: ServiceEntry<Service>.mainActorKind,
+        return register(key, _MainActorFactoryBox<Service>(mainActorFactory), kind: .mainActor,
                         site: RegistrationSite(file: file, line: line))
     }
 
@@ -85,7 +85,7 @@ extension Container {
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
         return register(key, _MainActorFactoryBox<Service, repeat each Arg>(mainActorFactory),
-                        kind: ServiceEntry<Service>.mainActorKind, site: RegistrationSite(file: file, line: line))
+                        kind: .mainActor, site: RegistrationSite(file: file, line: line))
     }
 
     // MARK: Async factories
@@ -140,7 +140,7 @@ extension Container {
         factory: @escaping @Sendable (Resolver) async throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        return register(key, _AsyncFactoryBox<Service>(factory), kind: ServiceEntry<Service>.asyncKind,
+        return register(key, _AsyncFactoryBox<Service>(factory), kind: .async,
                         site: RegistrationSite(file: file, line: line))
     }
 
@@ -167,7 +167,7 @@ extension Container {
         factory: @escaping @Sendable (Resolver, repeat each Arg) async throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(key, _AsyncFactoryBox<Service, repeat each Arg>(factory), kind: ServiceEntry<Service>.asyncKind,
+        return register(key, _AsyncFactoryBox<Service, repeat each Arg>(factory), kind: .async,
                         site: RegistrationSite(file: file, line: line))
     }
 

@@ -35,13 +35,13 @@ extension Container {
         factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(key, _FactoryBox<Service, repeat each Arg>(factory), kind: ServiceEntry<Service>.packKind,
+        return register(key, _FactoryBox<Service, repeat each Arg>(factory), kind: .pack,
                         site: RegistrationSite(file: file, line: line))
     }
 
     // `register` for 0 to 3 arguments is generated: Container+RegistrationArities.swift.
 
-    func register<Service>(_ key: ServiceKey, _ box: AnyObject, kind: Int8,
+    func register<Service>(_ key: ServiceKey, _ box: AnyObject, kind: _FactoryKind,
                                    site: RegistrationSite) -> ServiceEntry<Service> {
         let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind)
         entry.container = self

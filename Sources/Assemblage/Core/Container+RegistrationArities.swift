@@ -28,7 +28,7 @@ extension Container {
         factory: @escaping @Sendable (Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        return register(key, _Factory0(factory), kind: 0, site: RegistrationSite(file: file, line: line))
+        return register(key, _Factory0(factory), kind: .arity0, site: RegistrationSite(file: file, line: line))
     }
 
     /// Registers how to make a service from one runtime argument.
@@ -54,7 +54,7 @@ extension Container {
         factory: @escaping @Sendable (Resolver, Arg1) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Arg1.self, name: name, argumentCount: 1)
-        return register(key, _Factory1(factory), kind: 1, site: RegistrationSite(file: file, line: line))
+        return register(key, _Factory1(factory), kind: .arity1, site: RegistrationSite(file: file, line: line))
     }
 
     /// Registers how to make a service from two runtime arguments.
@@ -75,7 +75,7 @@ extension Container {
         factory: @escaping @Sendable (Resolver, Arg1, Arg2) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: (Arg1, Arg2).self, name: name, argumentCount: 2)
-        return register(key, _Factory2(factory), kind: 2, site: RegistrationSite(file: file, line: line))
+        return register(key, _Factory2(factory), kind: .arity2, site: RegistrationSite(file: file, line: line))
     }
 
     /// Registers how to make a service from three runtime arguments.
@@ -97,6 +97,6 @@ extension Container {
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(
             serviceType: Service.self, argumentsType: (Arg1, Arg2, Arg3).self, name: name, argumentCount: 3)
-        return register(key, _Factory3(factory), kind: 3, site: RegistrationSite(file: file, line: line))
+        return register(key, _Factory3(factory), kind: .arity3, site: RegistrationSite(file: file, line: line))
     }
 }

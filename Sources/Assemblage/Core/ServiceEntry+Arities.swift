@@ -122,8 +122,8 @@ extension ServiceEntry {
     /// that holds the box unretained, so a resolve retains nothing but the instance it returns.
     @inlinable @inline(__always)
     func _resolve0(_ container: Container) throws -> Service {
-        guard factoryKind == 0 else {
-            if factoryKind == Self.scopedKind { return try _resolveScoped0() }
+        guard factoryKind == .arity0 else {
+            if factoryKind == .scopedForwarding { return try _resolveScoped0() }
             return try _resolvePack(container)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
@@ -133,8 +133,8 @@ extension ServiceEntry {
     /// Resolves with one runtime argument.
     @inlinable @inline(__always)
     func _resolve1<A>(_ container: Container, _ a: A) throws -> Service {
-        guard factoryKind == 1 else {
-            if factoryKind == Self.scopedKind { return try _resolveScoped1(a) }
+        guard factoryKind == .arity1 else {
+            if factoryKind == .scopedForwarding { return try _resolveScoped1(a) }
             return try _resolvePack(container, a)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
@@ -144,8 +144,8 @@ extension ServiceEntry {
     /// Resolves with two runtime arguments.
     @inlinable @inline(__always)
     func _resolve2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
-        guard factoryKind == 2 else {
-            if factoryKind == Self.scopedKind { return try _resolveScoped2(a, b) }
+        guard factoryKind == .arity2 else {
+            if factoryKind == .scopedForwarding { return try _resolveScoped2(a, b) }
             return try _resolvePack(container, a, b)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
@@ -155,8 +155,8 @@ extension ServiceEntry {
     /// Resolves with three runtime arguments.
     @inlinable @inline(__always)
     func _resolve3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
-        guard factoryKind == 3 else {
-            if factoryKind == Self.scopedKind { return try _resolveScoped3(a, b, c) }
+        guard factoryKind == .arity3 else {
+            if factoryKind == .scopedForwarding { return try _resolveScoped3(a, b, c) }
             return try _resolvePack(container, a, b, c)
         }
         if let shared = _sharedInstanceIfShared() { return shared }

@@ -23,7 +23,7 @@ extension ServiceEntry {
         let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: true, make) }
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
         let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
-        if let previous = words.exchange(1, box) { _Reclaimer.retireBox(previous) }
+        if let previous = words.exchange(.sharedInstance, box) { _Reclaimer.retireBox(previous) }
         _trackInOwner(instance)
         return instance
     }

@@ -30,7 +30,7 @@ extension ServiceEntry: _AnyEntry {
 
     @usableFromInline var hasSharedInstance: Bool {
         if let forwarded { return forwarded.hasSharedInstance }
-        if words.loadAcquire(1) != nil { return true }
+        if words.loadAcquire(.sharedInstance) != nil { return true }
         return _Coordinator.shared.withLock {
             guard let stored else { return false }
             return stored.weakInstance != nil || stored.storage?.instance != nil || !stored.multiton.isEmpty
@@ -47,7 +47,7 @@ extension ServiceEntry: _AnyEntry {
             } else {
                 stored?.storage = nil
             }
-            return words.exchange(0, new)
+            return words.exchange(.scope, new)
         }
         // A resolve running now may be reading the old scope: it is released once no read section can.
         if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
@@ -58,7 +58,7 @@ extension ServiceEntry: _AnyEntry {
         let current = objectScope
         if let scope, scope !== current { return }
         if current.kind == .singleton, !includingSingletons { return }
-        if let previous = words.exchange(1, nil) { _Reclaimer.retireBox(previous) }
+        if let previous = words.exchange(.sharedInstance, nil) { _Reclaimer.retireBox(previous) }
         container?.existingDisposals?.forget(entry: pointer)
         let dropped: [Any?] = _Coordinator.shared.withLock {
             guard let stored else { return [] }
@@ -83,8 +83,8 @@ extension ServiceEntry: _AnyEntry {
         if let target { return ServiceEntry(key: key, forwardingTo: target, site: site) }
         let copy = ServiceEntry(key: key, scope: objectScope, site: site, factory: factory.unsafelyUnwrapped,
                                 kind: factoryKind)
-        if let steps = words.loadAcquire(2) {
-            copy.words.storeRelease(2, Unmanaged<AnyObject>.fromOpaque(steps).retain().toOpaque())
+        if let steps = words.loadAcquire(.completions) {
+            copy.words.storeRelease(.completions, Unmanaged<AnyObject>.fromOpaque(steps).retain().toOpaque())
         }
         return copy
     }

@@ -1,4 +1,4 @@
-// Resolution through a forwarder into a module's scope (``ServiceEntry/scopedKind``): one out-of-line call per
+// Resolution through a forwarder into a module's scope (``_FactoryKind/scopedForwarding``): one out-of-line call per
 // module boundary.
 
 extension ServiceEntry {

@@ -4,16 +4,11 @@ import _AssemblageShims
 // Main-actor and async registrations.
 //
 // They are ordinary entries with two more factory kinds. The synchronous hot path never sees them: its
-// `factoryKind == 0…3` check fails and sends them to `_resolvePack`, whose one extra comparison routes them
+// `factoryKind == .arity0…3` check fails and sends them to `_resolvePack`, whose one extra comparison routes them
 // here. A main-actor factory then runs through the ordinary scoped resolution (`_resolve`) when the caller
 // is on the main actor; an async one is always an error on the synchronous path.
 
 extension ServiceEntry {
-    /// ``factory`` is an `_AsyncFactoryBox<Service, repeat each Arg>`.
-    @usableFromInline static var asyncKind: Int8 { -3 }
-    /// ``factory`` is a `_MainActorFactoryBox<Service, repeat each Arg>`.
-    @usableFromInline static var mainActorKind: Int8 { -4 }
-
     /// Where this registration's factory must run.
     ///
     /// Recorded when the registration is made: ``ServiceIsolation/mainActor`` for
@@ -28,8 +23,8 @@ extension ServiceEntry {
     public var isolation: ServiceIsolation {
         if let forwarded { return (forwarded as! any _IsolatedEntry).isolation }
         switch factoryKind {
-        case Self.asyncKind: return .async
-        case Self.mainActorKind: return .mainActor
+        case .async: return .async
+        case .mainActor: return .mainActor
         default: return .nonisolated
         }
     }
@@ -41,7 +36,7 @@ extension ServiceEntry {
     /// resolve fails with a typed error naming the registration and the path that reached it.
     @usableFromInline
     func _resolveIsolated<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
-        guard factoryKind == Self.mainActorKind else { throw isolationError(.requiresAsync) }
+        guard factoryKind == .mainActor else { throw isolationError(.requiresAsync) }
         guard _MainActorCheck.isOnMainActor else { throw isolationError(.requiresMainActor) }
         let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _MainActorFactoryBox<Service, repeat each Arg>.self)
         let passed = _UncheckedSendable((repeat each arguments))

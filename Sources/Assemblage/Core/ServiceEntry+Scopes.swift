@@ -4,42 +4,42 @@
 extension ServiceEntry {
     /// The `onDispose` closure, if any (unretained: the entry holds it).
     var _disposer: (any _AnyDisposer)? {
-        words.loadAcquire(4).map { Unmanaged<_Disposer<Service>>.fromOpaque($0).takeUnretainedValue() }
+        words.loadAcquire(.disposer).map { Unmanaged<_Disposer<Service>>.fromOpaque($0).takeUnretainedValue() }
     }
 
     func _setDisposer(_ disposer: _Disposer<Service>) -> Self {
         let target = (forwarded as? ServiceEntry<Service>) ?? self
-        let replaced = target.words.exchange(4, Unmanaged.passRetained(disposer).toOpaque())
+        let replaced = target.words.exchange(.disposer, Unmanaged.passRetained(disposer).toOpaque())
         // A creation running now may be reading the old closure: it is released once no read section can.
         if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
         return self
     }
 
     /// How `instance` is disposed: the registration's closure, else its type's conformance (looked up once per
-    /// type and kept in word 6), else not at all.
+    /// type and kept in ``_EntryWord/disposalCache``), else not at all.
     @usableFromInline
     func _disposer(for instance: Service) -> (any _AnyDisposer)? {
         if let closure = _disposer { return closure.isNone ? nil : closure }
         // A class instance's class is one load; `type(of:)` on an unspecialised `Service` asks the runtime.
         let type = servesObjects ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
                                  : ObjectIdentifier(Swift.type(of: instance))
-        if let cached = words.loadAcquire(6) {
+        if let cached = words.loadAcquire(.disposalCache) {
             let hit: (any _AnyDisposer)?? = Unmanaged<_DisposalCache>.fromOpaque(cached)._withUnsafeGuaranteedRef {
                 $0.type == type ? .some($0.disposer) : .none
             }
             if let hit { return hit }
         }
         let found = _DisposalCache.find(for: instance)
-        let replaced = words.exchange(6, Unmanaged.passRetained(_DisposalCache(type: type, disposer: found)).toOpaque())
+        let replaced = words.exchange(.disposalCache, Unmanaged.passRetained(_DisposalCache(type: type, disposer: found)).toOpaque())
         if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
         return found
     }
 
     /// Whether ``Container/registerScopedValue(_:name:validationValue:file:line:)`` made this registration.
-    var isScopedValueDeclaration: Bool { words.loadAcquire(5) != nil }
+    var isScopedValueDeclaration: Bool { words.loadAcquire(.scopedValueMarker) != nil }
 
     func _markScopedValueDeclaration() {
-        if let old = words.exchange(5, Unmanaged.passRetained(_ScopedValueMarker.shared).toOpaque()) {
+        if let old = words.exchange(.scopedValueMarker, Unmanaged.passRetained(_ScopedValueMarker.shared).toOpaque()) {
             Unmanaged<AnyObject>.fromOpaque(old).release()
         }
     }
@@ -139,7 +139,7 @@ extension ServiceEntry {
     }
 }
 
-/// The marker word 5 of a scoped-value declaration holds.
+/// The marker ``_EntryWord/scopedValueMarker`` holds on a scoped-value declaration.
 final class _ScopedValueMarker: Sendable {
     static let shared = _ScopedValueMarker()
 }

@@ -30,24 +30,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// ``factory``'s address, unretained (the entry holds it): the hot path reaches the box with no
     /// reference-count traffic.
     @usableFromInline let factoryAddress: UnsafeMutableRawPointer?
-    /// Which box ``factory`` is: 0…3 for the fixed-arity boxes, ``packKind`` for a pack box,
-    /// ``forwardingKind`` when the entry forwards.
-    @usableFromInline let factoryKind: Int8
+    /// Which box ``factory`` is (see ``_FactoryKind``).
+    @usableFromInline let factoryKind: _FactoryKind
     /// Whether the service type is a class, so that a scope holds its instances as plain references (see
     /// ``_ScopeInstance``); decided once here, where a runtime type test costs nothing that matters.
     @usableFromInline let servesObjects: Bool
-    @usableFromInline static var packKind: Int8 { -1 }
-    @usableFromInline static var forwardingKind: Int8 { -2 }
-    /// A forwarder into a module's scope whose target has this entry's service type (``factoryAddress`` is
-    /// the ``_ScopedEntry``). ``forwarded`` is set too, so every type-erased path treats it as a forwarder.
-    @usableFromInline static var scopedKind: Int8 { -5 }
     /// Set when this entry forwards to another registration (``implements(_:name:)``).
     @usableFromInline let forwarded: (any _AnyEntry)?
-    /// 0: the scope (a retained `ObjectScope`); 1: the shared instance (a retained `_InstanceBox<Service>`);
-    /// 2: the `initCompleted` steps (a retained `_Completions<Service>`, or nil); 3: the factory converted to a
-    /// pack box, made on demand when a fixed-arity factory is resolved through the variadic path; 4: the
-    /// `onDispose` closure (a retained `_Disposer<Service>`, or nil); 5: set (to a retained marker) on the
-    /// registration `registerScopedValue` makes; 6: the `_DisposalCache` of the last type made, or nil.
+    /// What the registration publishes to lock-free readers, one atomic word each (see ``_EntryWord``).
     @usableFromInline let words: _AtomicWords
     /// The container that owns the registration.
     weak var container: Container?
@@ -66,7 +56,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         return made
     }
 
-    init(key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject, kind: Int8) {
+    init(key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject, kind: _FactoryKind) {
         self.key = key
         self.factory = factory
         self.factoryAddress = Unmanaged.passUnretained(factory).toOpaque()
@@ -75,7 +65,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.forwarded = nil
         self.site = site
         words = _AtomicWords(count: Self.wordCount)
-        words.storeRelease(0, Unmanaged.passRetained(scope).toOpaque())
+        words.storeRelease(.scope, Unmanaged.passRetained(scope).toOpaque())
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
 
@@ -87,23 +77,23 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.factory = nil
         if let scoped = target as? _ScopedEntry, scoped.target is ServiceEntry<Service> {
             self.factoryAddress = Unmanaged.passUnretained(scoped).toOpaque()
-            self.factoryKind = Self.scopedKind
+            self.factoryKind = .scopedForwarding
         } else {
             self.factoryAddress = nil
-            self.factoryKind = Self.forwardingKind
+            self.factoryKind = .forwarding
         }
         self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
         self.forwarded = target
         self.site = site
         words = _AtomicWords(count: Self.wordCount)
-        words.storeRelease(0, Unmanaged.passRetained(target.objectScope).toOpaque())
+        words.storeRelease(.scope, Unmanaged.passRetained(target.objectScope).toOpaque())
     }
 
-    static var wordCount: Int { 7 }
+    static var wordCount: Int { _EntryWord.allCases.count }
 
     deinit {
         // Instances the owner would have disposed are the owner's no more: whoever holds them owns them.
-        if words.loadAcquire(1) != nil || stored != nil { container?.existingDisposals?.forget(entry: pointer) }
+        if words.loadAcquire(.sharedInstance) != nil || stored != nil { container?.existingDisposals?.forget(entry: pointer) }
         for index in 0..<Self.wordCount {
             if let pointer = words.exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
         }
@@ -117,7 +107,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if let forwarded { return forwarded.objectScope }
         // In a read section: a concurrent `inObjectScope` retires the old scope, which must not be freed
         // before this reference to it is retained.
-        return _withReadSection { Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0)!).takeUnretainedValue() }
+        return _withReadSection { Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(.scope)!).takeUnretainedValue() }
     }
 
     /// Sets the scope that instances of this registration live in.
@@ -169,10 +159,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @discardableResult
     public func initCompleted(_ completed: @escaping @Sendable (Resolver, Service) throws -> Void) -> Self {
         let replaced: AnyObject? = _Coordinator.shared.withLock {
-            let old = words.loadAcquire(2).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue() }
+            let old = words.loadAcquire(.completions).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue() }
             let steps = (old?.steps ?? _AppendOnlyList()).appending(completed)
             let new = Unmanaged.passRetained(_Completions(steps)).toOpaque()
-            return words.exchange(2, new).map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+            return words.exchange(.completions, new).map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         }
         // A resolve running now may be reading the old list: it is released once no read section can.
         if let replaced { _Reclaimer.retire(replaced) }
@@ -180,12 +170,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     /// Whether any ``initCompleted(_:)`` step is registered.
-    public var hasInitCompleted: Bool { words.loadAcquire(2) != nil }
+    public var hasInitCompleted: Bool { words.loadAcquire(.completions) != nil }
 
     /// How many ``initCompleted(_:)`` steps are registered.
     var initCompletedCount: Int {
         _Coordinator.shared.withLock {
-            words.loadAcquire(2).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue().steps.count } ?? 0
+            words.loadAcquire(.completions).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue().steps.count } ?? 0
         }
     }
 
@@ -234,7 +224,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     var scopeKind: ObjectScope.Kind {
-        Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.kind }
+        Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(.scope).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.kind }
     }
 
     // `_resolve0…3`, the resolve paths for 0 to 3 runtime arguments, are generated: ServiceEntry+Arities.swift.
@@ -252,7 +242,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @usableFromInline
     func _resolvePack<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
-        if factoryKind < Self.forwardingKind { return try _resolveIsolated(container, repeat each arguments) }
+        if factoryKind.isIsolated { return try _resolveIsolated(container, repeat each arguments) }
         if let shared = _sharedInstanceIfShared() { return shared }
         let box = UnsafeRawPointer(Unmanaged.passUnretained(_packBox()).toOpaque())
         return try _resolve(container, _MakePack<repeat each Arg>(box: box, arguments: (repeat each arguments)))
@@ -261,12 +251,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The factory as a pack box (converting a fixed-arity box once, under the coordinator's lock).
     @usableFromInline
     func _packBox() -> AnyObject {
-        if factoryKind == Self.packKind { return factory.unsafelyUnwrapped }
-        if let made = words.loadAcquire(3) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
+        if factoryKind == .pack { return factory.unsafelyUnwrapped }
+        if let made = words.loadAcquire(.packBox) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
         return _Coordinator.shared.withLock {
-            if let made = words.loadAcquire(3) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
+            if let made = words.loadAcquire(.packBox) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
             let made = (factory as! any _PackBoxMaking).makePackBox()
-            words.storeRelease(3, Unmanaged.passRetained(made).toOpaque())
+            words.storeRelease(.packBox, Unmanaged.passRetained(made).toOpaque())
             return made
         }
     }
@@ -322,10 +312,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// word with an opaque call (the copy is retained before it).
     @inlinable @inline(__always)
     func _sharedInstance() -> Service? {
-        guard let box = words.loadAcquire(1) else { return nil }
+        guard let box = words.loadAcquire(.sharedInstance) else { return nil }
         let hazard = _asm_thread_hazard()
         _asm_publish_hazard(hazard, box)
-        guard _asm_load_seqcst(words.base + MemoryLayout<UnsafeRawPointer>.stride) == box else {
+        guard _asm_load_seqcst(words.address(of: .sharedInstance)) == box else {
             _asm_clear_hazard(hazard)
             return nil
         }
@@ -349,7 +339,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             throw error
         }
         // The common case: no re-entry in this graph, no initCompleted steps, no decorators in the process.
-        if state.reentries == 0, words.loadAcquire(2) == nil, !_Decorators.anyRegistered {
+        if state.reentries == 0, words.loadAcquire(.completions) == nil, !_Decorators.anyRegistered {
             if graph, state.graphIsObserved { state.storeGraphInstance(instance, for: pointer) }
             state.leave()
             return instance
@@ -374,7 +364,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @inlinable @inline(__always)
     func _finishConstruction(_ instance: Service, _ state: _ResolutionState, _ container: Container,
                              graph: Bool) throws -> Service {
-        let completions = words.loadAcquire(2)
+        let completions = words.loadAcquire(.completions)
         let stored = graph && (completions != nil || state.graphIsObserved)
         if stored { state.storeGraphInstance(instance, for: pointer) }
         if let completions {
@@ -460,4 +450,70 @@ final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutab
     typealias Step = @Sendable (Resolver, Service) throws -> Void
     let steps: _AppendOnlyList<Step>
     init(_ steps: _AppendOnlyList<Step>) { self.steps = steps }
+}
+
+/// Which box a registration's ``ServiceEntry/factory`` is, and so which resolve path it takes. A byte: the hot
+/// path's test (`factoryKind == .arity0`) is one comparison.
+@usableFromInline
+enum _FactoryKind: Int8, Sendable {
+    /// `_Factory0<Service>` … `_Factory3<Service, A, B, C>`: the fixed-arity boxes, with pack-free paths.
+    case arity0 = 0, arity1 = 1, arity2 = 2, arity3 = 3
+    /// `_FactoryBox<Service, repeat each Arg>`: four or more arguments.
+    case pack = -1
+    /// No box: the entry forwards to another registration (``ServiceEntry/implements(_:name:)``).
+    case forwarding = -2
+    /// `_AsyncFactoryBox<Service, repeat each Arg>`: an `async` factory.
+    case async = -3
+    /// `_MainActorFactoryBox<Service, repeat each Arg>`: a `@MainActor` factory.
+    case mainActor = -4
+    /// A forwarder into a module's scope whose target has this entry's service type (``ServiceEntry/factoryAddress``
+    /// is the ``_ScopedEntry``); ``ServiceEntry/forwarded`` is set too, so every type-erased path treats it as a
+    /// forwarder.
+    case scopedForwarding = -5
+
+    /// The fixed-arity box for `count` arguments.
+    static func arity(_ count: Int) -> _FactoryKind { _FactoryKind(rawValue: Int8(count))! }
+
+    /// An `async` or `@MainActor` factory: resolved through ``ServiceEntry/_resolveIsolated(_:_:)``.
+    @inlinable var isIsolated: Bool { self == .async || self == .mainActor }
+}
+
+/// The atomic words of a ``ServiceEntry``: what it publishes to readers that take no lock. Each holds a retained
+/// object, or nil.
+@usableFromInline
+enum _EntryWord: Int, CaseIterable {
+    /// The scope, an `ObjectScope`.
+    case scope
+    /// The shared instance of a `.container` or `.singleton` registration, an `_InstanceBox<Service>`.
+    case sharedInstance
+    /// The `initCompleted` steps, a `_Completions<Service>`.
+    case completions
+    /// The factory converted to a pack box, made on demand when a fixed-arity factory is resolved through the
+    /// variadic path.
+    case packBox
+    /// The `onDispose` closures, a `_Disposer<Service>`.
+    case disposer
+    /// Set (to `_ScopedValueMarker.shared`) on the registration `registerScopedValue` makes.
+    case scopedValueMarker
+    /// The `_DisposalCache` of the last type made.
+    case disposalCache
+}
+
+extension _AtomicWords {
+    @inlinable @inline(__always)
+    func loadAcquire(_ word: _EntryWord) -> UnsafeMutableRawPointer? { loadAcquire(word.rawValue) }
+
+    @inlinable @inline(__always)
+    func storeRelease(_ word: _EntryWord, _ value: UnsafeMutableRawPointer?) { storeRelease(word.rawValue, value) }
+
+    @inlinable @inline(__always)
+    func exchange(_ word: _EntryWord, _ value: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        exchange(word.rawValue, value)
+    }
+
+    /// The address of `word`, for the C shim's sequentially consistent load.
+    @inlinable @inline(__always)
+    func address(of word: _EntryWord) -> UnsafeMutableRawPointer {
+        base + word.rawValue &* MemoryLayout<UnsafeRawPointer>.stride
+    }
 }
