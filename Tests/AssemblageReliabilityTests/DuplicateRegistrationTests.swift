@@ -158,7 +158,7 @@ extension Reliability {
                 // recorded as replaced.
                 let key = ServiceKey(Int.self, name: "contested")
                 let (winner, replaced) = container.writer.withLock {
-                    (container.table.entry(for: key), container.replacements[key]?.count ?? 0)
+                    (container.table.entry(for: key), container.records.replacements[key]?.count ?? 0)
                 }
                 let value = winner.flatMap { try? $0._resolveAny(container) as? Int }
                 if let value, container.resolve(Int.self, name: "contested") == value, replaced == writers * 10 - 1 {

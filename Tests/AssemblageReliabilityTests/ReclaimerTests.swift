@@ -140,13 +140,13 @@ private final class SectionOnAnotherThread: @unchecked Sendable {  // @unchecked
         container.removeAll()
         #expect(eventually { ReclaimProbe.alive.current == before })
         #expect(container.currentTable.capacity == 16, "removeAll returns the container to a fresh table")
-        #expect(container.writer.withLock { container.table.count == 0 && container.replacements.isEmpty })
+        #expect(container.writer.withLock { container.table.count == 0 && container.records.replacements.isEmpty })
     }
 
     @Test func reRegisteringOneKeyKeepsOneReplacementRecordPerSitePair() {
         let container = Container()
         for value in 0..<1_000 { container.register(Int.self) { _ in value } }
-        let record = container.writer.withLock { container.replacements[ServiceKey(Int.self)] }
+        let record = container.writer.withLock { container.records.replacements[ServiceKey(Int.self)] }
         #expect(record?.count == 999)
         #expect(record?.pairs.count == 1)
         #expect(container.resolve(Int.self) == 999)

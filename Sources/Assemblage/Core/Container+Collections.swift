@@ -51,7 +51,7 @@ extension Container {
                                           factory: _Factory0(factory), kind: .arity0)
         entry.container = self
         writer.withLock {
-            collectionElements[ObjectIdentifier(Service.self), default: []]
+            records.collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: entry, name: name, priority: priority))
         }
         for hooks in contributionHooks() {
@@ -64,7 +64,7 @@ extension Container {
     func collection<Service>(of _: Service.Type) -> [_CollectionElement] {
         var gathered: [_CollectionElement] = []
         for container in lookupChain() {
-            gathered += container.writer.withLock { container.collectionElements[ObjectIdentifier(Service.self)] ?? [] }
+            gathered += container.writer.withLock { container.records.collectionElements[ObjectIdentifier(Service.self)] ?? [] }
         }
         // A stable sort: equal priorities keep lookup and registration order.
         return gathered.enumerated()

@@ -65,7 +65,7 @@ extension Container {
                                   _ decorator: @escaping @Sendable (Resolver, Service) throws -> Service) {
         let record = _DecoratorRecord(serviceType: Service.self, name: name, box: _DecoratorBox(decorator),
                                       site: RegistrationSite(file: file, line: line))
-        writer.withLock { decoratorRecords[ObjectIdentifier(Service.self), default: []].append(record) }
+        writer.withLock { records.decorators[ObjectIdentifier(Service.self), default: []].append(record) }
         _Decorators.markRegistered()
         for hooks in contributionHooks() { hooks.container(self, didAddDecorator: record) }
     }
@@ -74,7 +74,7 @@ extension Container {
     func decorators(for type: Any.Type, name: String?) -> [AnyObject] {
         var perContainer: [[AnyObject]] = []
         for container in lookupChain() {
-            let records = container.writer.withLock { container.decoratorRecords[ObjectIdentifier(type)] ?? [] }
+            let records = container.writer.withLock { container.records.decorators[ObjectIdentifier(type)] ?? [] }
             let matching = records.filter { $0.name == nil || $0.name == name }.map(\.box)
             if !matching.isEmpty { perContainer.append(matching) }
         }
@@ -90,15 +90,15 @@ extension Container {
     /// - Returns: One ``ContainerError`` (code ``ErrorCode/decoratorWithoutService``) per decorator that
     ///   would never run, naming its service type, name and registration site.
     public func unmatchedDecorators() -> [ContainerError] {
-        let records = writer.withLock { decoratorRecords }
+        let decorators = writer.withLock { self.records.decorators }
         let chain = lookupChain()
         var problems: [ContainerError] = []
-        for (type, list) in records {
+        for (type, list) in decorators {
             for record in list {
                 let matched = chain.contains { container in
                     container.writer.withLock {
                         let keys = container.keysLocked(ofType: type)
-                        let elements = container.collectionElements[type] ?? []
+                        let elements = container.records.collectionElements[type] ?? []
                         if let name = record.name {
                             return keys.contains { $0.name == name } || elements.contains { $0.name == name }
                         }

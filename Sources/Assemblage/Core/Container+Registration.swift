@@ -90,9 +90,9 @@ extension Container {
             outgrown.disownEntries()  // the new table holds them all
             retired.append(outgrown)
         }
-        registrationCount += 1
-        if let earlier = table.insert(entry, order: registrationCount) {
-            replacements[entry.key, default: _ReplacementRecord()].add(replaced: (earlier as! any _AnyEntry).site,
+        records.count += 1
+        if let earlier = table.insert(entry, order: records.count) {
+            records.replacements[entry.key, default: _ReplacementRecord()].add(replaced: (earlier as! any _AnyEntry).site,
                                                                          by: entry.site)
             retired.append(earlier)
         }
@@ -109,15 +109,15 @@ extension Container {
     /// Fallback containers are untouched.
     public func removeAll() {
         let (removed, oldTable): ([any _AnyEntry], _RegistrationTable) = writer.withLock {
-            let removed = table.liveEntries.map(\.entry) + collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
+            let removed = table.liveEntries.map(\.entry) + records.collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
             let empty = _RegistrationTable(capacity: 16)
             let old = table
             table = empty
             words.storeRelease(0, Unmanaged.passUnretained(empty).toOpaque())
-            registrationCount = 0
-            replacements = [:]
-            decoratorRecords.removeAll()
-            collectionElements.removeAll()
+            records.count = 0
+            records.replacements = [:]
+            records.decorators.removeAll()
+            records.collectionElements.removeAll()
             return (removed, old)
         }
         for entry in removed { entry._reset(matching: nil, includingSingletons: true) }
@@ -171,7 +171,7 @@ extension Container {
         guard scope.kind != .singleton else { return }
         for container in lookupChain() {
             let live = container.writer.withLock {
-                container.liveEntriesLocked() + container.collectionElements.values.flatMap { $0.map(\.entry) }
+                container.liveEntriesLocked() + container.records.collectionElements.values.flatMap { $0.map(\.entry) }
             }
             for entry in live where matches(entry.key) { entry._reset(matching: scope, includingSingletons: false) }
         }
@@ -337,7 +337,7 @@ extension Container: CustomStringConvertible, CustomDebugStringConvertible {
         let lines = currentEntries.map { entry in
             "  \(entry.key) — scope: \(entry.objectScope)\(entry.isForwarding ? ", forwarded" : "") — \(entry.site)"
         }
-        let (elements, decorators) = writer.withLock { (collectionElements.values.flatMap { $0 }, decoratorRecords.values.flatMap { $0 }) }
+        let (elements, decorators) = writer.withLock { (records.collectionElements.values.flatMap { $0 }, records.decorators.values.flatMap { $0 }) }
         let elementLines = elements.sorted { $0.entry.site.description < $1.entry.site.description }.map { element in
             "  [\(_typeName(element.entry.key.serviceType, qualified: false))] element"
                 + (element.name.map { " \"\($0)\"" } ?? "") + (element.priority != 0 ? " (priority \(element.priority))" : "")

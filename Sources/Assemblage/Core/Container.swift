@@ -43,17 +43,12 @@ public class Container: @unchecked Sendable {
     final var table: _RegistrationTable
     /// The fallback list readers load now (replaced whole, and the old one retired, when one is added).
     final var fallbackList: _Fallbacks?
-    /// Counts registrations, to order the live ones (the table keeps each entry's number). A replaced or
-    /// removed entry leaves the table and is retired, so the container holds what is registered, not its
-    /// history.
-    final var registrationCount = 0
-    /// What replaced what, per key, for diagnostics: the distinct pairs of sites, not the entries.
-    final var replacements: [ServiceKey: _ReplacementRecord] = [:]
+    /// What this container knows about its registrations besides the table: their count, what replaced what,
+    /// its decorators and collection contributions (see ``_RegistrationRecords``).
+    final var records = _RegistrationRecords()
+    /// Objects told about each registration (``Behavior``), and the core's hooks that are behaviors: module
+    /// scopes, ``ContainerObserver``s.
     final var behaviors: [Behavior] = []
-    /// Decorators registered here, by service type.
-    final var decoratorRecords: [ObjectIdentifier: [_DecoratorRecord]] = [:]
-    /// Collection contributions registered here, by element type, in registration order.
-    final var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
     /// Set on the containers of a validation sandbox only: records every lookup and failure.
     @exclusivity(unchecked) final var recorder: _Recorder? {
         didSet { usesSlowLookup = recorder != nil || serialization != nil }
@@ -280,4 +275,17 @@ struct _ReplacementRecord {
         count += 1
         if seen.insert([replaced, by]).inserted { pairs.append((replaced, by)) }
     }
+}
+
+/// What a container knows about its registrations besides the table readers probe (guarded by its writer lock).
+struct _RegistrationRecords {
+    /// Counts registrations, to order the live ones (the table keeps each entry's number). A replaced or removed
+    /// entry leaves the table and is retired, so the container holds what is registered, not its history.
+    var count = 0
+    /// What replaced what, per key, for diagnostics: the distinct pairs of sites, not the entries.
+    var replacements: [ServiceKey: _ReplacementRecord] = [:]
+    /// Decorators registered here, by service type.
+    var decorators: [ObjectIdentifier: [_DecoratorRecord]] = [:]
+    /// Collection contributions registered here, by element type, in registration order.
+    var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
 }

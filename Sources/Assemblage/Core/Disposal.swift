@@ -395,7 +395,7 @@ extension Container {
     /// so that no resolve hands out an instance being disposed; a later resolve makes a new one.
     func takeForShutdown() -> [_OwnedInstance] {
         let owned = existingDisposals?.takeAll() ?? []
-        let live = writer.withLock { liveEntriesLocked() + collectionElements.values.flatMap { $0.map(\.entry) } }
+        let live = writer.withLock { liveEntriesLocked() + records.collectionElements.values.flatMap { $0.map(\.entry) } }
         for entry in live { entry._reset(matching: nil, includingSingletons: true) }
         return owned
     }

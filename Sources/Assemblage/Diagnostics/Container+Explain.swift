@@ -94,11 +94,11 @@ extension Container {
                                nearMisses: nearMisses(for: key))
         }
         let replaced = container.writer.withLock {
-            container.replacements[key]?.pairs.map(\.replaced) ?? []
+            container.records.replacements[key]?.pairs.map(\.replaced) ?? []
         }
         let decorators = lookupChain().flatMap { container in
             container.writer.withLock {
-                (container.decoratorRecords[ObjectIdentifier(key.serviceType)] ?? [])
+                (container.records.decorators[ObjectIdentifier(key.serviceType)] ?? [])
                     .filter { $0.name == nil || $0.name == key.name }.map(\.site)
             }
         }

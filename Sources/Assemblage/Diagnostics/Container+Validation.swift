@@ -222,7 +222,7 @@ extension Container {
     /// distinct pair of sites.
     func replacementIssues() -> [ValidationIssue] {
         lookupChain().flatMap { container in
-            container.writer.withLock { container.replacements.map { ($0.key, $0.value.pairs) } }
+            container.writer.withLock { container.records.replacements.map { ($0.key, $0.value.pairs) } }
                 .sorted { $0.0.description < $1.0.description }
                 .flatMap { key, pairs in
                     pairs.map { pair in
@@ -255,7 +255,7 @@ extension Container {
                     winners.append(registration)
                 }
             }
-            for type in container.writer.withLock({ Array(container.collectionElements.keys) })
+            for type in container.writer.withLock({ Array(container.records.collectionElements.keys) })
             where !collectionTypes.contains(type) {
                 collectionTypes.append(type)
             }
@@ -265,7 +265,7 @@ extension Container {
 
     /// Collection elements of one element type (by type identifier), in collection order.
     func collectionElements(ofTypeID type: ObjectIdentifier) -> [_CollectionElement] {
-        lookupChain().flatMap { container in container.writer.withLock { container.collectionElements[type] ?? [] } }
+        lookupChain().flatMap { container in container.writer.withLock { container.records.collectionElements[type] ?? [] } }
     }
 }
 
@@ -329,7 +329,7 @@ final class _Sandbox {
         containers.append(copy)
         copies[ObjectIdentifier(original)] = copy
         let (live, elements, decorators, extensions, fallbacks) = original.writer.withLock {
-            (original.liveEntriesLocked(), original.collectionElements, original.decoratorRecords,
+            (original.liveEntriesLocked(), original.records.collectionElements, original.records.decorators,
              original.extensionStorage, original.fallbackList.map { (own: $0.own, tail: $0.tail) })
         }
         for entry in live {
@@ -360,8 +360,8 @@ final class _Sandbox {
             }
         }
         copy.writer.withLock {
-            copy.collectionElements = copiedElements
-            copy.decoratorRecords = decorators
+            copy.records.collectionElements = copiedElements
+            copy.records.decorators = decorators
             copy.extensionStorage = extensions
         }
         if let fallbacks {
@@ -402,7 +402,7 @@ final class _Sandbox {
                 guard let target = entryCopies[ObjectIdentifier(scoped.target)] else { continue }
                 let copied = element.entry._sandboxCopy(forwardingTo: _ScopedEntry(target: target, scope: scope))
                 container.writer.withLock {
-                    container.collectionElements[type, default: []]
+                    container.records.collectionElements[type, default: []]
                         .append(_CollectionElement(entry: copied, name: element.name, priority: element.priority))
                 }
             }

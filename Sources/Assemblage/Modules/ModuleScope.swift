@@ -66,7 +66,7 @@ final class _ModuleScope: Behavior, _ContributionHooks, _MissingRegistrationHint
                                           site: entry.site)
         proxy.container = exports
         exports.writer.withLock {
-            exports.collectionElements[ObjectIdentifier(Service.self), default: []]
+            exports.records.collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: proxy, name: name, priority: priority))
         }
     }
@@ -77,7 +77,7 @@ final class _ModuleScope: Behavior, _ContributionHooks, _MissingRegistrationHint
     func container(_ container: Container, didAddDecorator record: _DecoratorRecord) {
         guard let exports else { return }
         exports.writer.withLock {
-            exports.decoratorRecords[ObjectIdentifier(record.serviceType), default: []].append(record)
+            exports.records.decorators[ObjectIdentifier(record.serviceType), default: []].append(record)
         }
     }
 
