@@ -141,11 +141,11 @@ extension Container {
                         + "make it.\(shown) Pass registerScopedValue(…, validationValue:) to check past it.",
                     affected: cause.affected)
             }
-            var message = ValidationIssue.sentences(cause.failure.description)
+            var message = ValidationIssue.lines(cause.failure.description)
             if cause.affected.count > 1 {
                 let shown = cause.affected.prefix(3).map(\.description).joined(separator: ", ")
                 let more = cause.affected.count > 3 ? " and \(cause.affected.count - 3) more" : ""
-                message += " It makes \(cause.affected.count) registrations fail: \(shown)\(more)."
+                message += "\nIt makes \(cause.affected.count) registrations fail: \(shown)\(more)."
             }
             return ValidationIssue(severity: .error, kind: cause.kind, key: cause.failure.key, path: cause.failure.path,
                                    message: message, affected: cause.affected)

@@ -106,7 +106,8 @@ public struct ValidationIssue: Sendable, CustomStringConvertible, Equatable {
     public let key: ServiceKey?
     /// The chain of services leading to the problem, outermost first.
     public let path: [ServiceKey]
-    /// A complete sentence describing the finding (and, where there is one, the fix).
+    /// What was found: a first line that says what is wrong, then (for a failure) the error's further lines — the
+    /// resolution path, the fix — each on a line of its own.
     public let message: String
     /// For a failure (a missing registration, a cycle, a failing factory): every registration validation
     /// resolved that fails because of it, in the order resolved. One missing registration that a chain of
@@ -138,24 +139,20 @@ public struct ValidationIssue: Sendable, CustomStringConvertible, Equatable {
         self.affected = affected
     }
 
-    /// `error: missing registration: …`.
-    /// A multi-line error description as one line of sentences: each line joined to the next with a period
-    /// and a space, so that "Resolution path: A → B" and the line after it do not run together.
-    static func sentences(_ text: String) -> String {
-        var result = ""
-        for line in text.split(separator: "\n") {
-            let sentence = line.drop(while: { $0 == " " })
-            guard !sentence.isEmpty else { continue }
-            if !result.isEmpty {
-                if let last = result.last, !".:!?".contains(last) { result += "." }
-                result += " "
-            }
-            result += sentence
-        }
-        return result
+    /// An error's description as the lines of a finding, blank lines dropped.
+    static func lines(_ text: String) -> String {
+        text.split(separator: "\n").filter { !$0.allSatisfy { $0 == " " } }.joined(separator: "\n")
     }
 
-    public var description: String { "\(severity.rawValue): \(kind): \(message)" }
+    /// `error: missing registration: …` on the first line; the message's further lines (the resolution path, the
+    /// fix, what else fails because of it) each on a line of its own beneath, indented (by two spaces, or as the
+    /// error indented them).
+    public var description: String {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: true)
+        guard let first = lines.first else { return "\(severity.rawValue): \(kind):" }
+        return (["\(severity.rawValue): \(kind): \(first)"] + lines.dropFirst().map { $0.hasPrefix(" ") ? $0 : "  \($0)" })
+            .joined(separator: "\n")
+    }
 }
 
 /// Something whose whole object graph can be validated: a ``Container``, an ``Assembler`` or a

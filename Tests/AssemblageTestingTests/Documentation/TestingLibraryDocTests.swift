@@ -123,7 +123,8 @@ final class ProfileXCTests: XCTestCase {
         #expect(failures.first?.hasPrefix("""
             The object graph is not valid:
             1 error, 0 warnings, 0 notes (1 registration checked)
-            error: missing registration: No registration for Storage. Resolution path: ReportService → Storage
+            error: missing registration: No registration for Storage.
+              Resolution path: ReportService → Storage
             """) == true)
     }
 }
