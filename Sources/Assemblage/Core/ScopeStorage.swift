@@ -123,8 +123,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     static let inlineCapacity = 8
 
     static func make(parent: Container) -> _ScopeStorage {
-        let storage = unsafeDowncast(create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) },
-                                     to: _ScopeStorage.self)
+        let storage = create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
         storage.withUnsafeMutablePointerToHeader { header in
             pthread_mutex_init(&header.pointee.mutex, nil)
             pthread_cond_init(&header.pointee.condition, nil)

@@ -43,7 +43,7 @@ extension ServiceEntry {
     func _resolveIsolated<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
         guard factoryKind == Self.mainActorKind else { throw isolationError(.requiresAsync) }
         guard _MainActorCheck.isOnMainActor else { throw isolationError(.requiresMainActor) }
-        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _MainActorFactoryBox<Service, repeat each Arg>.self)
+        let box = factory as! _MainActorFactoryBox<Service, repeat each Arg>
         let passed = _UncheckedSendable((repeat each arguments))
         return try _resolve(container, { _argumentList(repeat each arguments) }) { resolver in
             try MainActor.assumeIsolated {
