@@ -250,7 +250,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                 if let instance: _ScopeInstance = withSlot(index, header, { $0.creator == nil ? $0.instance : nil }) {
                     return .ready(instance)
                 }
-                let creator = withSlot(index, header) { $0.creator.unsafelyUnwrapped }
+                let creator = withSlot(index, header) { $0.creator! }
                 if creator == state {
                     throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
                 }
@@ -404,7 +404,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             // Disposed where it lies: copying the instance and its disposer out costs more than the call.
             let (error, previous): ((any Error)?, Int) = endedSlot(index, &ended) { slot in
                 do {
-                    try slot.instance.disposeSynchronously(with: slot.disposer.unsafelyUnwrapped)
+                    try slot.instance.disposeSynchronously(with: slot.disposer!)
                     return (nil, slot.previousOwned)
                 } catch {
                     return (error, slot.previousOwned)
@@ -429,7 +429,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         var index = ended.lastOwned
         while index >= 0 {
             let (disposer, instance, previous) = endedSlot(index, &ended) {
-                ($0.disposer.unsafelyUnwrapped, $0.instance.any.unsafelyUnwrapped, $0.previousOwned)
+                ($0.disposer!, $0.instance.any!, $0.previousOwned)
             }
             disposed += 1
             let handed = _UncheckedSendable(instance)  // this scope's, disposed by its ending caller only
