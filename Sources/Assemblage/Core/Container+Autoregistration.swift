@@ -196,13 +196,13 @@ func _next(_ position: inout Int) -> Int {
 
 /// `argument` as a `Parameter`, when `Parameter` is its type or the optional of its type.
 ///
-/// Metatype comparisons, so that a specialised resolve compares constants; no dynamic cast. A runtime
+/// Metatype comparisons, so that a specialised resolve compares constants and the casts fold away. A runtime
 /// argument never matches a supertype or a protocol it conforms to: matching is by exact type, which is
 /// predictable when arguments and resolved parameters share a protocol.
 @inlinable @inline(__always)
 func _autoregistrationArgument<Argument, Parameter>(_ argument: Argument, as _: Parameter.Type) -> Parameter? {
-    if Argument.self == Parameter.self { return unsafeBitCast(argument, to: Parameter.self) }
-    if Argument?.self == Parameter.self { return unsafeBitCast(Argument?.some(argument), to: Parameter.self) }
+    if Argument.self == Parameter.self { return argument as? Parameter }
+    if Argument?.self == Parameter.self { return Argument?.some(argument) as? Parameter }
     return nil
 }
 
