@@ -213,8 +213,7 @@ func _autoregistrationArgument<Argument, Parameter>(_ argument: Argument, as _: 
 ///
 /// A value in the factory's context: nothing is formatted or allocated until a resolve fails.
 @usableFromInline
-struct _Autoregistration: @unchecked Sendable {
-    // @unchecked Sendable: metatypes are immutable, process-wide values; `Any.Type` is not yet marked Sendable.
+struct _Autoregistration: Sendable {
     let serviceType: Any.Type
     /// The parameters as one tuple type (a single parameter's own type; `Void` for none).
     let parametersType: Any.Type

@@ -8,8 +8,7 @@
 /// let key = ServiceKey(Cat.self, name: "mimi", argumentTypes: String.self)
 /// print(key)   // Cat (name: "mimi", arguments: String)
 /// ```
-public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // @unchecked Sendable: metatypes are immutable, process-wide values; `Any.Type` is not yet marked Sendable.
+public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The registered service type.
     public let serviceType: Any.Type
