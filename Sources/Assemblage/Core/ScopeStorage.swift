@@ -150,7 +150,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// Whether the disposal chain was non-empty when ``markEnded()`` ran (read by `deinit`; written under the mutex).
-    @exclusivity(unchecked) private var hadDisposables = false
+    private var hadDisposables = false
 
     /// The container the scope was made from (read through the header's address: the `header` property itself
     /// costs a dynamic exclusivity check per read).
