@@ -7,6 +7,11 @@ extension UnitOfWork: Disposable {}
 extension RequestRepository: Disposable {}
 extension RequestService: Disposable {}
 extension RequestHandler: Disposable {}
+extension ValueConnection: Disposable {}
+extension ValueWork: Disposable {}
+extension ValueRepository: Disposable {}
+extension ValueService: Disposable {}
+extension ValueHandler: Disposable {}
 
 enum AssemblageWorkloads {
     static var setups: [String: Setup] {
@@ -22,6 +27,7 @@ enum AssemblageWorkloads {
             "resolve.arguments3": arguments3,
             "resolve.parent3": parent3,
             "scope.request5": request5,
+            "scope.request5.values": request5Values,
         ], scaleSetups)
     }
 
@@ -48,6 +54,32 @@ enum AssemblageWorkloads {
         if requestDisposals - before != 10 { Check.fail("Assemblage request scope: expected 10 disposals") }
         return { n in
             for _ in 0 ..< n { blackHole(request()) }
+        }
+    }
+
+    /// The same request with value types: the scope holds each instance as `Any`.
+    static func request5Values() -> Run {
+        let c = Container()
+        c.register(ValueConnection.self) { _ in ValueConnection(id: 1) }.inObjectScope(.scoped)
+        c.register(ValueWork.self) { r in ValueWork(connection: r.resolve(ValueConnection.self)!) }
+            .inObjectScope(.scoped)
+        c.register(ValueRepository.self) { r in ValueRepository(work: r.resolve(ValueWork.self)!) }
+            .inObjectScope(.scoped)
+        c.register(ValueService.self) { r in ValueService(repository: r.resolve(ValueRepository.self)!) }
+            .inObjectScope(.scoped)
+        c.register(ValueHandler.self) { r in ValueHandler(service: r.resolve(ValueService.self)!) }
+            .inObjectScope(.scoped)
+        func request() -> ValueHandler {
+            let scope = c.makeScope()
+            let handler = scope.resolve(ValueHandler.self)!
+            try! scope.end()
+            return handler
+        }
+        let before = requestDisposals
+        if request().depth != 1 { Check.fail("Assemblage value request scope: wrong chain") }
+        if requestDisposals - before != 5 { Check.fail("Assemblage value request scope: expected 5 disposals") }
+        return { n in
+            for _ in 0 ..< n { requestDisposals &+= request().depth }
         }
     }
 

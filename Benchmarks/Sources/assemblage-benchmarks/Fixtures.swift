@@ -183,3 +183,33 @@ final class RequestHandler: @unchecked Sendable {
     init(service: RequestService) { self.service = service }
     func dispose() { requestDisposals &+= 1 }
 }
+
+// The same chain as values: structs of one word each, which a scope holds as `Any` rather than as references
+// (`scope.request5.values`).
+
+struct ValueConnection: Sendable {
+    let id: Int
+    func dispose() { requestDisposals &+= 1 }
+}
+
+struct ValueWork: Sendable {
+    let connection: ValueConnection
+    func dispose() { requestDisposals &+= 1 }
+}
+
+struct ValueRepository: Sendable {
+    let work: ValueWork
+    func dispose() { requestDisposals &+= 1 }
+}
+
+struct ValueService: Sendable {
+    let repository: ValueRepository
+    func dispose() { requestDisposals &+= 1 }
+}
+
+struct ValueHandler: Sendable {
+    let service: ValueService
+    func dispose() { requestDisposals &+= 1 }
+    /// The connection's `id`, read through the chain: what the loop keeps, so that nothing is optimised away.
+    var depth: Int { service.repository.work.connection.id }
+}

@@ -16,6 +16,7 @@ enum HandWritten {
             "resolve.arguments3": arguments3,
             "resolve.parent3": transient,
             "scope.request5": request5,
+            "scope.request5.values": request5Values,
         ], scaleSetups)
     }
 
@@ -51,6 +52,41 @@ enum HandWritten {
         Check.distinct(request(), request(), "hand request scope")
         return { n in
             for _ in 0 ..< n { blackHole(request()) }
+        }
+    }
+
+    /// A request scope over values: what it made, as existentials.
+    final class ValueRequestScope {
+        var made: [any HandValueDisposable] = []
+        init() { made.reserveCapacity(5) }
+        func end() {
+            for item in made.reversed() { item.dispose() }
+            made.removeAll()
+        }
+    }
+
+    static func request5Values() -> Run {
+        @inline(__always)
+        func request() -> ValueHandler {
+            let scope = ValueRequestScope()
+            let connection = ValueConnection(id: 1)
+            scope.made.append(connection)
+            let work = ValueWork(connection: connection)
+            scope.made.append(work)
+            let repository = ValueRepository(work: work)
+            scope.made.append(repository)
+            let service = ValueService(repository: repository)
+            scope.made.append(service)
+            let handler = ValueHandler(service: service)
+            scope.made.append(handler)
+            blackHole(scope)  // kept in a request context, as above
+            scope.end()
+            return handler
+        }
+        let before = requestDisposals
+        if request().depth != 1 || requestDisposals - before != 5 { Check.fail("hand value request scope") }
+        return { n in
+            for _ in 0 ..< n { requestDisposals &+= request().depth }
         }
     }
 
@@ -143,3 +179,14 @@ extension UnitOfWork: HandDisposable {}
 extension RequestRepository: HandDisposable {}
 extension RequestService: HandDisposable {}
 extension RequestHandler: HandDisposable {}
+
+/// The same protocol for values.
+protocol HandValueDisposable {
+    func dispose()
+}
+
+extension ValueConnection: HandValueDisposable {}
+extension ValueWork: HandValueDisposable {}
+extension ValueRepository: HandValueDisposable {}
+extension ValueService: HandValueDisposable {}
+extension ValueHandler: HandValueDisposable {}

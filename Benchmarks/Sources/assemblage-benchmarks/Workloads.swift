@@ -98,6 +98,10 @@ let workloads: [Workload] = [
              "one request: a new scope, a chain of 5 .scoped services resolved from its root, the scope ended and the 5"
                  + " disposed in reverse order (hand-written: a scope object and an array of disposables)",
              without: [.swinject]),
+    Workload("scope.request5.values",
+             "the same request with the five services as structs, which a scope holds as Any (hand-written: an array"
+                 + " of existentials)",
+             without: [.swinject]),
     Workload("resolve.moduleTree200",
              "the root service of a 200-module tree (ModuleAssembler): a chain of 6 .transient objects in 6 modules;"
                  + " Swinject: the same 200 assemblies in one container"),

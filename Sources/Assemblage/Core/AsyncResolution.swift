@@ -119,9 +119,15 @@ final class _AsyncGraph: @unchecked Sendable {  // @unchecked Sendable: `instanc
 // MARK: - Once-creation across tasks
 
 /// Identifies what is created once: a registration's shared instance, or its instance in one async graph.
-struct _OnceKey: Hashable, @unchecked Sendable {  // @unchecked Sendable: addresses, only compared.
+struct _OnceKey: Hashable, Sendable {
     let graph: ObjectIdentifier?
-    let entry: UnsafeRawPointer
+    /// The entry's address, as a number: only compared.
+    let entry: UInt
+
+    init(graph: ObjectIdentifier?, entry: UnsafeRawPointer) {
+        self.graph = graph
+        self.entry = UInt(bitPattern: entry)
+    }
 }
 
 /// One creation in progress. Its mutable state is guarded by the coordinator's lock.

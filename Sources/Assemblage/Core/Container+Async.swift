@@ -106,7 +106,7 @@ extension Container {
         guard let found = _lookupRetained(key) else {
             return try _resolveMissingAsync(key, Service.self, context, repeat each arguments)
         }
-        let entry = unsafeDowncast(found as AnyObject, to: ServiceEntry<Service>.self)
+        let entry = found as! ServiceEntry<Service>
         if context == nil {
             let isolation = entry.isolation
             if isolation == .nonisolated || (isolation == .mainActor && _MainActorCheck.isOnMainActor) {
@@ -290,7 +290,7 @@ extension ServiceEntry: _AsyncEntry {
                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
         async throws(ResolutionError) -> _UncheckedSendable<Service> {
         let frame = _AsyncFrame(entry: pointer, key: key, parent: context.frame, creation: creation)
-        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _AsyncFactoryBox<Service, repeat each Arg>.self)
+        let box = factory as! _AsyncFactoryBox<Service, repeat each Arg>
         let made: Service
         do {
             made = try await _AsyncContext.$current.withValue(_AsyncContext(graph: context.graph, frame: frame)) {

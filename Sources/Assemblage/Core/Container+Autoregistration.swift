@@ -196,13 +196,13 @@ func _next(_ position: inout Int) -> Int {
 
 /// `argument` as a `Parameter`, when `Parameter` is its type or the optional of its type.
 ///
-/// Metatype comparisons, so that a specialised resolve compares constants; no dynamic cast. A runtime
+/// Metatype comparisons, so that a specialised resolve compares constants and the casts fold away. A runtime
 /// argument never matches a supertype or a protocol it conforms to: matching is by exact type, which is
 /// predictable when arguments and resolved parameters share a protocol.
 @inlinable @inline(__always)
 func _autoregistrationArgument<Argument, Parameter>(_ argument: Argument, as _: Parameter.Type) -> Parameter? {
-    if Argument.self == Parameter.self { return unsafeBitCast(argument, to: Parameter.self) }
-    if Argument?.self == Parameter.self { return unsafeBitCast(Argument?.some(argument), to: Parameter.self) }
+    if Argument.self == Parameter.self { return argument as? Parameter }
+    if Argument?.self == Parameter.self { return Argument?.some(argument) as? Parameter }
     return nil
 }
 
@@ -213,8 +213,7 @@ func _autoregistrationArgument<Argument, Parameter>(_ argument: Argument, as _: 
 ///
 /// A value in the factory's context: nothing is formatted or allocated until a resolve fails.
 @usableFromInline
-struct _Autoregistration: @unchecked Sendable {
-    // @unchecked Sendable: metatypes are immutable, process-wide values; `Any.Type` is not yet marked Sendable.
+struct _Autoregistration: Sendable {
     let serviceType: Any.Type
     /// The parameters as one tuple type (a single parameter's own type; `Void` for none).
     let parametersType: Any.Type

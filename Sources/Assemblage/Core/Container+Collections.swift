@@ -79,7 +79,7 @@ extension Container {
     private func resolveCollectionInSection<Service>(_: Service.Type) throws -> [Service] {
         try collection(of: Service.self).map { element in
             recorder?.recordElement(element.entry, key: element.entry.key)
-            return try unsafeDowncast(element.entry, to: ServiceEntry<Service>.self)._resolve0(self)
+            return try (element.entry as! ServiceEntry<Service>)._resolve0(self)
         }
     }
 
@@ -92,7 +92,7 @@ extension Container {
         for element in collection(of: Service.self) {
             guard let name = element.name, result[name] == nil else { continue }
             recorder?.recordElement(element.entry, key: element.entry.key)
-            result[name] = try unsafeDowncast(element.entry, to: ServiceEntry<Service>.self)._resolve0(self)
+            result[name] = try (element.entry as! ServiceEntry<Service>)._resolve0(self)
         }
         return result
     }

@@ -12,7 +12,7 @@ enum _Decorators {
 
 /// A decorator with its exact service type.
 @usableFromInline
-final class _DecoratorBox<Service>: @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+final class _DecoratorBox<Service>: Sendable {
     @usableFromInline let call: @Sendable (Resolver, Service) throws -> Service
     init(_ call: @escaping @Sendable (Resolver, Service) throws -> Service) { self.call = call }
 }

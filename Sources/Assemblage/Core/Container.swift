@@ -139,8 +139,13 @@ public class Container: @unchecked Sendable {
     /// ``_lookup(_:)`` with its common case inlined: `key` in its home slot of this container's table.
     @inlinable @inline(__always)
     final func _lookupFast(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        let table = Unmanaged<_RegistrationTable>.fromOpaque(UnsafeRawPointer(words.loadAcquire(0).unsafelyUnwrapped))
-        if let entry = table._withUnsafeGuaranteedRef({ $0.findAtHome(key) }), !usesSlowLookup { return entry }
+        // Word 0 always holds a table. Tested rather than force-unwrapped: a trap's extra block stops the optimiser
+        // from inlining the fallback search's probes (`resolve.parent3`: 907 instructions instead of 831).
+        if let table = words.loadAcquire(0),
+           let entry = Unmanaged<_RegistrationTable>.fromOpaque(table)._withUnsafeGuaranteedRef({ $0.findAtHome(key) }),
+           !usesSlowLookup {
+            return entry
+        }
         return _lookup(key)
     }
 
@@ -199,9 +204,8 @@ public class Container: @unchecked Sendable {
     /// This container's own table only.
     @inline(__always)
     final func _findOwn(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        Unmanaged<_RegistrationTable>.fromOpaque(words.loadAcquire(0).unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-            $0.find(key)
-        }
+        guard let table = words.loadAcquire(0) else { return nil }  // always set (see `_lookupFast`)
+        return Unmanaged<_RegistrationTable>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.find(key) }
     }
 
     /// The current table (under the writer lock, or where no writer can run).

@@ -177,7 +177,7 @@ extension _AnyDisposer {
 }
 
 /// The closure of ``ServiceEntry/onDispose(_:)-2860t``.
-final class _Disposer<Service>: _AnyDisposer, @unchecked Sendable {  // @unchecked: immutable @Sendable closures.
+final class _Disposer<Service>: _AnyDisposer, Sendable {
     let sync: (@Sendable (Service) throws -> Void)?
     let async: (@Sendable (Service) async throws -> Void)?
 
@@ -206,7 +206,7 @@ final class _Disposer<Service>: _AnyDisposer, @unchecked Sendable {  // @uncheck
 
 /// Disposes instances of one type that adopts ``Disposable``: found once per registration and type, so that
 /// making an instance costs no conformance lookup (see ``_DisposalCache``).
-final class _SyncDisposer<T: Disposable>: _AnyDisposer, @unchecked Sendable {  // @unchecked: no state.
+final class _SyncDisposer<T: Disposable>: _AnyDisposer, Sendable {
     var isNone: Bool { false }
     func disposeSynchronously(_ instance: Any) throws { try _exactCast(instance, to: T.self).dispose() }
     // The cache that found this disposer is keyed by the instance's exact class, T: a bit cast, not a runtime cast.
@@ -215,7 +215,7 @@ final class _SyncDisposer<T: Disposable>: _AnyDisposer, @unchecked Sendable {  /
 }
 
 /// Disposes instances of one type that adopts only ``AsyncDisposable``.
-final class _AsyncDisposer<T: AsyncDisposable>: _AnyDisposer, @unchecked Sendable {  // @unchecked: no state.
+final class _AsyncDisposer<T: AsyncDisposable>: _AnyDisposer, Sendable {
     var isNone: Bool { false }
     func disposeSynchronously(_ instance: Any) throws { throw _RequiresAsyncDisposal() }
     func dispose(_ instance: Any) async throws {
@@ -225,7 +225,7 @@ final class _AsyncDisposer<T: AsyncDisposable>: _AnyDisposer, @unchecked Sendabl
 }
 
 /// Disposes instances of one type that adopts both protocols: synchronously or asynchronously, as its owner ends.
-final class _EitherDisposer<T: Disposable & AsyncDisposable>: _AnyDisposer, @unchecked Sendable {  // no state.
+final class _EitherDisposer<T: Disposable & AsyncDisposable>: _AnyDisposer, Sendable {
     var isNone: Bool { false }
     func disposeSynchronously(_ instance: Any) throws { try _exactCast(instance, to: T.self).dispose() as Void }
     func disposeSynchronously(object: AnyObject) throws { try unsafeBitCast(object, to: T.self).dispose() as Void }
@@ -237,7 +237,7 @@ final class _EitherDisposer<T: Disposable & AsyncDisposable>: _AnyDisposer, @unc
 
 /// The disposer a registration found for the last type it made: instances of one registration nearly always
 /// have one type, so the conformance lookup (about 1,700 instructions) runs once, not per instance.
-final class _DisposalCache: @unchecked Sendable {  // @unchecked: immutable.
+final class _DisposalCache: Sendable {
     let type: ObjectIdentifier
     let disposer: (any _AnyDisposer)?
 

@@ -44,7 +44,7 @@ public final class Scope: Container, @unchecked Sendable {
     /// ``ErrorCode/scopeEnded-46o0m``.
     public var isEnded: Bool { storage.isEnded }
 
-    var storage: _ScopeStorage { scopeStorage.unsafelyUnwrapped }  // set for every scope
+    var storage: _ScopeStorage { scopeStorage! }  // set for every scope
 
     /// `scope "request" of container "app"`.
     var scopeDescription: String { "scope \"\(label)\" of container \"\(container.label)\"" }

@@ -123,8 +123,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     static let inlineCapacity = 8
 
     static func make(parent: Container) -> _ScopeStorage {
-        let storage = unsafeDowncast(create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) },
-                                     to: _ScopeStorage.self)
+        let storage = create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
         storage.withUnsafeMutablePointerToHeader { header in
             pthread_mutex_init(&header.pointee.mutex, nil)
             pthread_cond_init(&header.pointee.condition, nil)
@@ -151,7 +150,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// Whether the disposal chain was non-empty when ``markEnded()`` ran (read by `deinit`; written under the mutex).
-    @exclusivity(unchecked) private var hadDisposables = false
+    private var hadDisposables = false
 
     /// The container the scope was made from (read through the header's address: the `header` property itself
     /// costs a dynamic exclusivity check per read).
@@ -251,7 +250,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                 if let instance: _ScopeInstance = withSlot(index, header, { $0.creator == nil ? $0.instance : nil }) {
                     return .ready(instance)
                 }
-                let creator = withSlot(index, header) { $0.creator.unsafelyUnwrapped }
+                let creator = withSlot(index, header) { $0.creator! }
                 if creator == state {
                     throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
                 }
@@ -405,7 +404,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             // Disposed where it lies: copying the instance and its disposer out costs more than the call.
             let (error, previous): ((any Error)?, Int) = endedSlot(index, &ended) { slot in
                 do {
-                    try slot.instance.disposeSynchronously(with: slot.disposer.unsafelyUnwrapped)
+                    try slot.instance.disposeSynchronously(with: slot.disposer!)
                     return (nil, slot.previousOwned)
                 } catch {
                     return (error, slot.previousOwned)
@@ -430,7 +429,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         var index = ended.lastOwned
         while index >= 0 {
             let (disposer, instance, previous) = endedSlot(index, &ended) {
-                ($0.disposer.unsafelyUnwrapped, $0.instance.any.unsafelyUnwrapped, $0.previousOwned)
+                ($0.disposer!, $0.instance.any!, $0.previousOwned)
             }
             disposed += 1
             let handed = _UncheckedSendable(instance)  // this scope's, disposed by its ending caller only

@@ -100,7 +100,7 @@ extension ServiceEntry {
         var result = instance
         for decorator in decorators {
             do {
-                result = try unsafeDowncast(decorator, to: _DecoratorBox<Service>.self).call(container, result)
+                result = try (decorator as! _DecoratorBox<Service>).call(container, result)
             } catch {
                 throw state.factoryFailure(error, key)
             }

@@ -81,7 +81,7 @@ extension ServiceEntry: _AnyEntry {
 
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
         if let target { return ServiceEntry(key: key, forwardingTo: target, site: site) }
-        let copy = ServiceEntry(key: key, scope: objectScope, site: site, factory: factory.unsafelyUnwrapped,
+        let copy = ServiceEntry(key: key, scope: objectScope, site: site, factory: factory!,
                                 kind: factoryKind)
         if let steps = words.loadAcquire(.completions) {
             copy.words.storeRelease(.completions, Unmanaged<AnyObject>.fromOpaque(steps).retain().toOpaque())

@@ -38,7 +38,7 @@ extension ServiceEntry {
     func _resolveIsolated<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
         guard factoryKind == .mainActor else { throw isolationError(.requiresAsync) }
         guard _MainActorCheck.isOnMainActor else { throw isolationError(.requiresMainActor) }
-        let box = unsafeDowncast(factory.unsafelyUnwrapped, to: _MainActorFactoryBox<Service, repeat each Arg>.self)
+        let box = factory as! _MainActorFactoryBox<Service, repeat each Arg>
         let passed = _UncheckedSendable((repeat each arguments))
         return try _resolve(container, { _argumentList(repeat each arguments) }) { resolver in
             try MainActor.assumeIsolated {
@@ -87,14 +87,14 @@ extension ServiceEntry: _IsolatedEntry {}
 
 /// Holds an `async` factory with any number of arguments, with its exact function type.
 @usableFromInline
-final class _AsyncFactoryBox<Service, each Arg>: @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+final class _AsyncFactoryBox<Service, each Arg>: Sendable {
     let call: @Sendable (Resolver, repeat each Arg) async throws -> Service
     init(_ call: @escaping @Sendable (Resolver, repeat each Arg) async throws -> Service) { self.call = call }
 }
 
 /// Holds a main-actor factory with any number of arguments, with its exact function type.
 @usableFromInline
-final class _MainActorFactoryBox<Service, each Arg>: @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+final class _MainActorFactoryBox<Service, each Arg>: Sendable {
     let call: @MainActor @Sendable (Resolver, repeat each Arg) throws -> Service
     init(_ call: @escaping @MainActor @Sendable (Resolver, repeat each Arg) throws -> Service) { self.call = call }
 }

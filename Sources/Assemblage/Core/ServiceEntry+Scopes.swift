@@ -164,8 +164,8 @@ extension Container {
 @usableFromInline
 enum _AsyncLongLived {
     private static let lock = _Lock()
+    /// How many run now: changed under `lock`, read without it.
     private static let word = _AtomicWords(count: 1)
-    nonisolated(unsafe) private static var count = 0  // guarded by `lock`; published in `word`
 
     @usableFromInline static var anyRunning: Bool { word.loadAcquire(0) != nil }
 
@@ -177,7 +177,7 @@ enum _AsyncLongLived {
 
     private static func change(by delta: Int) {
         lock.withLock {
-            count += delta
+            let count = Int(bitPattern: word.loadAcquire(0)) + delta
             word.storeRelease(0, UnsafeMutableRawPointer(bitPattern: count))
         }
     }

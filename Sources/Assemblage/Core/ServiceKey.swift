@@ -8,8 +8,7 @@
 /// let key = ServiceKey(Cat.self, name: "mimi", argumentTypes: String.self)
 /// print(key)   // Cat (name: "mimi", arguments: String)
 /// ```
-public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // @unchecked Sendable: metatypes are immutable, process-wide values; `Any.Type` is not yet marked Sendable.
+public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The registered service type.
     public let serviceType: Any.Type
@@ -45,10 +44,8 @@ public struct ServiceKey: Hashable, @unchecked Sendable, CustomStringConvertible
         self.argumentsType = argumentsType
         self.name = name
         countAndOption = argumentCount
-        var h = UInt(bitPattern: Int(bitPattern: unsafeBitCast(serviceType, to: UnsafeRawPointer.self)))
-            &* 0x9E37_79B9_7F4A_7C15
-        h ^= UInt(bitPattern: Int(bitPattern: unsafeBitCast(argumentsType, to: UnsafeRawPointer.self)))
-            &* 0xC2B2_AE3D_27D4_EB4F
+        var h = UInt(bitPattern: ObjectIdentifier(serviceType)) &* 0x9E37_79B9_7F4A_7C15
+        h ^= UInt(bitPattern: ObjectIdentifier(argumentsType)) &* 0xC2B2_AE3D_27D4_EB4F
         if let name { h ^= ServiceKey.hashName(name) }
         h ^= UInt(bitPattern: argumentCount) &* 0x1656_67B1_9E37_79F9
         h ^= h >> 29

@@ -105,7 +105,7 @@ final class _ValidationMemo: @unchecked Sendable {  // @unchecked: every propert
 }
 
 /// A sandbox copy of a registration that resolves through the run's ``_ValidationMemo``.
-final class _MemoEntry: _AnyEntry, _AsyncEntry, @unchecked Sendable {  // @unchecked: immutable.
+final class _MemoEntry: _AnyEntry, _AsyncEntry, Sendable {
     /// The sandbox copy (the node of the recorded graph).
     let target: any _AnyEntry
     let memo: _ValidationMemo

@@ -86,9 +86,9 @@ final class _GlobalContainers: @unchecked Sendable {
 /// The identity of a thread, to tell the thread running a one-time step from the threads waiting for it.
 ///
 /// A thread that continues a deep resolution for another (see `_StackGuard`) has the other's identity.
-struct _ThreadID: Equatable, @unchecked Sendable {
-    // @unchecked Sendable: an address that is only compared, never dereferenced.
-    private let raw: UnsafeRawPointer
+struct _ThreadID: Equatable, Sendable {
+    /// An address, as a number: only compared, never dereferenced.
+    private let raw: UInt
 
-    static var current: _ThreadID { _ThreadID(raw: _asm_logical_thread()) }
+    static var current: _ThreadID { _ThreadID(raw: UInt(bitPattern: _asm_logical_thread())) }
 }

@@ -68,7 +68,7 @@ struct _AppendOnlyList<Element>: @unchecked Sendable {
     /// The element at `index` (below ``count``).
     @inline(__always)
     subscript(index: Int) -> Element {
-        storage.unsafelyUnwrapped.base[index]
+        storage!.base[index]  // an index below `count` implies storage
     }
 
     /// The elements, as an array.

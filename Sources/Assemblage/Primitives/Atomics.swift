@@ -14,6 +14,13 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
         base.initializeMemory(as: UInt.self, repeating: 0, count: count)
     }
 
+    /// `byteCount` zeroed bytes aligned to 8, for a 64-bit counter (`_asm_increment_u64`), whatever the pointer
+    /// size.
+    init(counterBytes byteCount: Int) {
+        base = .allocate(byteCount: byteCount, alignment: 8)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+    }
+
     /// Words at `base`, which another object owns (and frees); never call ``deallocate()`` on them.
     init(borrowing base: UnsafeMutableRawPointer) { self.base = base }
 
@@ -37,11 +44,8 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
 
 /// A process-wide counter used to mint graph identifiers without random numbers or system calls.
 enum _Counter {
-    nonisolated(unsafe) private static let word: UnsafeMutableRawPointer = {
-        let p = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
-        p.storeBytes(of: UInt64(0), as: UInt64.self)
-        return p
-    }()
+    /// A 64-bit counter (eight bytes aligned to 8, also where pointers have four), never freed.
+    private static let word = _AtomicWords(counterBytes: 8)
 
-    static func next() -> UInt64 { _asm_increment_u64(word) }
+    static func next() -> UInt64 { _asm_increment_u64(word.base) }
 }
