@@ -263,8 +263,7 @@ def factory_box(n):
     return [
         f"/// Holds a factory with {count}.",
         "@usableFromInline",
-        f"final class _Factory{n}<{generics}>: _PackBoxMaking, @unchecked Sendable {{",
-        "    // @unchecked Sendable: an immutable @Sendable closure.",
+        f"final class _Factory{n}<{generics}>: _PackBoxMaking, Sendable {{  // an immutable @Sendable closure",
         f"    @usableFromInline let call: {function}",
         f"    init(_ call: @escaping {function}) {{ self.call = call }}",
         f"    func makePackBox() -> AnyObject {{ _FactoryBox<{generics}>(call) }}",
@@ -325,7 +324,7 @@ def entry_resolve(n):
     w(f"            return try _resolvePack({', '.join(['container'] + lower(n))})")
     w("        }")
     w("        if let shared = _sharedInstanceIfShared() { return shared }")
-    make = f"_Make{n}({', '.join(['box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped)'] + [f'{v}: {v}' for v in lower(n)])})"
+    make = f"_Make{n}({', '.join(['box: UnsafeRawPointer(factoryAddress!)'] + [f'{v}: {v}' for v in lower(n)])})"
     out += wrapped("        ", "return try _resolve(", ["container", make], ")")
     w("    }")
     return out

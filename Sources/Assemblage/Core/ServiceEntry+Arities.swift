@@ -9,8 +9,7 @@
 
 /// Holds a factory with no arguments.
 @usableFromInline
-final class _Factory0<Service>: _PackBoxMaking, @unchecked Sendable {
-    // @unchecked Sendable: an immutable @Sendable closure.
+final class _Factory0<Service>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
     @usableFromInline let call: @Sendable (Resolver) throws -> Service
     init(_ call: @escaping @Sendable (Resolver) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service>(call) }
@@ -18,8 +17,7 @@ final class _Factory0<Service>: _PackBoxMaking, @unchecked Sendable {
 
 /// Holds a factory with one argument.
 @usableFromInline
-final class _Factory1<Service, A>: _PackBoxMaking, @unchecked Sendable {
-    // @unchecked Sendable: an immutable @Sendable closure.
+final class _Factory1<Service, A>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
     @usableFromInline let call: @Sendable (Resolver, A) throws -> Service
     init(_ call: @escaping @Sendable (Resolver, A) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A>(call) }
@@ -27,8 +25,7 @@ final class _Factory1<Service, A>: _PackBoxMaking, @unchecked Sendable {
 
 /// Holds a factory with two arguments.
 @usableFromInline
-final class _Factory2<Service, A, B>: _PackBoxMaking, @unchecked Sendable {
-    // @unchecked Sendable: an immutable @Sendable closure.
+final class _Factory2<Service, A, B>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
     @usableFromInline let call: @Sendable (Resolver, A, B) throws -> Service
     init(_ call: @escaping @Sendable (Resolver, A, B) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A, B>(call) }
@@ -36,8 +33,7 @@ final class _Factory2<Service, A, B>: _PackBoxMaking, @unchecked Sendable {
 
 /// Holds a factory with three arguments.
 @usableFromInline
-final class _Factory3<Service, A, B, C>: _PackBoxMaking, @unchecked Sendable {
-    // @unchecked Sendable: an immutable @Sendable closure.
+final class _Factory3<Service, A, B, C>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
     @usableFromInline let call: @Sendable (Resolver, A, B, C) throws -> Service
     init(_ call: @escaping @Sendable (Resolver, A, B, C) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A, B, C>(call) }
@@ -127,7 +123,7 @@ extension ServiceEntry {
             return try _resolvePack(container)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make0(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped)))
+        return try _resolve(container, _Make0(box: UnsafeRawPointer(factoryAddress!)))
     }
 
     /// Resolves with one runtime argument.
@@ -138,7 +134,7 @@ extension ServiceEntry {
             return try _resolvePack(container, a)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make1(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a))
+        return try _resolve(container, _Make1(box: UnsafeRawPointer(factoryAddress!), a: a))
     }
 
     /// Resolves with two runtime arguments.
@@ -149,7 +145,7 @@ extension ServiceEntry {
             return try _resolvePack(container, a, b)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make2(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a, b: b))
+        return try _resolve(container, _Make2(box: UnsafeRawPointer(factoryAddress!), a: a, b: b))
     }
 
     /// Resolves with three runtime arguments.
@@ -160,8 +156,7 @@ extension ServiceEntry {
             return try _resolvePack(container, a, b, c)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(
-            container, _Make3(box: UnsafeRawPointer(factoryAddress.unsafelyUnwrapped), a: a, b: b, c: c))
+        return try _resolve(container, _Make3(box: UnsafeRawPointer(factoryAddress!), a: a, b: b, c: c))
     }
 
     /// A module export resolved in its module's scope, with no runtime arguments (out of line: one call per

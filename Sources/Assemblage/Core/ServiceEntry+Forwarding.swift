@@ -5,7 +5,7 @@ extension ServiceEntry {
     /// Runs `body` with the target of a ``scopedKind`` forwarder and the module scope it resolves in.
     @inlinable @inline(__always)
     func _withScopedTarget<R>(_ body: (ServiceEntry<Service>, Container) throws -> R) rethrows -> R {
-        try Unmanaged<_ScopedEntry>.fromOpaque(UnsafeRawPointer(factoryAddress.unsafelyUnwrapped))
+        try Unmanaged<_ScopedEntry>.fromOpaque(UnsafeRawPointer(factoryAddress!))
             ._withUnsafeGuaranteedRef { scoped in
                 try Unmanaged<ServiceEntry<Service>>.fromOpaque(scoped.targetAddress)._withUnsafeGuaranteedRef { target in
                     try scoped.unmanagedScope._withUnsafeGuaranteedRef { try body(target, $0) }

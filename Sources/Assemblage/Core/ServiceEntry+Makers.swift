@@ -4,7 +4,7 @@
 
 /// Holds a factory with any number of arguments, with its exact function type.
 @usableFromInline
-final class _FactoryBox<Service, each Arg>: @unchecked Sendable {  // @unchecked: an immutable @Sendable closure.
+final class _FactoryBox<Service, each Arg>: Sendable {  // an immutable @Sendable closure
     @usableFromInline let call: @Sendable (Resolver, repeat each Arg) throws -> Service
     init(_ call: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) { self.call = call }
 }

@@ -224,7 +224,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     var scopeKind: ObjectScope.Kind {
-        Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(.scope).unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.kind }
+        Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(.scope)!)._withUnsafeGuaranteedRef { $0.kind }
     }
 
     // `_resolve0…3`, the resolve paths for 0 to 3 runtime arguments, are generated: ServiceEntry+Arities.swift.
@@ -251,7 +251,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The factory as a pack box (converting a fixed-arity box once, under the coordinator's lock).
     @usableFromInline
     func _packBox() -> AnyObject {
-        if factoryKind == .pack { return factory.unsafelyUnwrapped }
+        if factoryKind == .pack { return factory! }
         if let made = words.loadAcquire(.packBox) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
         return _Coordinator.shared.withLock {
             if let made = words.loadAcquire(.packBox) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
@@ -421,7 +421,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     @usableFromInline
     func _resolveForwarded<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
-        let instance = try forwarded.unsafelyUnwrapped._resolveAny(container, repeat each arguments)
+        let instance = try forwarded!._resolveAny(container, repeat each arguments)
         guard let service = instance as? Service else {
             throw ResolutionError(code: .typeMismatch, key: key, path: [key])
         }
@@ -446,7 +446,7 @@ final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable aft
 /// The `initCompleted` steps of one registration; immutable, replaced when a step is added. Versions share
 /// append-only storage, so adding n steps costs O(n) in all, and the version a step replaces is retired.
 @usableFromInline
-final class _Completions<Service>: @unchecked Sendable {  // @unchecked: immutable.
+final class _Completions<Service>: Sendable {  // immutable: a list of @Sendable steps
     typealias Step = @Sendable (Resolver, Service) throws -> Void
     let steps: _AppendOnlyList<Step>
     init(_ steps: _AppendOnlyList<Step>) { self.steps = steps }
