@@ -471,9 +471,6 @@ enum _FactoryKind: Int8, Sendable {
     /// forwarder.
     case scopedForwarding = -5
 
-    /// The fixed-arity box for `count` arguments.
-    static func arity(_ count: Int) -> _FactoryKind { _FactoryKind(rawValue: Int8(count))! }
-
     /// An `async` or `@MainActor` factory: resolved through ``ServiceEntry/_resolveIsolated(_:_:)``.
     @inlinable var isIsolated: Bool { self == .async || self == .mainActor }
 }
