@@ -1,3 +1,5 @@
+import _AssemblageShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,18 +15,22 @@ import Darwin
 /// What a scope's storage holds besides its slots.
 @usableFromInline
 struct _ScopeHeader {
-    var mutex = pthread_mutex_t()
-    var condition = pthread_cond_t()
     let parent: Container
+    /// The scope's lock (``_asm_word_lock``), taken and released through its address only. Not the first field:
+    /// the thread sanitizer records a change of any header field through `pointee` at the header's first byte.
+    var lock: UInt32 = 0
+    /// Changed (atomically, under the lock) when a creation that threads wait for completes, is abandoned, or the
+    /// scope ends: what a waiting thread sleeps on (see ``_ScopeWaits``).
+    var generation: UInt32 = 0
     /// Slots in use (the first ``_ScopeStorage/inlineCapacity`` are inline, the rest in ``overflow``).
     var count = 0
     var overflow: [_ScopeSlot] = []
     /// The owned slot completed last: the head of the disposal chain (newest first).
     var lastOwned = -1
     var ended = false
-    /// Threads waiting for a creation in another thread, and the slot each waits for.
+    /// Threads waiting for a creation in another thread, and the slot each waits for (under the lock).
     var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
-    /// The view's atomic words (its table and its fallbacks), read by lookups without the mutex. Last, not first:
+    /// The view's atomic words (its table and its fallbacks), read by lookups without the lock. Last, not first:
     /// the thread sanitizer records a change of any header field through `pointee` at the header's first byte, and
     /// the words must not share that byte.
     var viewWords: (UInt, UInt) = (0, 0)
@@ -55,12 +61,16 @@ struct _ScopeSlot {
     }
 }
 
-/// An instance a scope holds: an object when the service type is a class, any other value as `Any`.
+/// An instance a scope holds: an object when the service type is a class, any other value in a box.
+///
+/// Both cases are one reference, so a slot is copied and destroyed with retains and releases; an `Any` payload
+/// made every slot copy go through the runtime's value witnesses (about 100 instructions a copy, three copies per
+/// instance).
 @usableFromInline
 enum _ScopeInstance {
     case none
     case object(AnyObject)
-    case value(Any)
+    case value(_ScopeValueBox)
 
     /// Whether instances of `T` are held as objects: `T` is a class (or `AnyObject`), one reference wide.
     static func holdsObjects<T>(of _: T.Type) -> Bool {
@@ -73,7 +83,7 @@ enum _ScopeInstance {
     /// of one class instance.
     @inlinable @inline(__always)
     init<T>(_ instance: T, asObject: Bool) {
-        self = asObject ? .object(unsafeBitCast(instance, to: AnyObject.self)) : .value(instance)
+        self = asObject ? .object(unsafeBitCast(instance, to: AnyObject.self)) : .value(_ScopeValue(instance))
     }
 
     /// `instance`, held as ``holdsObjects(of:)`` says (where the test's cost does not matter).
@@ -84,7 +94,7 @@ enum _ScopeInstance {
     func get<T>(as _: T.Type) -> T {
         switch self {
         case .object(let object): return unsafeBitCast(object, to: T.self)  // stored from a T (see init)
-        case .value(let value): return _exactCast(value, to: T.self)
+        case .value(let box): return (box as! _ScopeValue<T>).value  // an exact class match: one comparison
         case .none: preconditionFailure("a scope slot without an instance")
         }
     }
@@ -93,7 +103,7 @@ enum _ScopeInstance {
     var any: Any? {
         switch self {
         case .object(let object): return object
-        case .value(let value): return value
+        case .value(let box): return box.any
         case .none: return nil
         }
     }
@@ -102,33 +112,45 @@ enum _ScopeInstance {
     func disposeSynchronously(with disposer: any _AnyDisposer) throws {
         switch self {
         case .object(let object): try disposer.disposeSynchronously(object: object)
-        case .value(let value): try disposer.disposeSynchronously(value)
+        case .value(let box): try disposer.disposeSynchronously(box.any)
         case .none: break
         }
     }
 }
 
-/// A scope's instances: one allocation holding the view's words, a mutex and eight slots inline.
+/// A value (not a class instance) a scope holds; ``_ScopeValue`` is the typed box.
+@usableFromInline
+class _ScopeValueBox {
+    @usableFromInline init() {}
+    /// The value, as `Any`.
+    var any: Any { preconditionFailure("abstract") }
+}
+
+/// A value of type `T` that a scope holds.
+@usableFromInline
+final class _ScopeValue<T>: _ScopeValueBox {
+    @usableFromInline let value: T
+    @usableFromInline init(_ value: T) { self.value = value }
+    override var any: Any { value }
+}
+
+/// A scope's instances: one allocation holding the view's words, a lock word and eight slots inline.
 ///
-/// Every slot operation is a short critical section under the mutex; factories run outside it. A slot is
-/// claimed by the thread that makes its instance; another thread asking for it meanwhile waits on the condition
-/// (a wait that would close a cycle between threads is a `cycle` error instead). Once the scope is marked ended,
-/// no other thread touches a slot again, so the thread that ended it disposes and releases them without the lock.
+/// Every slot operation is a short critical section under the lock; factories run outside it. A slot is
+/// claimed by the thread that makes its instance; another thread asking for it meanwhile sleeps until the
+/// scope's ``_ScopeHeader/generation`` changes (a wait that would close a cycle between threads is a `cycle`
+/// error instead). Once the scope is marked ended, no other thread touches a slot again, so the thread that ended
+/// it disposes and releases them without the lock.
 @usableFromInline
 final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     // Shared between threads through its scope (an @unchecked Sendable container): slots and the mutable header
-    // fields are only touched under the mutex until the scope ends, and then only by the thread that ended it;
-    // `parent` is immutable; the view's words are atomics.
+    // fields are only touched under the lock until the scope ends, and then only by the thread that ended it;
+    // `parent` is immutable; the lock, the generation and the view's words are atomics.
 
     static let inlineCapacity = 8
 
     static func make(parent: Container) -> _ScopeStorage {
-        let storage = create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
-        storage.withUnsafeMutablePointerToHeader { header in
-            pthread_mutex_init(&header.pointee.mutex, nil)
-            pthread_cond_init(&header.pointee.condition, nil)
-        }
-        return storage
+        create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
     }
 
     deinit {
@@ -144,19 +166,17 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
         withUnsafeMutablePointers { header, slots in
             _ = slots.deinitialize(count: min(header.pointee.count, Self.inlineCapacity))
-            pthread_cond_destroy(&header.pointee.condition)
-            pthread_mutex_destroy(&header.pointee.mutex)
         }
     }
 
-    /// Whether the disposal chain was non-empty when ``markEnded()`` ran (read by `deinit`; written under the mutex).
+    /// Whether the disposal chain was non-empty when ``markEnded()`` ran (read by `deinit`; written under the lock).
     private var hadDisposables = false
 
     /// The container the scope was made from (read through the header's address: the `header` property itself
     /// costs a dynamic exclusivity check per read).
     ///
     /// Loaded from the field's bytes, which never change: a Swift access to `pointee` would count, for the
-    /// thread sanitizer, as an access to the whole header, which threads change under the mutex.
+    /// thread sanitizer, as an access to the whole header, which threads change under the lock.
     var parent: Container {
         withUnsafeMutablePointerToHeader { header in
             (UnsafeRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.parent)!)
@@ -176,13 +196,37 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     @inline(__always)
     private func locked<R>(_ body: (UnsafeMutablePointer<_ScopeHeader>) throws -> R) rethrows -> R {
         try withUnsafeMutablePointerToHeader { header in
-            pthread_mutex_lock(&header.pointee.mutex)
-            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            let lock = Self.lockWord(header)
+            _asm_word_lock(lock)
+            defer { _asm_word_unlock(lock) }
             return try body(header)
         }
     }
 
-    /// Runs `body` on slot `index` (under the mutex, or after the end by the thread that ended the scope).
+    /// The lock's address (computed from the layout: a Swift access through `pointee` would count, for the
+    /// thread sanitizer, as a plain access to the header).
+    @inline(__always)
+    private static func lockWord(_ header: UnsafeMutablePointer<_ScopeHeader>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.lock)!
+    }
+
+    /// The generation's address.
+    @inline(__always)
+    private static func generationWord(_ header: UnsafeMutablePointer<_ScopeHeader>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.generation)!
+    }
+
+    /// Under the lock: when threads wait, changes the generation and returns `true` (then call
+    /// ``_ScopeWaits/wakeAll()`` after releasing the lock).
+    @inline(__always)
+    private static func advanceIfWaited(_ header: UnsafeMutablePointer<_ScopeHeader>) -> Bool {
+        guard !header.pointee.waits.isEmpty else { return false }
+        let word = generationWord(header)
+        _asm_store_release_u32(word, _asm_load_acquire_u32(word) &+ 1)
+        return true
+    }
+
+    /// Runs `body` on slot `index` (under the lock, or after the end by the thread that ended the scope).
     @inline(__always)
     private func withSlot<R>(_ index: Int, _ header: UnsafeMutablePointer<_ScopeHeader>,
                              _ body: (inout _ScopeSlot) throws -> R) rethrows -> R {
@@ -190,7 +234,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         return try body(&header.pointee.overflow[index - Self.inlineCapacity])
     }
 
-    /// Appends a slot (under the mutex), moving it in; returns its index. (The inline slots are the first
+    /// Appends a slot (under the lock), moving it in; returns its index. (The inline slots are the first
     /// ``inlineCapacity``: the buffer's real `capacity` asks the allocator, which costs a call per use.)
     @inline(__always)
     private func append(_ header: UnsafeMutablePointer<_ScopeHeader>, _ slot: () -> _ScopeSlot) -> Int {
@@ -204,7 +248,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         return index
     }
 
-    /// The slot of `entry` (under the mutex).
+    /// The slot of `entry` (under the lock).
     private func find(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
         let count = header.pointee.count
         let inline = min(count, Self.inlineCapacity)
@@ -238,8 +282,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                state: UnsafeRawPointer) throws(ResolutionError) -> Claim {
         let path = { Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
         return try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
-            pthread_mutex_lock(&header.pointee.mutex)
-            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            let lock = Self.lockWord(header)
+            _asm_word_lock(lock)
+            defer { _asm_word_unlock(lock) }
             while true {
                 guard !header.pointee.ended else {
                     throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
@@ -256,7 +301,11 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                 }
                 try checkWaitCycle(from: state, to: creator, key: key, header, path: path())
                 header.pointee.waits.append((state, index))
-                pthread_cond_wait(&header.pointee.condition, &header.pointee.mutex)
+                let generation = Self.generationWord(header)
+                let seen = _asm_load_acquire_u32(generation)
+                _asm_word_unlock(lock)
+                _ScopeWaits.sleep(until: generation, differsFrom: seen)
+                _asm_word_lock(lock)
                 header.pointee.waits.removeAll { $0.waiter == state }
             }
         }
@@ -287,6 +336,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     func complete(_ index: Int, _ instance: __owned _ScopeInstance, _ disposer: (any _AnyDisposer)?,
                   entry: AnyObject) -> Bool {
         var instance = instance
+        var woken = false
         let ended: Bool = locked { header in
             if header.pointee.ended { return true }
             withSlot(index, header) { slot in
@@ -298,9 +348,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                 }
             }
             if disposer != nil { header.pointee.lastOwned = index }
-            if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
+            woken = Self.advanceIfWaited(header)
             return false
         }
+        if woken { _ScopeWaits.wakeAll() }
         guard ended else { return true }
         if let disposer {
             do {
@@ -319,9 +370,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// Gives up slot `index` after its factory failed, so that another resolve may try again.
     @usableFromInline
     func abandon(_ index: Int) {
+        var woken = false
         let released: AnyObject? = locked { header in
             guard !header.pointee.ended else { return nil }
-            defer { if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) } }
+            woken = Self.advanceIfWaited(header)
             return withSlot(index, header) { slot in
                 slot.creator = nil
                 slot.entryAddress = nil
@@ -329,6 +381,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                 return slot.entry
             }
         }
+        if woken { _ScopeWaits.wakeAll() }
         _ = released
     }
 
@@ -351,8 +404,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                         scope: String) throws(ScopeError) {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
         try withUnsafeMutablePointerToHeader { header throws(ScopeError) in
-            pthread_mutex_lock(&header.pointee.mutex)
-            defer { pthread_mutex_unlock(&header.pointee.mutex) }
+            let lock = Self.lockWord(header)
+            _asm_word_lock(lock)
+            defer { _asm_word_unlock(lock) }
             if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
             if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
             _ = append(header) { _ScopeSlot(entryAddress: address, entry: entry, instance: _ScopeInstance(value)) }
@@ -360,9 +414,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// What the thread that ended a scope takes with it: the slot count, the head of the disposal chain and the
-    /// overflow slots, moved out of the header. From then on it reads the inline slots without the mutex (no other
+    /// overflow slots, moved out of the header. From then on it reads the inline slots without the lock (no other
     /// thread touches a slot of an ended scope) and never the header (woken waiters still change it, under the
-    /// mutex).
+    /// lock).
     struct Ended {
         let count: Int
         let lastOwned: Int
@@ -370,9 +424,11 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// Marks the scope ended and takes its slots over; nil when it already was. Every other operation checks the
-    /// mark first, under the mutex.
+    /// mark first, under the lock.
     func markEnded() -> Ended? {
-        locked { header in
+        var woken = false
+        defer { if woken { _ScopeWaits.wakeAll() } }
+        return locked { header in
             guard !header.pointee.ended else { return nil }
             header.pointee.ended = true
             hadDisposables = header.pointee.lastOwned >= 0
@@ -381,7 +437,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             header.pointee.count = 0  // the slots are the ending thread's now: `releaseAll` deinitializes them
             header.pointee.overflow = []
             header.pointee.lastOwned = -1
-            if !header.pointee.waits.isEmpty { pthread_cond_broadcast(&header.pointee.condition) }
+            woken = Self.advanceIfWaited(header)
             return ended
         }
     }
@@ -390,7 +446,14 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     @inline(__always)
     private func endedSlot<R>(_ index: Int, _ ended: inout Ended, _ body: (inout _ScopeSlot) -> R) -> R {
         if index < Self.inlineCapacity { return withUnsafeMutablePointerToElements { body(&$0[index]) } }
-        return body(&ended.overflow[index - Self.inlineCapacity])
+        return Self.overflowSlot(index, &ended, body)
+    }
+
+    /// Slot `index` (past the inline ones) of an ended scope. Out of line: inlined, the optimiser hoists making the
+    /// overflow array unique out of the disposal loop, a copy of the empty array on every end.
+    @inline(never)
+    private static func overflowSlot<R>(_ index: Int, _ ended: inout Ended, _ body: (inout _ScopeSlot) -> R) -> R {
+        body(&ended.overflow[index - inlineCapacity])
     }
 
     /// Disposes the owned instances, newest first; returns how many, and the failures.
@@ -474,6 +537,27 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             for index in (0..<inline).reversed() { (slots + index).deinitialize(count: 1) }
         }
     }
+}
+
+/// Where threads sleep while another thread makes a scoped instance they asked for: one mutex and condition for
+/// every scope (waits are rare and short), each sleeper watching its own scope's generation word.
+///
+/// No wake-up is lost: a sleeper reads the generation under the scope's lock before releasing it, and checks it
+/// again under ``lock`` before each sleep; a waker changes it under the scope's lock, then broadcasts under
+/// ``lock``.
+enum _ScopeWaits {
+    private static let lock = _Lock()
+    private static let condition = _Condition()
+
+    /// Sleeps until the word at `generation` is no longer `seen`.
+    static func sleep(until generation: UnsafeMutableRawPointer, differsFrom seen: UInt32) {
+        lock.withLock {
+            while _asm_load_acquire_u32(generation) == seen { lock.wait(on: condition) }
+        }
+    }
+
+    /// Wakes every sleeper (each checks its own scope's generation and sleeps again if it has not changed).
+    static func wakeAll() { lock.withLock { condition.broadcast() } }
 }
 
 /// Reported when a scope was dropped without being ended.

@@ -1,3 +1,5 @@
+import _AssemblageShims
+
 // The `.scoped` object scope and disposal tracking on the entry's creation paths (none of it is on the path of a
 // shared hit or of a resolve outside a scope).
 
@@ -160,26 +162,16 @@ extension Container {
 }
 
 /// Counts the async factories of longer-lived registrations running now, so that a synchronous scoped creation
-/// reads the task-local async context (about 130 instructions) only when one may be above it.
+/// reads the task-local async context (about 130 instructions) only when one may be above it. The count is a C
+/// atomic: a static's lazy initialisation cost every scoped creation a `swift_once` call.
 @usableFromInline
 enum _AsyncLongLived {
-    private static let lock = _Lock()
-    /// How many run now: changed under `lock`, read without it.
-    private static let word = _AtomicWords(count: 1)
-
-    @usableFromInline static var anyRunning: Bool { word.loadAcquire(0) != nil }
+    @inlinable static var anyRunning: Bool { _asm_any_async_long_lived() }
 
     static func run<T>(_ body: () async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
-        change(by: 1)
-        defer { change(by: -1) }
+        _asm_count_async_long_lived(1)
+        defer { _asm_count_async_long_lived(-1) }
         return try await body()
-    }
-
-    private static func change(by delta: Int) {
-        lock.withLock {
-            let count = Int(bitPattern: word.loadAcquire(0)) + delta
-            word.storeRelease(0, UnsafeMutableRawPointer(bitPattern: count))
-        }
     }
 }
 
