@@ -38,7 +38,7 @@ protocol _ContributionHooks: AnyObject {
 extension Container {
     /// The behaviors of this container that adopt ``_ContributionHooks``, to notify outside the writer lock.
     func contributionHooks() -> [any _ContributionHooks] {
-        writer.withLock { behaviors.compactMap { $0 as? any _ContributionHooks } }
+        behaviors(adopting: (any _ContributionHooks).self)
     }
 }
 

@@ -96,12 +96,12 @@ extension Container {
     /// A container with a debug helper (Swinject's internal initializer, for tests written against it).
     convenience init(parent: Container? = nil, debugHelper: DebugHelper, defaultObjectScope: ObjectScope = .graph) {
         self.init(parent: parent, defaultObjectScope: defaultObjectScope)
-        self.debugHelper = debugHelper
+        hooks.debugHelper = debugHelper
     }
 
     /// Tells the debug helper, if any, that `key` has no registration (failure path only).
     func reportResolutionFailure<Service>(_: Service.Type, _ key: ServiceKey) {
-        guard let debugHelper else { return }
+        guard let debugHelper = writer.withLock({ hooks.debugHelper }) else { return }
         var available: [ServiceKey: ServiceEntryProtocol] = [:]
         for container in lookupChain() {
             let entries = container.writer.withLock { container.liveEntriesLocked() }

@@ -96,7 +96,7 @@ extension Container {
                                                                          by: entry.site)
             retired.append(earlier)
         }
-        let behaviors = self.behaviors
+        let behaviors = hooks.behaviors
         writer.unlock()
         // Unpublished above; released once no read section can still be using them.
         _Reclaimer.retire(retired)
@@ -194,13 +194,6 @@ extension Container {
     /// Whether any registration exists here or in a fallback container.
     public var hasAnyRegistration: Bool {
         lookupChain().contains { container in container.writer.withLock { container.currentTable.count > 0 } }
-    }
-
-    /// Adds an object to be told about every later registration.
-    ///
-    /// - Parameter behavior: The behavior.
-    public func addBehavior(_ behavior: Behavior) {
-        writer.withLock { behaviors.append(behavior) }
     }
 
     /// Returns a view of this container whose resolves run one at a time, as Swinject's does.

@@ -48,7 +48,7 @@ extension Container {
            let service = made as? Service {
             return service
         }
-        if debugHelper != nil { reportResolutionFailure(Service.self, key) }
+        reportResolutionFailure(Service.self, key)
         throw notRegistered(key)
     }
 
@@ -106,7 +106,7 @@ extension Container {
                     + "it as `register(\(requested).self) { … }`.")
             }
         }
-        let hints = writer.withLock { behaviors.compactMap { $0 as? any _MissingRegistrationHints } }
+        let hints = behaviors(adopting: (any _MissingRegistrationHints).self)
         for hint in hints { result += hint.hints(forMissing: key, in: self) }
         return result
     }

@@ -35,6 +35,7 @@ public class Container: @unchecked Sendable {
 
     /// 0: the current `_RegistrationTable` (unretained; ``table`` owns it).
     /// 1: the current `_Fallbacks` (unretained; ``fallbackList`` owns it), or nil.
+    /// 2: non-nil once an observer was added (see ``observers``); a scope's view has only words 0 and 1.
     @usableFromInline final let words: _AtomicWords
     /// Guards every mutable property below (a scope's view shares one process-wide lock: it never registers).
     final let writer: _Lock
@@ -46,33 +47,22 @@ public class Container: @unchecked Sendable {
     /// What this container knows about its registrations besides the table: their count, what replaced what,
     /// its decorators and collection contributions (see ``_RegistrationRecords``).
     final var records = _RegistrationRecords()
-    /// Objects told about each registration (``Behavior``), and the core's hooks that are behaviors: module
-    /// scopes, ``ContainerObserver``s.
-    final var behaviors: [Behavior] = []
+    /// Behaviors, observers, the Swinject debug hook and the state higher layers keep here (see
+    /// ``_ContainerHooks``).
+    final var hooks = _ContainerHooks()
     /// Set on the containers of a validation sandbox only: records every lookup and failure.
     @exclusivity(unchecked) final var recorder: _Recorder? {
-        didSet { usesSlowLookup = recorder != nil || serialization != nil }
+        didSet { usesSlowLookup = recorder != nil || serialization != nil }  // (a scope's view: see `role`)
     }
     /// Whether ``recorder`` is set, or this is a synchronized view: the inlined lookup leaves such containers to
     /// ``_lookup(_:)``.
     @exclusivity(unchecked) @usableFromInline final var usesSlowLookup = false
-    /// State that layers above the core keep per container (the property layer's), keyed by a type of theirs.
-    /// Values: a validation sandbox copies them into its mirror.
-    final var extensionStorage: [ObjectIdentifier: any Sendable] = [:]
-
-    /// For the view `synchronize()` returns: the recursive lock every resolve through this container holds, as
-    /// in Swinject (nil for every other container, which resolves without a lock).
-    final let serialization: _Lock?
-    /// Told about resolutions that find no registration (Swinject's internal hook; set only by its
-    /// initializer, before the container is shared).
-    final var debugHelper: DebugHelper?
+    /// A container, a synchronized view or a scope's view (see ``_ContainerRole``).
+    @usableFromInline final let role: _ContainerRole
     /// The scope registrations get when they do not choose one.
     public final let defaultObjectScope: ObjectScope
     /// A name for this container in diagnostics (`"main"`, a module's name, …).
     public final let label: String
-    /// For the view a ``Scope`` resolves through: the scope's instances, which also hold this view's atomic
-    /// words (nil for every other container).
-    @usableFromInline final let scopeStorage: _ScopeStorage?
     /// The instances this container made that are disposed when it shuts down, in creation order (made on first
     /// use, see `disposals`).
     final var disposalList: _DisposalList?
@@ -100,8 +90,7 @@ public class Container: @unchecked Sendable {
     /// The designated initializer; `serialization` is the lock of a synchronized view (see `synchronize()`).
     init(parent: Container?, defaultObjectScope: ObjectScope, behaviors: [Behavior], label: String,
          serialization: _Lock?, registeringClosure: (Container) -> Void) {
-        self.serialization = serialization
-        self.scopeStorage = nil
+        role = serialization.map { .synchronizedView($0) } ?? .container
         writer = _Lock()
         self.defaultObjectScope = defaultObjectScope
         // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
@@ -109,9 +98,11 @@ public class Container: @unchecked Sendable {
         self.label = label
         let table = _RegistrationTable(capacity: 16)
         self.table = table
-        words = _AtomicWords(count: 2)
+        words = _AtomicWords(count: 3)
         words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
-        self.behaviors = behaviors
+        for behavior in behaviors {
+            if hooks.add(behavior) { words.storeRelease(_observedWord, UnsafeMutableRawPointer(bitPattern: 1)) }
+        }
         if let parent { appendFallback(parent) }
         registeringClosure(self)
     }
@@ -120,14 +111,12 @@ public class Container: @unchecked Sendable {
     /// until something registers into it), lookup goes on to the scope's container, and its atomic words live in
     /// the scope's storage, so that making a scope allocates the view and the storage and nothing else.
     init(scopeOf storage: _ScopeStorage, label: String) {
-        serialization = nil
-        scopeStorage = storage
+        role = .scopeView(storage)
         writer = _Lock.scopeViews
         defaultObjectScope = storage.parent.defaultObjectScope
         self.label = label
         table = _RegistrationTable.sharedEmpty
-        words = storage.viewWords
-        words.storeRelease(0, Unmanaged.passUnretained(_RegistrationTable.sharedEmpty).toOpaque())
+        words = storage.viewWords  // word 0 stays nil until the view registers: lookups go straight on
     }
 
     deinit {
@@ -139,8 +128,9 @@ public class Container: @unchecked Sendable {
     /// ``_lookup(_:)`` with its common case inlined: `key` in its home slot of this container's table.
     @inlinable @inline(__always)
     final func _lookupFast(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        // Word 0 always holds a table. Tested rather than force-unwrapped: a trap's extra block stops the optimiser
-        // from inlining the fallback search's probes (`resolve.parent3`: 907 instructions instead of 831).
+        // Word 0 holds a table, except in a scope's view that has registered nothing (its lookups go on to the
+        // scope's container). Tested rather than force-unwrapped in any case: a trap's extra block stops the
+        // optimiser from inlining the fallback search's probes (`resolve.parent3`: 907 instructions instead of 831).
         if let table = words.loadAcquire(0),
            let entry = Unmanaged<_RegistrationTable>.fromOpaque(table)._withUnsafeGuaranteedRef({ $0.findAtHome(key) }),
            !usesSlowLookup {
@@ -204,7 +194,7 @@ public class Container: @unchecked Sendable {
     /// This container's own table only.
     @inline(__always)
     final func _findOwn(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        guard let table = words.loadAcquire(0) else { return nil }  // always set (see `_lookupFast`)
+        guard let table = words.loadAcquire(0) else { return nil }  // a scope's view that registered nothing
         return Unmanaged<_RegistrationTable>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.find(key) }
     }
 

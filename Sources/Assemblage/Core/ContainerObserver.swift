@@ -55,11 +55,3 @@ extension ContainerObserver {
     /// Does nothing.
     public func disposalFailed(_ failure: DisposalError.Failure, owner: String) {}
 }
-
-extension Container {
-    /// The behaviors that observe this container (the scope's container's, for a scope).
-    var observers: [any ContainerObserver] {
-        let owner = scopeStorage?.parent ?? self
-        return owner.writer.withLock { owner.behaviors.compactMap { $0 as? any ContainerObserver } }
-    }
-}

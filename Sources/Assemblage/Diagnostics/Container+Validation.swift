@@ -330,7 +330,7 @@ final class _Sandbox {
         copies[ObjectIdentifier(original)] = copy
         let (live, elements, decorators, extensions, fallbacks) = original.writer.withLock {
             (original.liveEntriesLocked(), original.records.collectionElements, original.records.decorators,
-             original.extensionStorage, original.fallbackList.map { (own: $0.own, tail: $0.tail) })
+             original.hooks.extensionStorage, original.fallbackList.map { (own: $0.own, tail: $0.tail) })
         }
         for entry in live {
             if entry.isForwarding {
@@ -362,7 +362,7 @@ final class _Sandbox {
         copy.writer.withLock {
             copy.records.collectionElements = copiedElements
             copy.records.decorators = decorators
-            copy.extensionStorage = extensions
+            copy.hooks.extensionStorage = extensions
         }
         if let fallbacks {
             copy.appendFallbacks(fallbacks.own.map(mirror), tail: mirror(fallbacks.tail))

@@ -115,10 +115,10 @@ extension Container {
     /// This container's ``_ModuleScope``; with `creating`, one is attached when there is none.
     func _moduleScope(creating: Bool) -> _ModuleScope? {
         writer.withLock {
-            if let scope = behaviors.lazy.compactMap({ $0 as? _ModuleScope }).first { return scope }
+            if let scope = hooks.behaviors.lazy.compactMap({ $0 as? _ModuleScope }).first { return scope }
             guard creating else { return nil }
             let scope = _ModuleScope(module: nil, exports: nil, graph: nil)
-            behaviors.append(scope)
+            _ = hooks.add(scope)
             return scope
         }
     }

@@ -2,8 +2,8 @@ extension Container {
     /// The properties applied to this container itself (its fallbacks' are merged beneath them when read), kept
     /// in the core's per-container extension storage; read and written under `writer`.
     var ownProperties: Properties {
-        get { extensionStorage[ObjectIdentifier(Properties.self)] as? Properties ?? Properties() }
-        set { extensionStorage[ObjectIdentifier(Properties.self)] = newValue }
+        get { hooks.extensionStorage[ObjectIdentifier(Properties.self)] as? Properties ?? Properties() }
+        set { hooks.extensionStorage[ObjectIdentifier(Properties.self)] = newValue }
     }
 
     /// The properties visible from this container: its own, over those of its fallbacks.

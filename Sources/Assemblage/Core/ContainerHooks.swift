@@ -1,0 +1,92 @@
+// What a container tells, and whom: its behaviors (observers among them), the Swinject debug hook, and the state
+// that layers above the core keep per container. And what kind of container it is: a container, a synchronized
+// view, or a scope's view.
+
+/// The objects and state that layers above the core hang on a container (guarded by its writer lock).
+struct _ContainerHooks {
+    /// Objects told about each registration (``Behavior``), and the core's hooks that are behaviors: module
+    /// scopes, ``ContainerObserver``s.
+    private(set) var behaviors: [Behavior] = []
+    /// The behaviors that are ``ContainerObserver``s, in the order they were added: kept apart so that ending a
+    /// scope casts no behavior.
+    private(set) var observers: [any ContainerObserver] = []
+    /// State that layers above the core keep per container (the property layer's), keyed by a type of theirs.
+    /// Values: a validation sandbox copies them into its mirror.
+    var extensionStorage: [ObjectIdentifier: any Sendable] = [:]
+    /// Told about resolutions that find no registration (Swinject's internal hook; set only by its initializer).
+    var debugHelper: DebugHelper?
+
+    /// Adds `behavior`; returns whether it is an observer.
+    mutating func add(_ behavior: Behavior) -> Bool {
+        behaviors.append(behavior)
+        guard let observer = behavior as? any ContainerObserver else { return false }
+        observers.append(observer)
+        return true
+    }
+
+    /// The behaviors that adopt `Hook` (a protocol the core owns), in order.
+    func behaviors<Hook>(adopting _: Hook.Type) -> [Hook] { behaviors.compactMap { $0 as? Hook } }
+}
+
+/// What kind of container a `Container` is: one that holds registrations, or one of the two views of another.
+@usableFromInline
+enum _ContainerRole {
+    /// A container.
+    case container
+    /// The view `synchronize()` returns: the recursive lock every resolve through it holds, as in Swinject.
+    case synchronizedView(_Lock)
+    /// The view a ``Scope`` resolves through: the scope's instances, which also hold the view's atomic words.
+    case scopeView(_ScopeStorage)
+}
+
+extension Container {
+    /// For the view a ``Scope`` resolves through: the scope's instances (nil for every other container).
+    @inlinable @inline(__always)
+    final var scopeStorage: _ScopeStorage? {
+        if case .scopeView(let storage) = role { return storage }
+        return nil
+    }
+
+    /// For the view `synchronize()` returns: the recursive lock every resolve through it holds (nil for every
+    /// other container, which resolves without a lock).
+    final var serialization: _Lock? {
+        if case .synchronizedView(let lock) = role { return lock }
+        return nil
+    }
+
+    /// The container whose behaviors a scope's view uses: the one the scope (or the scope it was made from) was
+    /// made from.
+    final var hookOwner: Container {
+        var owner = self
+        while let storage = owner.scopeStorage { owner = storage.parent }
+        return owner
+    }
+
+    /// The behaviors that observe this container (the scope's container's, for a scope). One atomic load when
+    /// there are none.
+    var observers: [any ContainerObserver] {
+        let owner = hookOwner
+        guard owner.words.loadAcquire(_observedWord) != nil else { return [] }
+        return owner.writer.withLock { owner.hooks.observers }
+    }
+
+    /// The behaviors that adopt `Hook` (a protocol the core owns), to notify outside the writer lock.
+    func behaviors<Hook>(adopting hook: Hook.Type) -> [Hook] {
+        writer.withLock { hooks.behaviors(adopting: hook) }
+    }
+
+    /// Adds an object to be told about every later registration.
+    ///
+    /// - Parameter behavior: The behavior.
+    public func addBehavior(_ behavior: Behavior) {
+        let observes = writer.withLock { hooks.add(behavior) }
+        // Set once, never cleared: a scope's end reads it without the lock. (A view has two words and no
+        // observers of its own: observers are read from its owner.)
+        if observes, scopeStorage == nil {
+            words.storeRelease(_observedWord, UnsafeMutableRawPointer(bitPattern: 1))
+        }
+    }
+}
+
+/// The index, among a container's atomic words, of the one that says it has observers (non-nil).
+let _observedWord = 2
