@@ -28,6 +28,7 @@ enum AssemblageWorkloads {
             "resolve.parent3": parent3,
             "scope.request5": request5,
             "scope.request5.values": request5Values,
+            "scope.hit": scopeHit,
         ], scaleSetups)
     }
 
@@ -54,6 +55,19 @@ enum AssemblageWorkloads {
         if requestDisposals - before != 10 { Check.fail("Assemblage request scope: expected 10 disposals") }
         return { n in
             for _ in 0 ..< n { blackHole(request()) }
+        }
+    }
+
+    /// A scoped instance the scope has made already: the lookup, the claim that finds it ready, the hand-back.
+    static func scopeHit() -> Run {
+        let c = Container()
+        c.register(RequestConnection.self) { _ in RequestConnection() }.inObjectScope(.scoped)
+        let scope = c.makeScope()
+        let first = scope.resolve(RequestConnection.self)!
+        if scope.resolve(RequestConnection.self)! !== first { Check.fail("Assemblage scoped hit: not the same") }
+        return { n in
+            for _ in 0 ..< n { blackHole(scope.resolve(RequestConnection.self)!) }
+            withExtendedLifetime(scope) {}
         }
     }
 

@@ -17,6 +17,7 @@ enum HandWritten {
             "resolve.parent3": transient,
             "scope.request5": request5,
             "scope.request5.values": request5Values,
+            "scope.hit": scopeHit,
         ], scaleSetups)
     }
 
@@ -52,6 +53,19 @@ enum HandWritten {
         Check.distinct(request(), request(), "hand request scope")
         return { n in
             for _ in 0 ..< n { blackHole(request()) }
+        }
+    }
+
+    /// A request's context that holds the connection it made.
+    final class RequestContext {
+        let connection = RequestConnection()
+    }
+
+    static func scopeHit() -> Run {
+        let context = RequestContext()
+        blackHole(context)  // a server keeps it in the request: it is not on the stack
+        return { n in
+            for _ in 0 ..< n { blackHole(context.connection) }
         }
     }
 

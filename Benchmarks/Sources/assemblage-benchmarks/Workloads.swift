@@ -102,6 +102,10 @@ let workloads: [Workload] = [
              "the same request with the five services as structs, which a scope holds as Any (hand-written: an array"
                  + " of existentials)",
              without: [.swinject]),
+    Workload("scope.hit",
+             "a .scoped service the request's scope has already made, resolved again through the scope (hand-written: a"
+                 + " property of the request's context)",
+             without: [.swinject]),
     Workload("resolve.moduleTree200",
              "the root service of a 200-module tree (ModuleAssembler): a chain of 6 .transient objects in 6 modules;"
                  + " Swinject: the same 200 assemblies in one container"),

@@ -49,7 +49,7 @@ extension Container {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line),
                                           factory: _Factory0(factory), kind: .arity0)
-        entry.container = self
+        entry.container = registryOwner
         writer.withLock {
             records.collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: entry, name: name, priority: priority))

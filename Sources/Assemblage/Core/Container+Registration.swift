@@ -44,7 +44,7 @@ extension Container {
     func register<Service>(_ key: ServiceKey, _ box: AnyObject, kind: _FactoryKind,
                                    site: RegistrationSite) -> ServiceEntry<Service> {
         let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind)
-        entry.container = self
+        entry.container = registryOwner
         let behaviors = add(entry)
         for behavior in behaviors {
             behavior.container(self, didRegisterType: Service.self, toService: entry, withName: key.name)
@@ -67,7 +67,7 @@ extension Container {
         let key = ServiceKey(serviceType: T.self, argumentsType: entry.key.argumentsType, name: name,
                              argumentCount: entry.key.argumentCount)
         let forwarder = ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site)
-        forwarder.container = self
+        forwarder.container = registryOwner
         let behaviors = add(forwarder)
         for behavior in behaviors {
             behavior.container(self, didRegisterType: T.self, toService: entry, withName: name)
@@ -78,12 +78,7 @@ extension Container {
     func add(_ entry: any _AnyEntry) -> [Behavior] {
         var retired: [AnyObject] = []
         writer.lock()
-        if table === _RegistrationTable.sharedEmpty {
-            // A scope's view registers for the first time: it gets a table of its own (the shared one is never
-            // written, nor retired).
-            table = _RegistrationTable(capacity: 16)
-            words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
-        } else if table.find(entry.key) == nil, !table.hasRoomForOneMore {
+        if table.find(entry.key) == nil, !table.hasRoomForOneMore {
             let outgrown = table
             table = outgrown.grown()
             words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
@@ -122,8 +117,7 @@ extension Container {
         }
         for entry in removed { entry._reset(matching: nil, includingSingletons: true) }
         // Unpublished above; released once no read section can still be using them.
-        let retiredTable: [AnyObject] = oldTable === _RegistrationTable.sharedEmpty ? [] : [oldTable]
-        _Reclaimer.retire(retiredTable + removed.map { $0 as AnyObject })
+        _Reclaimer.retire([oldTable as AnyObject] + removed.map { $0 as AnyObject })
     }
 
     /// Discards the instances kept for registrations in `objectScope`, here and in the fallback containers.

@@ -2,7 +2,8 @@
 // that layers above the core keep per container. And what kind of container it is: a container, a synchronized
 // view, or a scope's view.
 
-/// The objects and state that layers above the core hang on a container (guarded by its writer lock).
+/// The objects and state that layers above the core hang on a container (part of its ``_Registry``, guarded by
+/// the registry's writer lock).
 struct _ContainerHooks {
     /// Objects told about each registration (``Behavior``), and the core's hooks that are behaviors: module
     /// scopes, ``ContainerObserver``s.
@@ -54,20 +55,18 @@ extension Container {
         return nil
     }
 
-    /// The container whose behaviors a scope's view uses: the one the scope (or the scope it was made from) was
-    /// made from.
-    final var hookOwner: Container {
-        var owner = self
-        while let storage = owner.scopeStorage { owner = storage.parent }
-        return owner
+    /// Whether this is the view `synchronize()` returns (a test of the role's case, without taking its lock out).
+    @inline(__always)
+    final var isSynchronizedView: Bool {
+        if case .synchronizedView = role { return true }
+        return false
     }
 
-    /// The behaviors that observe this container (the scope's container's, for a scope). One atomic load when
-    /// there are none.
+    /// The behaviors that observe this container (the scope's container's, for a scope: they share the
+    /// registry). One atomic load when there are none.
     var observers: [any ContainerObserver] {
-        let owner = hookOwner
-        guard owner.words.loadAcquire(_observedWord) != nil else { return [] }
-        return owner.writer.withLock { owner.hooks.observers }
+        guard registry.isObserved else { return [] }
+        return writer.withLock { hooks.observers }
     }
 
     /// The behaviors that adopt `Hook` (a protocol the core owns), to notify outside the writer lock.
@@ -79,14 +78,6 @@ extension Container {
     ///
     /// - Parameter behavior: The behavior.
     public func addBehavior(_ behavior: Behavior) {
-        let observes = writer.withLock { hooks.add(behavior) }
-        // Set once, never cleared: a scope's end reads it without the lock. (A view has two words and no
-        // observers of its own: observers are read from its owner.)
-        if observes, scopeStorage == nil {
-            words.storeRelease(_observedWord, UnsafeMutableRawPointer(bitPattern: 1))
-        }
+        if writer.withLock({ hooks.add(behavior) }) { registry.markObserved() }
     }
 }
-
-/// The index, among a container's atomic words, of the one that says it has observers (non-nil).
-let _observedWord = 2

@@ -34,10 +34,6 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Whether the table still holds its entries (+1 each). An outgrown table hands them to its successor.
     private var ownsEntries = true
 
-    /// The empty table every scope's view starts with: never written (a view that registers gets its own) and
-    /// never retired.
-    static let sharedEmpty = _RegistrationTable(capacity: 2)
-
     init(capacity: Int) {
         precondition(capacity > 1 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
         self.capacity = capacity

@@ -30,10 +30,6 @@ struct _ScopeHeader {
     var ended = false
     /// Threads waiting for a creation in another thread, and the slot each waits for (under the lock).
     var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
-    /// The view's atomic words (its table and its fallbacks), read by lookups without the lock. Last, not first:
-    /// the thread sanitizer records a change of any header field through `pointee` at the header's first byte, and
-    /// the words must not share that byte.
-    var viewWords: (UInt, UInt) = (0, 0)
 
     init(parent: Container) { self.parent = parent }
 }
@@ -134,7 +130,7 @@ final class _ScopeValue<T>: _ScopeValueBox {
     override var any: Any { value }
 }
 
-/// A scope's instances: one allocation holding the view's words, a lock word and eight slots inline.
+/// A scope's instances: one allocation holding a lock word and eight slots inline.
 ///
 /// Every slot operation is a short critical section under the lock; factories run outside it. A slot is
 /// claimed by the thread that makes its instance; another thread asking for it meanwhile sleeps until the
@@ -181,13 +177,6 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         withUnsafeMutablePointerToHeader { header in
             (UnsafeRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.parent)!)
                 .load(as: Unmanaged<Container>.self).takeUnretainedValue()
-        }
-    }
-
-    /// The view's words, inside this storage (which the view holds).
-    var viewWords: _AtomicWords {
-        withUnsafeMutablePointerToHeader { header in
-            _AtomicWords(borrowing: UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.viewWords)!)
         }
     }
 

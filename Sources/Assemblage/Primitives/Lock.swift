@@ -14,10 +14,6 @@ import Darwin
 final class _Lock: @unchecked Sendable {  // @unchecked: all access to `mutex` goes through pthread calls.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    /// The writer lock every scope's view shares: views do not register in the normal course, so they need no
-    /// lock of their own.
-    static let scopeViews = _Lock()
-
     /// A mutex; `recursive` lets the thread that holds it lock it again (for `Container.synchronize()`).
     init(recursive: Bool = false) {
         mutex = .allocate(capacity: 1)

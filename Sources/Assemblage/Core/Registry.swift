@@ -1,0 +1,93 @@
+// What a container holds, apart from the container: `_Registry`, which a scope's view shares with the container
+// the scope was made from.
+
+/// A container's registrations and everything registered with them: the table readers probe, the fallbacks, the
+/// registration records, the behaviors and the instances the container owns, with the lock and the atomic words
+/// that guard them.
+///
+/// A ``Container`` holds one; a scope's view holds its container's, so that a lookup through a scope is the
+/// container's own lookup, and a registration made through a scope is made in its container.
+@usableFromInline
+final class _Registry: @unchecked Sendable {
+    // @unchecked Sendable: `words` are atomics that follow a publication protocol; every other mutable property
+    // is guarded by `writer`. Behaviors are not Sendable; they are called on the registering thread.
+
+    /// 0: the current `_RegistrationTable` (unretained; ``table`` owns it).
+    /// 1: the current `_Fallbacks` (unretained; ``fallbackList`` owns it), or nil.
+    /// 2: non-nil once an observer was added (see `Container.observers`).
+    @usableFromInline let words = _AtomicWords(count: 3)
+    /// Guards every mutable property below.
+    let writer = _Lock()
+    /// The table readers load now. A table it replaces (outgrown, or emptied by `removeAll`) is retired to
+    /// the reclaimer, which frees it once no read section can be using it.
+    var table: _RegistrationTable
+    /// The fallback list readers load now (replaced whole, and the old one retired, when one is added).
+    var fallbackList: _Fallbacks?
+    /// What the registry knows about its registrations besides the table: their count, what replaced what, its
+    /// decorators and collection contributions (see ``_RegistrationRecords``).
+    var records = _RegistrationRecords()
+    /// Behaviors, observers, the Swinject debug hook and the state higher layers keep here (see
+    /// ``_ContainerHooks``).
+    var hooks = _ContainerHooks()
+    /// The instances the container made that are disposed when it shuts down, in creation order (made on first
+    /// use, see `Container.disposals`).
+    var disposalList: _DisposalList?
+
+    init(behaviors: [Behavior]) {
+        table = _RegistrationTable(capacity: 16)
+        words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+        for behavior in behaviors where hooks.add(behavior) { markObserved() }
+    }
+
+    deinit { words.deallocate() }
+
+    /// Says, once and for good, that an observer was added (read without the lock by `Container.observers`).
+    func markObserved() { words.storeRelease(_observedWord, UnsafeMutableRawPointer(bitPattern: 1)) }
+
+    /// Whether an observer was ever added.
+    var isObserved: Bool { words.loadAcquire(_observedWord) != nil }
+}
+
+/// The index, among a registry's atomic words, of the one that says it has observers (non-nil).
+let _observedWord = 2
+
+extension Container {
+    /// The container whose registry this is: this one, or for a scope's view, the container the scope was made
+    /// from (outwards, for scopes of scopes). Registrations made through a scope belong to it.
+    final var registryOwner: Container {
+        var owner = self
+        while let storage = owner.scopeStorage { owner = storage.parent }
+        return owner
+    }
+}
+
+// The registry's members, as the container's: the code that registers, looks up and resets reads them here.
+extension Container {
+    /// The registry's lock.
+    final var writer: _Lock { registry.writer }
+    /// The registry's table (under the writer lock).
+    final var table: _RegistrationTable {
+        get { registry.table }
+        set { registry.table = newValue }
+    }
+    /// The registry's fallback list (under the writer lock).
+    final var fallbackList: _Fallbacks? {
+        get { registry.fallbackList }
+        set { registry.fallbackList = newValue }
+    }
+    /// The registry's records (under the writer lock); changed in place.
+    final var records: _RegistrationRecords {
+        get { registry.records }
+        _modify { yield &registry.records }
+    }
+    /// The registry's hooks (under the writer lock); changed in place.
+    final var hooks: _ContainerHooks {
+        get { registry.hooks }
+        _modify { yield &registry.hooks }
+    }
+    /// The registry's owned instances (under the writer lock).
+    final var disposalList: _DisposalList? {
+        get { registry.disposalList }
+        set { registry.disposalList = newValue }
+    }
+}
