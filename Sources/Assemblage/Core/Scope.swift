@@ -30,8 +30,9 @@ import Darwin
 /// longer-lived instance that would capture a scoped one fails with
 /// ``ErrorCode/captiveDependency``.
 ///
-/// A scope is a ``Container`` — a light one, made in two allocations, with no registrations of its own — and so a
-/// ``Resolver``: tasks of one request may resolve through it at once (a scoped instance is still made once).
+/// A scope is a ``Container`` — a light one, made in two allocations, that shares its container's registrations:
+/// a registration made through a scope is made in its container — and so a ``Resolver``: tasks of one request may
+/// resolve through it at once (a scoped instance is still made once).
 public final class Scope: Container, @unchecked Sendable {
     // @unchecked Sendable: as Container; a scope adds no stored property.
 

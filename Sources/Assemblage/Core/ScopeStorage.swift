@@ -16,9 +16,10 @@ import Darwin
 @usableFromInline
 struct _ScopeHeader {
     let parent: Container
-    /// The scope's lock (``_asm_word_lock``), taken and released through its address only. Not the first field:
-    /// the thread sanitizer records a change of any header field through `pointee` at the header's first byte.
-    var lock: UInt32 = 0
+    /// The scope's mutex, taken and released through its address only (see `_ScopeStorage.lockWord`). Not the
+    /// first field: the thread sanitizer records a change of any header field through `pointee` at the header's
+    /// first byte.
+    var lock = pthread_mutex_t()
     /// Changed (atomically, under the lock) when a creation that threads wait for completes, is abandoned, or the
     /// scope ends: what a waiting thread sleeps on (see ``_ScopeWaits``).
     var generation: UInt32 = 0
@@ -130,7 +131,7 @@ final class _ScopeValue<T>: _ScopeValueBox {
     override var any: Any { value }
 }
 
-/// A scope's instances: one allocation holding a lock word and eight slots inline.
+/// A scope's instances: one allocation holding a mutex and eight slots inline.
 ///
 /// Every slot operation is a short critical section under the lock; factories run outside it. A slot is
 /// claimed by the thread that makes its instance; another thread asking for it meanwhile sleeps until the
@@ -140,13 +141,15 @@ final class _ScopeValue<T>: _ScopeValueBox {
 @usableFromInline
 final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     // Shared between threads through its scope (an @unchecked Sendable container): slots and the mutable header
-    // fields are only touched under the lock until the scope ends, and then only by the thread that ended it;
-    // `parent` is immutable; the lock, the generation and the view's words are atomics.
+    // fields are only touched under the mutex until the scope ends, and then only by the thread that ended it;
+    // `parent` is immutable; the generation is atomic.
 
     static let inlineCapacity = 8
 
     static func make(parent: Container) -> _ScopeStorage {
-        create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
+        let storage = create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
+        storage.withUnsafeMutablePointerToHeader { _ = pthread_mutex_init(lockWord($0), nil) }
+        return storage
     }
 
     deinit {
@@ -162,6 +165,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
         withUnsafeMutablePointers { header, slots in
             _ = slots.deinitialize(count: min(header.pointee.count, Self.inlineCapacity))
+            pthread_mutex_destroy(Self.lockWord(header))
         }
     }
 
@@ -186,17 +190,18 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     private func locked<R>(_ body: (UnsafeMutablePointer<_ScopeHeader>) throws -> R) rethrows -> R {
         try withUnsafeMutablePointerToHeader { header in
             let lock = Self.lockWord(header)
-            _asm_word_lock(lock)
-            defer { _asm_word_unlock(lock) }
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
             return try body(header)
         }
     }
 
-    /// The lock's address (computed from the layout: a Swift access through `pointee` would count, for the
+    /// The mutex's address (computed from the layout: a Swift access through `pointee` would count, for the
     /// thread sanitizer, as a plain access to the header).
     @inline(__always)
-    private static func lockWord(_ header: UnsafeMutablePointer<_ScopeHeader>) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.lock)!
+    private static func lockWord(_ header: UnsafeMutablePointer<_ScopeHeader>) -> UnsafeMutablePointer<pthread_mutex_t> {
+        (UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.lock)!)
+            .assumingMemoryBound(to: pthread_mutex_t.self)
     }
 
     /// The generation's address.
@@ -272,8 +277,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         let path = { Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
         return try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
             let lock = Self.lockWord(header)
-            _asm_word_lock(lock)
-            defer { _asm_word_unlock(lock) }
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
             while true {
                 guard !header.pointee.ended else {
                     throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
@@ -292,9 +297,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                 header.pointee.waits.append((state, index))
                 let generation = Self.generationWord(header)
                 let seen = _asm_load_acquire_u32(generation)
-                _asm_word_unlock(lock)
+                pthread_mutex_unlock(lock)
                 _ScopeWaits.sleep(until: generation, differsFrom: seen)
-                _asm_word_lock(lock)
+                pthread_mutex_lock(lock)
                 header.pointee.waits.removeAll { $0.waiter == state }
             }
         }
@@ -319,24 +324,25 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
     }
 
-    /// Stores the instance made for slot `index` and wakes threads waiting for it. Returns `false` when the scope
-    /// ended while the instance was made: it is disposed at once then, since no one else will.
+    /// Moves the instance made for slot `index` (and its disposer) into the slot and wakes threads waiting for it.
+    /// Returns `false` when the scope ended while the instance was made: it is disposed at once then, since no one
+    /// else will. Both are taken by `inout` and swapped in, so that neither is retained and released on the way.
     @usableFromInline
-    func complete(_ index: Int, _ instance: __owned _ScopeInstance, _ disposer: (any _AnyDisposer)?,
+    func complete(_ index: Int, _ instance: inout _ScopeInstance, _ disposer: inout (any _AnyDisposer)?,
                   entry: AnyObject) -> Bool {
-        var instance = instance
         var woken = false
         let ended: Bool = locked { header in
             if header.pointee.ended { return true }
+            let owned = disposer != nil
             withSlot(index, header) { slot in
                 swap(&slot.instance, &instance)  // moved in (the slot's was `.none`), not copied
                 slot.creator = nil
-                if disposer != nil {
-                    slot.disposer = disposer
+                if owned {
+                    swap(&slot.disposer, &disposer)
                     slot.previousOwned = header.pointee.lastOwned
                 }
             }
-            if disposer != nil { header.pointee.lastOwned = index }
+            if owned { header.pointee.lastOwned = index }
             woken = Self.advanceIfWaited(header)
             return false
         }
@@ -394,8 +400,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
         try withUnsafeMutablePointerToHeader { header throws(ScopeError) in
             let lock = Self.lockWord(header)
-            _asm_word_lock(lock)
-            defer { _asm_word_unlock(lock) }
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
             if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
             if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
             _ = append(header) { _ScopeSlot(entryAddress: address, entry: entry, instance: _ScopeInstance(value)) }

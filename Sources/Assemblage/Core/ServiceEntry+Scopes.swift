@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 // The `.scoped` object scope and disposal tracking on the entry's creation paths (none of it is on the path of a
 // shared hit or of a resolve outside a scope).
 
@@ -73,9 +71,9 @@ extension ServiceEntry {
                 scope.abandon(index)
                 throw error
             }
-            if !scope.complete(index, _ScopeInstance(instance, asObject: servesObjects), _disposer(for: instance), entry: self) {
-                throw _scopedFailure(state, .scopeEnded)
-            }
+            var held = _ScopeInstance(instance, asObject: servesObjects)
+            var disposer = _disposer(for: instance)
+            if !scope.complete(index, &held, &disposer, entry: self) { throw _scopedFailure(state, .scopeEnded) }
             return instance
         }
     }
@@ -162,16 +160,26 @@ extension Container {
 }
 
 /// Counts the async factories of longer-lived registrations running now, so that a synchronous scoped creation
-/// reads the task-local async context (about 130 instructions) only when one may be above it. The count is a C
-/// atomic: a static's lazy initialisation cost every scoped creation a `swift_once` call.
+/// reads the task-local async context (about 130 instructions) only when one may be above it.
 @usableFromInline
 enum _AsyncLongLived {
-    @inlinable static var anyRunning: Bool { _asm_any_async_long_lived() }
+    private static let lock = _Lock()
+    /// How many run now: changed under `lock`, read without it.
+    private static let word = _AtomicWords(count: 1)
+
+    @usableFromInline static var anyRunning: Bool { word.loadAcquire(0) != nil }
 
     static func run<T>(_ body: () async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
-        _asm_count_async_long_lived(1)
-        defer { _asm_count_async_long_lived(-1) }
+        change(by: 1)
+        defer { change(by: -1) }
         return try await body()
+    }
+
+    private static func change(by delta: Int) {
+        lock.withLock {
+            let count = Int(bitPattern: word.loadAcquire(0)) + delta
+            word.storeRelease(0, UnsafeMutableRawPointer(bitPattern: count))
+        }
     }
 }
 
