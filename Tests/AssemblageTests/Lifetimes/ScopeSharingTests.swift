@@ -45,100 +45,92 @@ import Testing
         #expect(observer.labels == ["late"])
     }
 
-    @Test func aThreadWaitingForAnotherThreadsCreationGetsTheSameInstance() throws {
-        let container = Container()
-        let entered = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        container.register(Engine.self) { _ in
-            entered.signal()
-            proceed.wait()
-            return Engine()
-        }.inObjectScope(.scoped)
-        let scope = container.makeScope()
+    /// A thread that asks for an instance another thread is making waits, then gets that instance; when that
+    /// creation fails, the waiting thread makes the instance itself.
+    @Test(arguments: [false, true])
+    func aThreadWaitingForAnotherThreadsCreationGetsItOrMakesItAfterAFailure(firstFails: Bool) throws {
+        let blocking = BlockingFactory(failFirst: firstFails)
+        let scope = blocking.scope()
         let results = ResultBox()
-        let first = Thread { results.add(try? scope.require(Engine.self)) }
-        first.start()
-        entered.wait()  // the first thread is inside the factory: the second must wait for it
-        let waited = DispatchSemaphore(value: 0)
-        Thread {
-            results.add(try? scope.require(Engine.self))
-            waited.signal()
-        }.start()
-        Thread.sleep(forTimeInterval: 0.05)
-        proceed.signal()
-        #expect(waited.wait(timeout: .now() + 10) == .success)
-        while results.count < 2 { Thread.sleep(forTimeInterval: 0.001) }
-        #expect(results.identities.count == 1)
-        #expect(!results.identities.contains(nil))
-        try scope.end()
-    }
-
-    @Test func aThreadWaitingForACreationThatFailsMakesTheInstanceItself() throws {
-        let container = Container()
-        let entered = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        let attempts = DisposalLog()
-        struct Refused: Error {}
-        container.register(Engine.self) { _ in
-            attempts.record("try")
-            guard attempts.count(of: "try") > 1 else {
-                entered.signal()
-                proceed.wait()
-                throw Refused()
-            }
-            return Engine()
-        }.inObjectScope(.scoped)
-        let scope = container.makeScope()
-        let results = ResultBox()
-        Thread { results.add(try? scope.require(Engine.self)) }.start()
-        entered.wait()
-        let waited = DispatchSemaphore(value: 0)
-        Thread {
-            results.add(try? scope.require(Engine.self))
-            waited.signal()
-        }.start()
-        Thread.sleep(forTimeInterval: 0.05)
-        proceed.signal()
-        #expect(waited.wait(timeout: .now() + 10) == .success)
-        while results.count < 2 { Thread.sleep(forTimeInterval: 0.001) }
-        #expect(results.identities.count == 2)  // one nil (the refused creation), one engine
-        #expect(attempts.count(of: "try") == 2)
+        blocking.startMaker { results.add(try? scope.require(Engine.self)) }
+        let waiter = blocking.startWaiter { results.add(try? scope.require(Engine.self)) }
+        blocking.release()
+        #expect(waiter.wait(timeout: .now() + 10) == .success)
+        #expect(blocking.makerFinished.wait(timeout: .now() + 10) == .success)
+        // Shared: one engine for both. After a failure: nil for the first, an engine for the second.
+        #expect(results.identities.count == (firstFails ? 2 : 1))
+        #expect(results.identities.contains(nil) == firstFails)
+        #expect(blocking.attempts.count(of: "try") == (firstFails ? 2 : 1))
         try scope.end()
     }
 
     @Test func aThreadWaitingWhenTheScopeEndsGetsScopeEnded() throws {
-        let container = Container()
-        let entered = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        container.register(Engine.self) { _ in
-            entered.signal()
-            proceed.wait()
-            return Engine()
-        }.inObjectScope(.scoped)
-        let scope = container.makeScope()
-        let maker = DispatchSemaphore(value: 0)
-        Thread {
-            _ = try? scope.require(Engine.self)
-            maker.signal()
-        }.start()
-        entered.wait()
-        let codes = ResultBox()
-        let waited = DispatchSemaphore(value: 0)
-        Thread {
+        let blocking = BlockingFactory(failFirst: false)
+        let scope = blocking.scope()
+        let results = ResultBox()
+        blocking.startMaker { _ = try? scope.require(Engine.self) }
+        let waiter = blocking.startWaiter {
             do {
                 _ = try scope.require(Engine.self)
             } catch {
-                codes.add(code: (error as? ResolutionError)?.code)
+                results.add(code: (error as? ResolutionError)?.code)
             }
-            waited.signal()
+        }
+        try scope.end()
+        #expect(waiter.wait(timeout: .now() + 10) == .success)
+        #expect(results.codes == [.scopeEnded])
+        blocking.release()
+        #expect(blocking.makerFinished.wait(timeout: .now() + 10) == .success)
+    }
+}
+
+/// A container whose `.scoped` Engine factory blocks until released: the first thread to resolve it stays inside the
+/// factory, so a second one must wait for it.
+private final class BlockingFactory: Sendable {
+    let container = Container()
+    let attempts = DisposalLog()
+    let makerFinished = DispatchSemaphore(value: 0)
+    private let entered = DispatchSemaphore(value: 0)
+    private let proceed = DispatchSemaphore(value: 0)
+
+    /// `failFirst`: the first creation throws once released.
+    init(failFirst: Bool) {
+        struct Refused: Error {}
+        container.register(Engine.self) { [attempts, entered, proceed] _ in
+            attempts.record("try")
+            guard attempts.count(of: "try") == 1 else { return Engine() }
+            entered.signal()
+            proceed.wait()
+            if failFirst { throw Refused() }
+            return Engine()
+        }.inObjectScope(.scoped)
+    }
+
+    func scope() -> Scope { container.makeScope() }
+
+    /// Runs `body` on a new thread and returns once that thread is inside the factory.
+    func startMaker(_ body: @escaping @Sendable () -> Void) {
+        let finished = makerFinished
+        Thread {
+            body()
+            finished.signal()
+        }.start()
+        entered.wait()
+    }
+
+    /// Runs `body` on a new thread, gives it time to start waiting, and returns what it signals when done.
+    func startWaiter(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
         }.start()
         Thread.sleep(forTimeInterval: 0.05)
-        try scope.end()
-        #expect(waited.wait(timeout: .now() + 10) == .success)
-        #expect(codes.codes == [.scopeEnded])
-        proceed.signal()
-        #expect(maker.wait(timeout: .now() + 10) == .success)
+        return done
     }
+
+    /// Lets the first creation finish.
+    func release() { proceed.signal() }
 }
 
 /// Records the labels of the scopes that end.
@@ -160,7 +152,6 @@ private final class ResultBox: @unchecked Sendable {  // @unchecked: guarded by 
 
     func add(_ object: AnyObject?) { lock.withLock { objects.append(object.map(ObjectIdentifier.init)) } }
     func add(code: ResolutionError.Code?) { lock.withLock { errorCodes.append(code) } }
-    var count: Int { lock.withLock { objects.count } }
     var identities: Set<ObjectIdentifier?> { lock.withLock { Set(objects) } }
     var codes: [ResolutionError.Code?] { lock.withLock { errorCodes } }
 }
