@@ -16,7 +16,7 @@ import Darwin
 @usableFromInline
 struct _ScopeHeader {
     let parent: Container
-    /// The scope's mutex, taken and released through its address only (see `_ScopeStorage.lockWord`). Not the
+    /// The scope's mutex, taken and released through its address only (see `_ScopeStorage.mutexAddress`). Not the
     /// first field: the thread sanitizer records a change of any header field through `pointee` at the header's
     /// first byte.
     var lock = pthread_mutex_t()
@@ -120,7 +120,7 @@ enum _ScopeInstance {
 class _ScopeValueBox {
     @usableFromInline init() {}
     /// The value, as `Any`.
-    var any: Any { preconditionFailure("abstract") }
+    var any: Any { preconditionFailure("_ScopeValue overrides it") }
 }
 
 /// A value of type `T` that a scope holds.
@@ -148,7 +148,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     static func make(parent: Container) -> _ScopeStorage {
         let storage = create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
-        storage.withUnsafeMutablePointerToHeader { _ = pthread_mutex_init(lockWord($0), nil) }
+        storage.withUnsafeMutablePointerToHeader { _ = pthread_mutex_init(mutexAddress($0), nil) }
         return storage
     }
 
@@ -165,7 +165,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
         withUnsafeMutablePointers { header, slots in
             _ = slots.deinitialize(count: min(header.pointee.count, Self.inlineCapacity))
-            pthread_mutex_destroy(Self.lockWord(header))
+            pthread_mutex_destroy(Self.mutexAddress(header))
         }
     }
 
@@ -189,7 +189,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     @inline(__always)
     private func locked<R>(_ body: (UnsafeMutablePointer<_ScopeHeader>) throws -> R) rethrows -> R {
         try withUnsafeMutablePointerToHeader { header in
-            let lock = Self.lockWord(header)
+            let lock = Self.mutexAddress(header)
             pthread_mutex_lock(lock)
             defer { pthread_mutex_unlock(lock) }
             return try body(header)
@@ -199,7 +199,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// The mutex's address (computed from the layout: a Swift access through `pointee` would count, for the
     /// thread sanitizer, as a plain access to the header).
     @inline(__always)
-    private static func lockWord(_ header: UnsafeMutablePointer<_ScopeHeader>) -> UnsafeMutablePointer<pthread_mutex_t> {
+    private static func mutexAddress(
+        _ header: UnsafeMutablePointer<_ScopeHeader>
+    ) -> UnsafeMutablePointer<pthread_mutex_t> {
         (UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.lock)!)
             .assumingMemoryBound(to: pthread_mutex_t.self)
     }
@@ -276,7 +278,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                state: UnsafeRawPointer) throws(ResolutionError) -> Claim {
         let path = { Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
         return try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
-            let lock = Self.lockWord(header)
+            let lock = Self.mutexAddress(header)
             pthread_mutex_lock(lock)
             defer { pthread_mutex_unlock(lock) }
             while true {
@@ -399,7 +401,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                         scope: String) throws(ScopeError) {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
         try withUnsafeMutablePointerToHeader { header throws(ScopeError) in
-            let lock = Self.lockWord(header)
+            let lock = Self.mutexAddress(header)
             pthread_mutex_lock(lock)
             defer { pthread_mutex_unlock(lock) }
             if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
