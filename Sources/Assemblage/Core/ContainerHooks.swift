@@ -36,7 +36,7 @@ enum _ContainerRole {
     case container
     /// The view `synchronize()` returns: the recursive lock every resolve through it holds, as in Swinject.
     case synchronizedView(_Lock)
-    /// The view a ``Scope`` resolves through: the scope's instances, which also hold the view's atomic words.
+    /// The view a ``Scope`` resolves through, and the scope's instances.
     case scopeView(_ScopeStorage)
 }
 
