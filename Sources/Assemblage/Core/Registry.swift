@@ -36,7 +36,9 @@ final class _Registry: @unchecked Sendable {
     init(behaviors: [Behavior]) {
         table = _RegistrationTable(capacity: 16)
         words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
-        for behavior in behaviors where hooks.add(behavior) { markObserved() }
+        for behavior in behaviors {
+            if hooks.add(behavior) { markObserved() }
+        }
     }
 
     deinit { words.deallocate() }

@@ -19,7 +19,8 @@ extension Container {
     /// screen.properties.property("api.url", as: String.self)   // the app's value
     /// ```
     public var properties: Properties {
-        let (own, hasFallbacks) = writer.withLock { (ownProperties, fallbackList != nil || scopeStorage != nil) }
+        // A scope's view shares its container's registry, and so its properties and fallbacks.
+        let (own, hasFallbacks) = writer.withLock { (ownProperties, fallbackList != nil) }
         guard hasFallbacks else { return own }
         // Each container once, in lookup order; the earliest wins, so merge from the last.
         var merged = Properties()

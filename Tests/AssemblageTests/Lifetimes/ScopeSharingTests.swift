@@ -20,6 +20,20 @@ import Testing
         #expect(log.entries == ["shared"])
     }
 
+    @Test func aScopeReadsItsContainersPropertiesOverThoseOfTheContainersParent() async throws {
+        let app = Container()
+        try app.applyPropertyLoader(DictionaryPropertyLoader(["timeout": 5, "host": "app"]))
+        let request = Container(parent: app)
+        try request.applyPropertyLoader(DictionaryPropertyLoader(["timeout": 30]))
+        try await request.withScope { scope in
+            #expect(scope.properties.property("timeout", as: Int.self) == 30)
+            #expect(scope.properties.property("host", as: String.self) == "app")
+        }
+        try await app.withScope { scope in
+            #expect(scope.properties.property("timeout", as: Int.self) == 5)
+        }
+    }
+
     @Test func aScopeOfAScopeHasItsOwnInstancesAndTheContainersObservers() async throws {
         let observer = EndedScopes()
         let container = Container(behaviors: [observer])
