@@ -74,7 +74,9 @@ let package = Package(
                     plugins: ["AssemblageGraphCheck"]),
         // Stress, cycles, bad input, memory and fuzzing: bounded tests. The ones that take seconds (fuzzing, a million
         // resolves, sweeps) run, and every test prints its figure, only with ASSEMBLAGE_HEAVY_TESTS=1 (.ci/run).
-        .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage"]),
+        .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage", "AssemblageTestSupport"]),
+        // The ASSEMBLAGE_HEAVY_TESTS switch and the `.heavy` trait, shared by the test targets with heavy tests.
+        .target(name: "AssemblageTestSupport", path: "Tests/AssemblageTestSupport"),
         // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
         .executableTarget(name: "assemblage-leak-probe", dependencies: ["Assemblage"]),
         // Issue 16's concurrent-mutation scenarios and memory probes, importing only the public API, so that they
@@ -83,7 +85,7 @@ let package = Package(
         .target(name: "AssemblageStressSupport"),
         .target(name: "AssemblageStress", dependencies: ["Assemblage", "AssemblageStressSupport"]),
         .executableTarget(name: "assemblage-stress", dependencies: ["AssemblageStress"]),
-        .testTarget(name: "AssemblageStressTests", dependencies: ["AssemblageStress", "Assemblage"]),
+        .testTarget(name: "AssemblageStressTests", dependencies: ["AssemblageStress", "Assemblage", "AssemblageTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

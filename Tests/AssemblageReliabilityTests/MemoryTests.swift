@@ -1,4 +1,5 @@
 @testable import Assemblage
+import AssemblageTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Assemblage
+import AssemblageTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import AssemblageTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -61,21 +62,6 @@ enum Budget {
 }
 
 // MARK: - Heavy tests and figures
-
-/// Whether the heavy tests run and the figures print: when `ASSEMBLAGE_HEAVY_TESTS` is set (to anything but `0`),
-/// as `.ci/run` does for its heavy-test and thread-sanitizer steps. A plain `swift test` skips the tests that take
-/// seconds (fuzzing, a million resolves, the planted-path and cold-start sweeps) and prints nothing of its own.
-let heavyTestsEnabled: Bool = {
-    guard let value = ProcessInfo.processInfo.environment["ASSEMBLAGE_HEAVY_TESTS"] else { return false }
-    return !value.isEmpty && value != "0"
-}()
-
-extension Trait where Self == ConditionTrait {
-    /// Runs the test only with `ASSEMBLAGE_HEAVY_TESTS=1` (see ``heavyTestsEnabled``).
-    static var heavy: Self {
-        .enabled(if: heavyTestsEnabled, "heavy: runs with ASSEMBLAGE_HEAVY_TESTS=1, as in .ci/run")
-    }
-}
 
 /// Prints one measured figure in a form that is easy to grep from the test log (`grep '\[figure\]'`), when the heavy
 /// tests run (``heavyTestsEnabled``); a plain `swift test` prints none.

@@ -1,4 +1,5 @@
 import AssemblageStress
+import AssemblageTestSupport
 import Foundation
 import Testing
 

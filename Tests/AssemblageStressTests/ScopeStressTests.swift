@@ -1,5 +1,6 @@
 import Assemblage
 import AssemblageStress
+import AssemblageTestSupport
 import Dispatch
 import Foundation
 import Synchronization
