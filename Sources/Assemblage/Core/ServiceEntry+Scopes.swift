@@ -66,7 +66,7 @@ extension ServiceEntry {
         case .create(let index):
             let instance: Service
             do {
-                instance = try _construct(state, container, graph: true, make)
+                instance = try _construct(state, container, graph: true, inSlot: true, make)
             } catch {
                 scope.abandon(index)
                 throw error

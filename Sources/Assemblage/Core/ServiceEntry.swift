@@ -325,9 +325,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
+    ///
+    /// `inSlot`: the instance goes to a scope's slot, where the rest of the graph finds it; the common path then
+    /// stores it in the graph only when the graph is kept (its own `initCompleted` steps, or a re-entry, still
+    /// find it there through the rare path).
     @inlinable @inline(__always)
     func _construct<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
-                               _ make: M) throws -> Service {
+                               inSlot: Bool = false, _ make: M) throws -> Service {
         // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so
         // that the common path keeps its shape.
         if try state.enter(pointer) { return try _constructWithRoom(state, container, graph: graph, make) }
@@ -340,7 +344,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
         // The common case: no re-entry in this graph, no initCompleted steps, no decorators in the process.
         if state.reentries == 0, words.loadAcquire(.completions) == nil, !_Decorators.anyRegistered {
-            if graph, state.graphIsObserved { state.storeGraphInstance(instance, for: pointer) }
+            if graph, inSlot ? state.keepsGraph : state.graphIsObserved { state.storeGraphInstance(instance, for: pointer) }
             state.leave()
             return instance
         }
