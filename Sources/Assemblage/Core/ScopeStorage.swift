@@ -29,6 +29,8 @@ struct _ScopeHeader {
     /// The owned slot completed last: the head of the disposal chain (newest first).
     var lastOwned = -1
     var ended = false
+    /// Whether the disposal chain was non-empty when the scope was marked ended (read by `deinit`).
+    var hadDisposables = false
     /// Threads waiting for a creation in another thread, and the slot each waits for (under the lock).
     var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
 
@@ -153,11 +155,12 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     deinit {
-        if var ended = markEnded() {
+        // The last reference is gone: no other thread can reach the storage, so no lock.
+        if var ended = withUnsafeMutablePointerToHeader({ Self.takeOver($0) }) {
             // Dropped without being ended: dispose what can be disposed now, and say so when there was any.
             let failures = disposeOwnedSynchronously(&ended).failures
             releaseAll(&ended)
-            if hadDisposables {
+            if withUnsafeMutablePointerToHeader({ $0.pointee.hadDisposables }) {
                 let neverEnded = DisposalError.Failure(key: ServiceKey(Scope.self), underlying: _NeverEnded(),
                                                        requiresAsyncDisposal: false)
                 DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [neverEnded] + failures))
@@ -168,9 +171,6 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             pthread_mutex_destroy(Self.mutexAddress(header))
         }
     }
-
-    /// Whether the disposal chain was non-empty when ``markEnded()`` ran (read by `deinit`; written under the lock).
-    private var hadDisposables = false
 
     /// The container the scope was made from (read through the header's address: the `header` property itself
     /// costs a dynamic exclusivity check per read).
@@ -426,17 +426,23 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         var woken = false
         defer { if woken { _ScopeWaits.wakeAll() } }
         return locked { header in
-            guard !header.pointee.ended else { return nil }
-            header.pointee.ended = true
-            hadDisposables = header.pointee.lastOwned >= 0
-            let ended = Ended(count: header.pointee.count, lastOwned: header.pointee.lastOwned,
-                              overflow: header.pointee.overflow)
-            header.pointee.count = 0  // the slots are the ending thread's now: `releaseAll` deinitializes them
-            header.pointee.overflow = []
-            header.pointee.lastOwned = -1
-            woken = Self.advanceIfWaited(header)
+            let ended = Self.takeOver(header)
+            if ended != nil { woken = Self.advanceIfWaited(header) }
             return ended
         }
+    }
+
+    /// ``markEnded()`` once the lock is held (or, in `deinit`, when no other thread can reach the storage).
+    private static func takeOver(_ header: UnsafeMutablePointer<_ScopeHeader>) -> Ended? {
+        guard !header.pointee.ended else { return nil }
+        header.pointee.ended = true
+        header.pointee.hadDisposables = header.pointee.lastOwned >= 0
+        let ended = Ended(count: header.pointee.count, lastOwned: header.pointee.lastOwned,
+                          overflow: header.pointee.overflow)
+        header.pointee.count = 0  // the slots are the ending thread's now: `releaseAll` deinitializes them
+        header.pointee.overflow = []
+        header.pointee.lastOwned = -1
+        return ended
     }
 
     /// Slot `index` of an ended scope (its ending thread only).

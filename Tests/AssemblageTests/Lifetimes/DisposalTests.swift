@@ -212,4 +212,54 @@ import Testing
         #expect(log.entries == ["transient"])  // disposed at once: no one else would
         #expect(scope.resolve(Engine.self) != nil)  // nothing to dispose: resolves as through its container
     }
+
+    /// A class registered as itself, the same class behind a protocol, a subclass, a struct, and a class that adopts
+    /// both disposal protocols: each is disposed once, newest first, by either end.
+    @Test(arguments: [false, true])
+    func everyShapeOfInstanceIsDisposedOnceNewestFirst(asynchronously: Bool) async throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(Tracked.self) { _ in Tracked("class", log: log) }.inObjectScope(.scoped)
+        container.register((any Named).self) { _ in Tracked("protocol", log: log) }.inObjectScope(.scoped)
+        container.register(TrackedBase.self) { _ in TrackedDerived("subclass", log: log) }.inObjectScope(.scoped)
+        container.register(TrackedValue.self) { _ in TrackedValue(name: "struct", log: log) }.inObjectScope(.scoped)
+        container.register(BothTracked.self) { _ in BothTracked("both", log: log) }.inObjectScope(.scoped)
+        let scope = container.makeScope()
+        _ = try scope.require(Tracked.self)
+        _ = try scope.require((any Named).self)
+        _ = try scope.require(TrackedBase.self)
+        _ = try scope.require(TrackedValue.self)
+        _ = try scope.require(BothTracked.self)
+        if asynchronously { try await scope.end() } else { try scope.endNow() }
+        #expect(log.entries == ["both", "struct", "subclass", "protocol", "class"])
+    }
+}
+
+protocol Named: Sendable {}
+extension Tracked: Named {}
+class TrackedBase: Disposable, @unchecked Sendable {
+    let name: String
+    let log: DisposalLog
+    init(_ name: String, log: DisposalLog) { (self.name, self.log) = (name, log) }
+    func dispose() { log.record(name) }
+}
+
+final class TrackedDerived: TrackedBase, @unchecked Sendable {}
+
+struct TrackedValue: Disposable, Sendable {
+    let name: String
+    let log: DisposalLog
+    func dispose() { log.record(name) }
+}
+
+final class BothTracked: Disposable, AsyncDisposable, Sendable {
+    let name: String
+    let log: DisposalLog
+    init(_ name: String, log: DisposalLog) { (self.name, self.log) = (name, log) }
+    func dispose() { log.record(name) }
+}
+
+extension Scope {
+    /// The synchronous end, from an async test.
+    func endNow() throws { try end() }
 }
