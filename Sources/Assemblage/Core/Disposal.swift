@@ -246,9 +246,10 @@ final class _EitherDisposer<T: Disposable & AsyncDisposable>: _AnyDisposer, Send
 
 /// The disposer a registration found for the last type it made: instances of one registration nearly always
 /// have one type, so the conformance lookup (about 1,700 instructions) runs once, not per instance.
+@usableFromInline
 final class _DisposalCache: Sendable {
-    let type: ObjectIdentifier
-    let disposer: (any _AnyDisposer)?
+    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let disposer: (any _AnyDisposer)?
 
     init(type: ObjectIdentifier, disposer: (any _AnyDisposer)?) {
         self.type = type

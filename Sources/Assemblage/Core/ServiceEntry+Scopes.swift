@@ -15,6 +15,21 @@ extension ServiceEntry {
         return self
     }
 
+    /// ``_disposer(for:)`` with its common case inlined, specialised for the service type: no closure, and the
+    /// disposal cache holds the instance's type.
+    @inlinable @inline(__always)
+    func _cachedDisposer(for instance: Service) -> (any _AnyDisposer)? {
+        if words.loadAcquire(.disposer) == nil, let cached = words.loadAcquire(.disposalCache) {
+            let type = servesObjects ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
+                                     : ObjectIdentifier(Swift.type(of: instance))
+            let hit: (any _AnyDisposer)?? = Unmanaged<_DisposalCache>.fromOpaque(cached)._withUnsafeGuaranteedRef {
+                $0.type == type ? .some($0.disposer) : .none
+            }
+            if let hit { return hit }
+        }
+        return _disposer(for: instance)
+    }
+
     /// How `instance` is disposed: the registration's closure, else its type's conformance (looked up once per
     /// type and kept in ``_EntryWord/disposalCache``), else not at all.
     @usableFromInline
@@ -72,7 +87,7 @@ extension ServiceEntry {
                 throw error
             }
             var held = _ScopeInstance(instance, asObject: servesObjects)
-            var disposer = _disposer(for: instance)
+            var disposer = _cachedDisposer(for: instance)
             if !scope.complete(index, &held, &disposer, entry: self) { throw _scopedFailure(state, .scopeEnded) }
             return instance
         }
