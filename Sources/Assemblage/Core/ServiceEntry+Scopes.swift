@@ -68,14 +68,17 @@ extension ServiceEntry {
     func _createScoped<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ make: M) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if state.graphMayHold(pointer), let instance = state.graphInstance(pointer) { return instance as! Service }
-        guard let scope = container.scopeStorage else { throw _scopedFailure(state, .noActiveScope) }
+        // Unretained: the view keeps its storage, and the caller keeps the view.
+        guard let storage = container.scopeStorage.map(Unmanaged.passUnretained) else {
+            throw _scopedFailure(state, .noActiveScope)
+        }
         if !state.longLived.isEmpty || _AsyncLongLived.anyRunning { try _checkCaptive(state) }
         if try state.checkReentry(pointer) {
             // An allowed re-entry through initCompleted: the outer creation stores what this one makes.
             return try _construct(state, container, graph: true, make)
         }
         let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-        switch try scope.claim(self, address: pointer, key: key, state: statePointer) {
+        switch try storage._withUnsafeGuaranteedRef({ try $0.claim(self, address: pointer, key: key, state: statePointer) }) {
         case .ready(let instance):
             return instance.get(as: Service.self)  // stored for this registration: a Service
         case .create(let index):
@@ -83,12 +86,14 @@ extension ServiceEntry {
             do {
                 instance = try _construct(state, container, graph: true, inSlot: true, make)
             } catch {
-                scope.abandon(index)
+                storage._withUnsafeGuaranteedRef { $0.abandon(index) }
                 throw error
             }
             var held = _ScopeInstance(instance, asObject: servesObjects)
             var disposer = _cachedDisposer(for: instance)
-            if !scope.complete(index, &held, &disposer, entry: self) { throw _scopedFailure(state, .scopeEnded) }
+            if !storage._withUnsafeGuaranteedRef({ $0.complete(index, &held, &disposer, entry: self) }) {
+                throw _scopedFailure(state, .scopeEnded)
+            }
             return instance
         }
     }
