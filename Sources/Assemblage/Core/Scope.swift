@@ -108,11 +108,16 @@ public final class Scope: Container, @unchecked Sendable {
     /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
     @available(*, noasync, message: "in an async context, use `try await scope.end()`, which awaits async disposers")
     public func end() throws(DisposalError) {
-        guard var ended = storage.markEnded() else { return }
-        let observers = self.observers
-        let (disposed, failures) = storage.disposeOwnedSynchronously(&ended, label: label, observers: observers)
-        storage.releaseAll(&ended)
-        report(disposed: disposed, failures: failures, observers)
+        // The storage unretained: this scope keeps it.
+        let failures = Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage -> [DisposalError.Failure] in
+            guard var ended = storage.markEnded() else { return [] }
+            let observers = self.observers
+            let (disposed, failures) = storage.disposeOwnedSynchronously(
+                &ended, label: observers.isEmpty ? nil : label, observers: observers)  // the label is for observers
+            storage.releaseAll(&ended)
+            if !observers.isEmpty { report(disposed: disposed, failures: failures, observers) }
+            return failures
+        }
         if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
     }
 }
