@@ -20,6 +20,9 @@ final class _ResolutionState {
     /// set while that entry's `initCompleted` steps run with its instance already in the graph (see
     /// ``checkReentry(_:)``). A raw buffer: pushing a frame is two stores.
     @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<UInt>
+    /// ``_AsyncLongLived``'s count of running async factories of longer-lived registrations (the one shared
+    /// object, held here so that reading it costs no `swift_once`).
+    @usableFromInline let asyncLongLived = _AsyncLongLived.word
     /// For each frame, ``activeMask`` as it was before the frame was pushed (restored when it is popped).
     @exclusivity(unchecked) @usableFromInline var savedMasks: UnsafeMutablePointer<UInt>
     @exclusivity(unchecked) @usableFromInline var frameCapacity = 32

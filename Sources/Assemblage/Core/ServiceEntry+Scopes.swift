@@ -72,7 +72,7 @@ extension ServiceEntry {
         guard let storage = container.scopeStorage.map(Unmanaged.passUnretained) else {
             throw _scopedFailure(state, .noActiveScope)
         }
-        if !state.longLived.isEmpty || _AsyncLongLived.anyRunning { try _checkCaptive(state) }
+        if !state.longLived.isEmpty || state.asyncLongLived.loadAcquire(0) != nil { try _checkCaptive(state) }
         if try state.checkReentry(pointer) {
             // An allowed re-entry through initCompleted: the outer creation stores what this one makes.
             return try _construct(state, container, graph: true, make)
@@ -184,10 +184,9 @@ extension Container {
 @usableFromInline
 enum _AsyncLongLived {
     private static let lock = _Lock()
-    /// How many run now: changed under `lock`, read without it.
-    private static let word = _AtomicWords(count: 1)
-
-    @usableFromInline static var anyRunning: Bool { word.loadAcquire(0) != nil }
+    /// How many run now: changed under `lock`, read without it. Each thread's resolution state keeps a reference
+    /// (``_ResolutionState/asyncLongLived``), so that a scoped creation reads it without a `swift_once`.
+    static let word = _AtomicWords(count: 1)
 
     static func run<T>(_ body: () async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
         change(by: 1)
