@@ -3,8 +3,10 @@
 #endif
 #include "AssemblageShims.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #if defined(__linux__)
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -180,3 +182,37 @@ int _asm_continue_on_new_thread(size_t stack_size, void (*body)(void *), void *c
     if (status != 0) return status;
     return pthread_join(thread, 0);
 }
+
+// MARK: Word locks
+
+#if !defined(__APPLE__)
+void _asm_word_lock_contended(void *word) {
+    _Atomic(uint32_t) *lock = (_Atomic(uint32_t) *)word;
+    // The holder runs a short critical section: try a few times before sleeping.
+    for (int spin = 0; spin < 64; spin++) {
+        uint32_t expected = 0;
+        if (atomic_load_explicit(lock, memory_order_relaxed) == 0
+            && atomic_compare_exchange_weak_explicit(lock, &expected, 1, memory_order_acquire, memory_order_relaxed)) {
+            return;
+        }
+        sched_yield();
+    }
+    // Mark the lock contended (2) and sleep until it is free; the thread that takes it this way leaves it at 2,
+    // so that its release wakes the next sleeper.
+    while (atomic_exchange_explicit(lock, 2, memory_order_acquire) != 0) {
+#if defined(__linux__)
+        syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+#else
+        sched_yield();
+#endif
+    }
+}
+
+void _asm_word_unlock_contended(void *word) {
+#if defined(__linux__)
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+#else
+    (void)word;
+#endif
+}
+#endif

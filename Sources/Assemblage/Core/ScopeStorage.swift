@@ -16,10 +16,10 @@ import Darwin
 @usableFromInline
 struct _ScopeHeader {
     let parent: Container
-    /// The scope's mutex, taken and released through its address only (see `_ScopeStorage.mutexAddress`). Not the
-    /// first field: the thread sanitizer records a change of any header field through `pointee` at the header's
-    /// first byte.
-    var lock = pthread_mutex_t()
+    /// The scope's lock (``_asm_word_lock``), taken and released through its address only (see
+    /// `_ScopeStorage.lockWord`). Not the first field: the thread sanitizer records a change of any header field
+    /// through `pointee` at the header's first byte.
+    var lock: UInt32 = 0
     /// Changed (atomically, under the lock) when a creation that threads wait for completes, is abandoned, or the
     /// scope ends: what a waiting thread sleeps on (see ``_ScopeWaits``).
     var generation: UInt32 = 0
@@ -149,9 +149,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     static let inlineCapacity = 8
 
     static func make(parent: Container) -> _ScopeStorage {
-        let storage = create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
-        storage.withUnsafeMutablePointerToHeader { _ = pthread_mutex_init(mutexAddress($0), nil) }
-        return storage
+        create(minimumCapacity: inlineCapacity) { _ in _ScopeHeader(parent: parent) } as! _ScopeStorage
     }
 
     deinit {
@@ -168,7 +166,6 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
         withUnsafeMutablePointers { header, slots in
             _ = slots.deinitialize(count: min(header.pointee.count, Self.inlineCapacity))
-            pthread_mutex_destroy(Self.mutexAddress(header))
         }
     }
 
@@ -189,21 +186,18 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     @inline(__always)
     private func locked<R>(_ body: (UnsafeMutablePointer<_ScopeHeader>) throws -> R) rethrows -> R {
         try withUnsafeMutablePointerToHeader { header in
-            let lock = Self.mutexAddress(header)
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
+            let lock = Self.lockWord(header)
+            _asm_word_lock(lock)
+            defer { _asm_word_unlock(lock) }
             return try body(header)
         }
     }
 
-    /// The mutex's address (computed from the layout: a Swift access through `pointee` would count, for the
+    /// The lock's address (computed from the layout: a Swift access through `pointee` would count, for the
     /// thread sanitizer, as a plain access to the header).
     @inline(__always)
-    private static func mutexAddress(
-        _ header: UnsafeMutablePointer<_ScopeHeader>
-    ) -> UnsafeMutablePointer<pthread_mutex_t> {
-        (UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.lock)!)
-            .assumingMemoryBound(to: pthread_mutex_t.self)
+    private static func lockWord(_ header: UnsafeMutablePointer<_ScopeHeader>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.lock)!
     }
 
     /// The generation's address.
@@ -278,9 +272,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                state: UnsafeRawPointer) throws(ResolutionError) -> Claim {
         let path = { Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
         return try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
-            let lock = Self.mutexAddress(header)
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
+            let lock = Self.lockWord(header)
+            _asm_word_lock(lock)
+            defer { _asm_word_unlock(lock) }
             while true {
                 guard !header.pointee.ended else {
                     throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
@@ -299,9 +293,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                 header.pointee.waits.append((state, index))
                 let generation = Self.generationWord(header)
                 let seen = _asm_load_acquire_u32(generation)
-                pthread_mutex_unlock(lock)
+                _asm_word_unlock(lock)
                 _ScopeWaits.sleep(until: generation, differsFrom: seen)
-                pthread_mutex_lock(lock)
+                _asm_word_lock(lock)
                 header.pointee.waits.removeAll { $0.waiter == state }
             }
         }
@@ -401,9 +395,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                         scope: String) throws(ScopeError) {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
         try withUnsafeMutablePointerToHeader { header throws(ScopeError) in
-            let lock = Self.mutexAddress(header)
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
+            let lock = Self.lockWord(header)
+            _asm_word_lock(lock)
+            defer { _asm_word_unlock(lock) }
             if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
             if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
             _ = append(header) { _ScopeSlot(entryAddress: address, entry: entry, instance: _ScopeInstance(value)) }
@@ -537,7 +531,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         while !ended.overflow.isEmpty { ended.overflow.removeLast() }
         let inline = min(ended.count, Self.inlineCapacity)
         withUnsafeMutablePointerToElements { slots in
-            for index in (0..<inline).reversed() { (slots + index).deinitialize(count: 1) }
+            for index in (0..<inline).reversed() { _ = (slots + index).move() }  // released inline, not through the witness
         }
     }
 }
