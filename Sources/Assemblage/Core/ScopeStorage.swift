@@ -29,12 +29,21 @@ struct _ScopeHeader {
     /// The owned slot completed last: the head of the disposal chain (newest first).
     var lastOwned = -1
     var ended = false
+    /// A 64-bit filter of the registrations that have a slot (one bit per entry address, see ``filterBit(_:)``;
+    /// never cleared): a registration whose bit is clear has none, and the scan is skipped.
+    var filter: UInt64 = 0
     /// Whether the disposal chain was non-empty when the scope was marked ended (read by `deinit`).
     var hadDisposables = false
     /// Threads waiting for a creation in another thread, and the slot each waits for (under the lock).
     var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
 
     init(parent: Container) { self.parent = parent }
+
+    /// The bit of ``filter`` for the registration at `entry`.
+    @inline(__always)
+    static func filterBit(_ entry: UnsafeRawPointer) -> UInt64 {
+        1 &<< UInt64((UInt(bitPattern: entry) &>> 4) & 63)
+    }
 }
 
 /// One registration's instance in a scope, or one instance the scope disposes.
@@ -133,7 +142,7 @@ final class _ScopeValue<T>: _ScopeValueBox {
     override var any: Any { value }
 }
 
-/// A scope's instances: one allocation holding a mutex and eight slots inline.
+/// A scope's instances: one allocation holding a one-word lock and eight slots inline.
 ///
 /// Every slot operation is a short critical section under the lock; factories run outside it. A slot is
 /// claimed by the thread that makes its instance; another thread asking for it meanwhile sleeps until the
@@ -143,7 +152,7 @@ final class _ScopeValue<T>: _ScopeValueBox {
 @usableFromInline
 final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     // Shared between threads through its scope (an @unchecked Sendable container): slots and the mutable header
-    // fields are only touched under the mutex until the scope ends, and then only by the thread that ended it;
+    // fields are only touched under the lock until the scope ends, and then only by the thread that ended it;
     // `parent` is immutable; the generation is atomic.
 
     static let inlineCapacity = 8
@@ -240,6 +249,12 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     /// The slot of `entry` (under the lock).
     private func find(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
+        guard header.pointee.filter & _ScopeHeader.filterBit(entry) != 0 else { return nil }
+        return scan(entry, header)
+    }
+
+    /// ``find(_:_:)`` past the filter.
+    private func scan(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
         let count = header.pointee.count
         let inline = min(count, Self.inlineCapacity)
         let found: Int? = withUnsafeMutablePointerToElements { slots in
@@ -280,6 +295,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                     throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
                 }
                 guard let index = find(address, header) else {
+                    header.pointee.filter |= _ScopeHeader.filterBit(address)
                     return .create(append(header) { _ScopeSlot(entryAddress: address, entry: entry, creator: state) })
                 }
                 if let instance: _ScopeInstance = withSlot(index, header, { $0.creator == nil ? $0.instance : nil }) {
@@ -400,6 +416,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             defer { _asm_word_unlock(lock) }
             if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
             if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
+            header.pointee.filter |= _ScopeHeader.filterBit(address)
             _ = append(header) { _ScopeSlot(entryAddress: address, entry: entry, instance: _ScopeInstance(value)) }
         }
     }
