@@ -39,11 +39,9 @@ struct _ScopeHeader {
 
     init(parent: Container) { self.parent = parent }
 
-    /// The bit of ``filter`` for the registration at `entry`.
+    /// The bit of ``filter`` for the registration at `entry` (the resolution state's hash of it).
     @inline(__always)
-    static func filterBit(_ entry: UnsafeRawPointer) -> UInt64 {
-        1 &<< UInt64((UInt(bitPattern: entry) &>> 4) & 63)
-    }
+    static func filterBit(_ entry: UnsafeRawPointer) -> UInt64 { UInt64(_ResolutionState.filterBit(entry)) }
 }
 
 /// One registration's instance in a scope, or one instance the scope disposes.
