@@ -32,8 +32,6 @@ struct _ScopeHeader {
     /// A 64-bit filter of the registrations that have a slot (one bit per entry address, see ``filterBit(_:)``;
     /// never cleared): a registration whose bit is clear has none, and the scan is skipped.
     var filter: UInt64 = 0
-    /// Whether the disposal chain was non-empty when the scope was marked ended (read by `deinit`).
-    var hadDisposables = false
     /// Threads waiting for a creation in another thread, and the slot each waits for (under the lock).
     var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
 
@@ -163,9 +161,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         // The last reference is gone: no other thread can reach the storage, so no lock.
         if var ended = withUnsafeMutablePointerToHeader({ Self.takeOver($0) }) {
             // Dropped without being ended: dispose what can be disposed now, and say so when there was any.
+            let hadDisposables = ended.lastOwned >= 0
             let failures = disposeOwnedSynchronously(&ended).failures
             releaseAll(&ended)
-            if withUnsafeMutablePointerToHeader({ $0.pointee.hadDisposables }) {
+            if hadDisposables {
                 let neverEnded = DisposalError.Failure(key: ServiceKey(Scope.self), underlying: _NeverEnded(),
                                                        requiresAsyncDisposal: false)
                 DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [neverEnded] + failures))
@@ -245,13 +244,14 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         return index
     }
 
-    /// The slot of `entry` (under the lock).
+    /// The slot of `entry` (under the lock). The filter test is all of it that the callers inline: a registration
+    /// that has no slot yet, as on every first claim, costs no call.
     private func find(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
         guard header.pointee.filter & _ScopeHeader.filterBit(entry) != 0 else { return nil }
         return scan(entry, header)
     }
 
-    /// ``find(_:_:)`` past the filter.
+    /// ``find(_:_:)`` past the filter: the slots, in order.
     private func scan(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
         let count = header.pointee.count
         let inline = min(count, Self.inlineCapacity)
@@ -445,7 +445,6 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     private static func takeOver(_ header: UnsafeMutablePointer<_ScopeHeader>) -> Ended? {
         guard !header.pointee.ended else { return nil }
         header.pointee.ended = true
-        header.pointee.hadDisposables = header.pointee.lastOwned >= 0
         let ended = Ended(count: header.pointee.count, lastOwned: header.pointee.lastOwned,
                           overflow: header.pointee.overflow)
         header.pointee.count = 0  // the slots are the ending thread's now: `releaseAll` deinitializes them

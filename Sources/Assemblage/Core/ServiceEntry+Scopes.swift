@@ -15,35 +15,37 @@ extension ServiceEntry {
         return self
     }
 
-    /// ``_disposer(for:)`` with its common case inlined, specialised for the service type: no closure, and the
-    /// disposal cache holds the instance's type.
-    @inlinable @inline(__always)
-    func _cachedDisposer(for instance: Service) -> (any _AnyDisposer)? {
-        if words.loadAcquire(.disposer) == nil, let cached = words.loadAcquire(.disposalCache) {
-            let type = servesObjects ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
-                                     : ObjectIdentifier(Swift.type(of: instance))
-            let hit: (any _AnyDisposer)?? = Unmanaged<_DisposalCache>.fromOpaque(cached)._withUnsafeGuaranteedRef {
-                $0.type == type ? .some($0.disposer) : .none
-            }
-            if let hit { return hit }
-        }
-        return _disposer(for: instance)
-    }
-
     /// How `instance` is disposed: the registration's closure, else its type's conformance (looked up once per
     /// type and kept in ``_EntryWord/disposalCache``), else not at all.
-    @usableFromInline
+    ///
+    /// The common case (no closure, and the cache holds the instance's type) is inlined, so that it specialises for
+    /// the service type in the caller; the rest is ``_disposerSlow(for:type:)``.
+    @inlinable @inline(__always)
     func _disposer(for instance: Service) -> (any _AnyDisposer)? {
-        if let closure = _disposer { return closure.isNone ? nil : closure }
-        // A class instance's class is one load; `type(of:)` on an unspecialised `Service` asks the runtime.
-        let type = servesObjects ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
-                                 : ObjectIdentifier(Swift.type(of: instance))
-        if let cached = words.loadAcquire(.disposalCache) {
+        if words.loadAcquire(.disposer) == nil, let cached = words.loadAcquire(.disposalCache) {
+            let type = _disposalType(of: instance)
             let hit: (any _AnyDisposer)?? = Unmanaged<_DisposalCache>.fromOpaque(cached)._withUnsafeGuaranteedRef {
                 $0.type == type ? .some($0.disposer) : .none
             }
             if let hit { return hit }
         }
+        return _disposerSlow(for: instance)
+    }
+
+    /// The type a disposal cache is keyed by: the instance's dynamic type. (A class instance's class is one load;
+    /// `type(of:)` on an unspecialised `Service` asks the runtime.)
+    @inlinable @inline(__always)
+    func _disposalType(of instance: Service) -> ObjectIdentifier {
+        servesObjects ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
+                      : ObjectIdentifier(Swift.type(of: instance))
+    }
+
+    /// ``_disposer(for:)`` past its cache: the registration's closure, or the conformance of the instance's type,
+    /// looked up and cached.
+    @usableFromInline @inline(never)
+    func _disposerSlow(for instance: Service) -> (any _AnyDisposer)? {
+        if let closure = _disposer { return closure.isNone ? nil : closure }
+        let type = _disposalType(of: instance)
         let found = _DisposalCache.find(for: instance)
         let replaced = words.exchange(.disposalCache, Unmanaged.passRetained(_DisposalCache(type: type, disposer: found)).toOpaque())
         if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
@@ -90,7 +92,7 @@ extension ServiceEntry {
                 throw error
             }
             var held = _ScopeInstance(instance, asObject: servesObjects)
-            var disposer = _cachedDisposer(for: instance)
+            var disposer = _disposer(for: instance)
             if !storage._withUnsafeGuaranteedRef({ $0.complete(index, &held, &disposer, entry: self) }) {
                 throw _scopedFailure(state, .scopeEnded)
             }
