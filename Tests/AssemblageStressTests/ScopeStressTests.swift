@@ -226,25 +226,26 @@ extension ScopeStressTests {
             #expect(deeper < 4_096, "the handler was reached \(deeper) bytes deeper after 1,000 reads of the property")
         }
 
-        /// sharedScopeEnd: a scoped factory that resolves a transient disposable through its scope after another
-        /// thread ended the scope. `_trackInScope` ignores `track`'s `false` (the scope has ended), and the scoped
-        /// instance is then disposed by its creator (`complete` returns `false`) — but nothing disposes the
-        /// transient.
-        /// Here the factory ends the scope itself, standing for the other thread, so the interleaving is certain.
+        /// sharedScopeEnd: a transient disposable made through a scope while another thread ends the scope. (A
+        /// transient asked for after the end is refused before its factory runs.) `_trackInScope` sees `track`'s
+        /// `false` (the scope has ended) and disposes the transient itself; the scoped instance is disposed by its
+        /// creator (`complete` returns `false`).
+        /// Here the transient's factory ends the scope itself, standing for the other thread, so the interleaving
+        /// is certain.
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         @Test func aTransientMadeForAScopedInstanceWhileItsScopeEndsIsDisposed() {
             let container = Container()
             let scopeBox = Mutex<Scope?>(nil)
             let made = Mutex<[Command]>([])
             container.register(Command.self) { _ in
+                // Another thread ends the scope at this moment, while the Command is being made.
+                try? scopeBox.withLock { $0 }?.end()
                 let command = Command()
                 made.withLock { $0.append(command) }
                 return command
             }
             container.register(Handler.self) { r in
-                // Another thread ends the scope at this moment.
-                try? scopeBox.withLock { $0 }?.end()
-                return Handler(command: try r.require(Command.self))
+                Handler(command: try r.require(Command.self))
             }.inObjectScope(.scoped)
             let scope = container.makeScope(label: "request")
             scopeBox.withLock { $0 = scope }

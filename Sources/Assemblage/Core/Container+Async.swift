@@ -102,6 +102,8 @@ extension Container {
                                           isolation: isolated (any Actor)?) async throws(ResolutionError) -> Service {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
         let context = _AsyncContext.current
+        // Before an async factory runs: the synchronous check comes only once it has made its instance.
+        if isShutDown { throw _shutDownFailure(key, path: context?.frame?.pathKeys ?? []) }
         // Retained: the entry is used across suspension points, outside any read section.
         guard let found = _lookupRetained(key) else {
             return try _resolveMissingAsync(key, Service.self, context, repeat each arguments)
@@ -177,7 +179,7 @@ extension ResolutionError {
     func prefixingPath(_ outer: [ServiceKey]) -> ResolutionError {
         guard !outer.isEmpty, !path.starts(with: outer) else { return self }
         return ResolutionError(code: code, key: key, path: outer + path, cycle: cycle, nearMisses: nearMisses,
-                               suggestions: suggestions, underlying: underlying)
+                               holder: holder, suggestions: suggestions, underlying: underlying)
     }
 }
 
@@ -251,11 +253,11 @@ extension ServiceEntry: _AsyncEntry {
             })
             return _UncheckedSendable(made)
         case .scoped:
-            guard let scope = container.scopeStorage else {
-                throw ResolutionError(code: .noActiveScope, key: key, path: (context.frame?.pathKeys ?? []) + [key])
-            }
             if let holder = context.frame?.longLivedCreation() {
                 throw _captive(holder: holder, path: context.frame?.pathKeys ?? [])
+            }
+            guard let scope = container.scopeStorage else {
+                throw ResolutionError(code: .noActiveScope, key: key, path: (context.frame?.pathKeys ?? []) + [key])
             }
             let entry = pointer
             let made = try await coordinator.once(_OnceKey(graph: ObjectIdentifier(scope), entry: entry), key: key,
@@ -267,17 +269,20 @@ extension ServiceEntry: _AsyncEntry {
             return _UncheckedSendable(made)
         case .multiton:
             // Made, then kept per argument values by the synchronous machinery: when two tasks make the same
-            // key at once, both factories run and the first instance stored is the one both get.
+            // key at once, both factories run and the first instance stored is the one both get. Made with the
+            // owner's resolver, as every shared instance (see `_resolve`).
+            let owner = container._sharedResolver
             return try await _AsyncLongLived.run { () async throws(ResolutionError) -> _UncheckedSendable<Service> in
-                try await _constructAsync(container, context, creation: nil, arguments)
+                try await _constructAsync(owner, context, creation: nil, arguments)
             }
         case .container, .singleton, .weak, .custom:
+            let owner = container._sharedResolver
             let made = try await coordinator.once(_OnceKey(graph: nil, entry: pointer), key: key, frame: context.frame,
                                                   isReady: { kind == .container || kind == .singleton
                                                       ? _withReadSection { _sharedInstance() } : _storedInstance(kind) },
                                                   create: { (creation) throws(ResolutionError) -> Service in
                 try await _AsyncLongLived.run { () async throws(ResolutionError) -> Service in
-                    try await _constructAsync(container, context, creation: creation, arguments).value
+                    try await _constructAsync(owner, context, creation: creation, arguments).value
                 }
             })
             return _UncheckedSendable(made)

@@ -22,6 +22,7 @@ extension Container {
     @usableFromInline
     func _resolveMissing<Service, each Arg>(_ key: ServiceKey, _: Service.Type,
                                             _ arguments: repeat each Arg) throws -> Service {
+        if isShutDown { throw _shutDownFailure(key, path: _ResolutionState.existing?.path ?? []) }
         if let serialization, let entry = _lookupRecording(key) {
             // A synchronized view: its lock is held for the whole resolve (recursive: nested resolves re-enter).
             return try serialization.withLock {

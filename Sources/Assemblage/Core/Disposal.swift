@@ -280,11 +280,23 @@ struct _OwnedInstance {
 }
 
 /// The instances a container made that it disposes when it shuts down, in the order they were made.
-final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` is only touched under `lock`.
+final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` and `closed` are only touched under `lock`.
     private let lock = _Lock()
     private var records: [_OwnedInstance] = []
+    /// Set, for good, when the container shut down: nothing is admitted after the records were taken.
+    private var closed = false
 
-    func append(_ record: _OwnedInstance) { lock.withLock { records.append(record) } }
+    /// Takes `record` (nil: an instance with nothing to dispose) unless the container has shut down.
+    ///
+    /// - Returns: `false` after shutdown: the caller disposes the instance itself and fails. Under the lock that
+    ///   shutdown takes the records with, so an instance is either in what shutdown disposes or refused here.
+    func admit(_ record: _OwnedInstance?) -> Bool {
+        lock.withLock {
+            if closed { return false }
+            if let record { records.append(record) }
+            return true
+        }
+    }
 
     /// Forgets the records of one registration (its instances were dropped by a reset or replacement).
     func forget(entry: UnsafeRawPointer) {
@@ -300,9 +312,10 @@ final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` is on
         _ = dropped  // released outside the lock: a deinit may resolve again
     }
 
-    /// Takes every record, newest first.
-    func takeAll() -> [_OwnedInstance] {
+    /// Takes every record, newest first; `closing` refuses every later one (see ``admit(_:)``).
+    func takeAll(closing: Bool) -> [_OwnedInstance] {
         lock.withLock {
+            if closing { closed = true }
             defer { records = [] }
             return records.reversed()
         }
@@ -328,6 +341,16 @@ func _disposeSynchronously(_ records: [_OwnedInstance], owner: String,
     return failures
 }
 
+/// ``_dispose(_:owner:observers:)`` run to completion whatever the caller's cancellation: in a task of its own,
+/// which does not inherit it, so that a disposer's cancellation-aware `close()` still closes (the caller waits for
+/// the task, which is never cancelled: disposal takes no cancellation, as in .NET).
+func _disposeToCompletion(_ records: [_OwnedInstance], owner: String,
+                          observers: [any ContainerObserver]) async -> [DisposalError.Failure] {
+    guard !records.isEmpty else { return [] }
+    let handed = _UncheckedSendable(records)  // taken by this caller, which alone disposes them
+    return await Task { await _dispose(handed, owner: owner, observers: observers) }.value
+}
+
 /// Disposes `records` in order, awaiting asynchronous disposals, collecting every failure.
 ///
 /// The records were taken from their scope or container by this caller, which alone disposes them.
@@ -345,72 +368,6 @@ func _dispose(_ records: _UncheckedSendable<[_OwnedInstance]>, owner: String,
         }
     }
     return failures
-}
-
-// MARK: - Container shutdown
-
-extension Container {
-    /// Disposes every instance this container made that is disposable — `.container`, `.singleton` and
-    /// `.multiton` ones — in reverse creation order, awaiting asynchronous disposals, and forgets them.
-    ///
-    /// Each instance is disposed exactly once; a second shutdown disposes only what was made since. The
-    /// container stays usable: a later resolve makes new instances, which the next shutdown disposes. Child
-    /// containers and scopes are not shut down by their parent: end them first.
-    ///
-    /// ```swift
-    /// try await container.shutdown()   // the connection pool closes after the services that use it
-    /// ```
-    ///
-    /// With the `ServiceLifecycle` package trait, `ContainerService` calls this on graceful shutdown.
-    ///
-    /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
-    public func shutdown() async throws(DisposalError) {
-        let owner = "container \"\(label)\""
-        let failures = await _dispose(_UncheckedSendable(takeForShutdown()), owner: owner, observers: observers)
-        if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
-    }
-
-    /// Disposes every instance this container made that is disposable, synchronously, in reverse creation order.
-    ///
-    /// Instances that can only be disposed asynchronously are not disposed: each is reported in the error with
-    /// ``DisposalError/Failure/requiresAsyncDisposal`` set. Prefer `await container.shutdown()`.
-    ///
-    /// ```swift
-    /// try container.shutdown()
-    /// ```
-    ///
-    /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
-    @available(*, noasync, message: "in an async context, use `try await shutdown()`, which awaits async disposers")
-    public func shutdown() throws(DisposalError) {
-        let owner = "container \"\(label)\""
-        let failures = _disposeSynchronously(takeForShutdown(), owner: owner, observers: observers)
-        if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
-    }
-}
-
-extension Container {
-    /// The instances this container made that it disposes when it shuts down (made on first use: most
-    /// containers, and every scope, never need one).
-    var disposals: _DisposalList {
-        writer.withLock {
-            if let disposalList { return disposalList }
-            let made = _DisposalList()
-            disposalList = made
-            return made
-        }
-    }
-
-    /// The disposal list, if this container has made one (without making it).
-    var existingDisposals: _DisposalList? { writer.withLock { disposalList } }
-
-    /// Takes what shutdown disposes, and first drops the instances this container keeps (singletons included),
-    /// so that no resolve hands out an instance being disposed; a later resolve makes a new one.
-    func takeForShutdown() -> [_OwnedInstance] {
-        let owned = existingDisposals?.takeAll() ?? []
-        let live = writer.withLock { liveEntriesLocked() + records.collectionElements.values.flatMap { $0.map(\.entry) } }
-        for entry in live { entry._reset(matching: nil, includingSingletons: true) }
-        return owned
-    }
 }
 
 // MARK: - Registration

@@ -15,7 +15,8 @@ final class _Registry: @unchecked Sendable {
     /// 0: the current `_RegistrationTable` (unretained; ``table`` owns it).
     /// 1: the current `_Fallbacks` (unretained; ``fallbackList`` owns it), or nil.
     /// 2: non-nil once an observer was added (see `Container.observers`).
-    @usableFromInline let words = _AtomicWords(count: 3)
+    /// 3: the container's `_ShutdownMark` (retained) once it was shut down, else nil (see `Container.isShutDown`).
+    @usableFromInline let words = _AtomicWords(count: 4)
     /// Guards every mutable property below.
     let writer = _Lock()
     /// The table readers load now. A table it replaces (outgrown, or emptied by `removeAll`) is retired to
@@ -41,7 +42,10 @@ final class _Registry: @unchecked Sendable {
         }
     }
 
-    deinit { words.deallocate() }
+    deinit {
+        if let mark = words.loadAcquire(_shutdownWord) { Unmanaged<_ShutdownMark>.fromOpaque(mark).release() }
+        words.deallocate()
+    }
 
     /// Says, once and for good, that an observer was added (read without the lock by `Container.observers`).
     func markObserved() { words.storeRelease(_observedWord, UnsafeMutableRawPointer(bitPattern: 1)) }
@@ -52,6 +56,8 @@ final class _Registry: @unchecked Sendable {
 
 /// The index, among a registry's atomic words, of the one that says it has observers (non-nil).
 let _observedWord = 2
+/// The index, among a registry's atomic words, of the container's shutdown mark (non-nil once shut down).
+@usableFromInline let _shutdownWord = 3
 
 extension Container {
     /// The container whose registry this is: this one, or for a scope's view, the container the scope was made
@@ -61,6 +67,14 @@ extension Container {
         while let storage = owner.scopeStorage { owner = storage.parent }
         return owner
     }
+
+    /// The resolver that makes shared instances (`.container`, `.singleton`, `.weak`, multiton, custom scopes)
+    /// asked for through this container: the container a scope was made from, never the scope, so that nothing a
+    /// shared instance keeps (a resolver, `Provider`, `Lazy`) reaches a scope's instances; any other container
+    /// itself (a child resolving its parent's registration makes the instance with its own resolver, as in Swinject
+    /// and Resolver, so that an overlay's registrations apply).
+    @usableFromInline
+    final var _sharedResolver: Container { scopeStorage == nil ? self : registryOwner }
 }
 
 // The registry's members, as the container's: the code that registers, looks up and resets reads them here.

@@ -35,17 +35,22 @@ public struct ResolutionError: AssemblageError, Equatable {
     /// but is not a dependency, `[T]` asked for while `T` has only plain registrations. Built only when
     /// resolution fails; each is one sentence that names the fix, and ``description`` lists them.
     public let suggestions: [String]
+    /// For ``ErrorCode/captiveDependency``: the longer-lived service (`.container`, `.singleton`, …) whose making
+    /// needed ``key``, a `.scoped` one.
+    public let holder: ServiceKey?
     /// For ``ErrorCode/factoryFailed``: what the factory threw, described.
     public let underlyingDescription: String?
     /// For ``ErrorCode/factoryFailed``: what the factory threw.
     public let underlying: (any Error)?
 
     init(code: Code, key: ServiceKey, path: [ServiceKey], cycle: [ServiceKey] = [],
-         nearMisses: [ServiceKey] = [], suggestions: [String] = [], underlying: (any Error)? = nil) {
+         nearMisses: [ServiceKey] = [], holder: ServiceKey? = nil, suggestions: [String] = [],
+         underlying: (any Error)? = nil) {
         self.code = code
         self.key = key
         self.path = path
         self.cycle = cycle
+        self.holder = holder
         self.nearMisses = nearMisses
         self.suggestions = suggestions
         self.underlying = underlying
@@ -79,12 +84,19 @@ public struct ResolutionError: AssemblageError, Equatable {
                 + "but an argument is not Hashable: \(underlyingDescription ?? "")."
         case .noActiveScope:
             return "\(key) is .scoped, so it lives in a scope, but it was resolved through a container. Resolve it "
-                + "through a Scope (container.withScope { scope in try scope.require(…) })."
+                + "through a Scope (container.withScope { scope in try scope.require(…) }); a longer-lived service "
+                + "that needs it takes the scope as a call parameter."
         case .scopeEnded:
-            return "\(key) is .scoped and was resolved through a scope that has ended."
+            return "\(key) was resolved through a scope that has ended."
         case .captiveDependency:
+            if let holder {
+                return "Captive dependency: \(holder) lives longer than any scope, but making it needs \(key), "
+                    + "which is .scoped."
+            }
             return "Captive dependency: \(key) is .scoped, but it was resolved while a longer-lived instance "
                 + "was being made."
+        case .containerShutDown:
+            return "\(key) was resolved after its container was shut down."
         case .scopedValueNotProvided:
             return "\(key) is a scoped value, but this scope did not provide it: call "
                 + "scope.provide(…) before resolving what needs it."
@@ -152,11 +164,14 @@ extension ErrorCode where Domain == ResolutionError {
     public static var typeMismatch: Self { Self("typeMismatch") }
     /// A `.scoped` registration was resolved through a container, not through a ``Scope``.
     public static var noActiveScope: Self { Self("noActiveScope") }
-    /// A `.scoped` registration was resolved through a scope that has ended.
+    /// A registration was resolved through a scope that has ended.
     public static var scopeEnded: Self { Self("scopeEnded") }
     /// A `.scoped` registration was resolved while a longer-lived instance (`.container`, `.singleton`, …) was
     /// being made: that instance would keep one scope's value for every later scope.
     public static var captiveDependency: Self { Self("captiveDependency") }
+    /// The container was shut down (``Container/shutdown()-7vkqx``): it, and every scope made from it, makes
+    /// nothing more.
+    public static var containerShutDown: Self { Self("containerShutDown") }
     /// A value declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` was resolved in
     /// a scope that did not provide it.
     public static var scopedValueNotProvided: Self { Self("scopedValueNotProvided") }

@@ -87,7 +87,19 @@ public final class Scope: Container, @unchecked Sendable {
     public func end() async throws(DisposalError) {
         guard var ended = storage.markEnded() else { return }
         let observers = self.observers
-        let (disposed, failures) = await storage.disposeOwned(&ended, label: label, observers: observers)
+        var disposed = 0
+        var failures: [DisposalError.Failure] = []
+        if ended.lastOwned >= 0 {
+            // In a task of its own, which does not inherit the caller's cancellation: disposal runs to completion
+            // (a cancellation-aware `close()` still closes) even when the request's task was cancelled.
+            let work = _UncheckedSendable((storage, ended))  // this scope's, ended by this caller only
+            let label = self.label
+            (disposed, failures, ended) = await Task {
+                var (storage, ended) = work.value
+                let (disposed, failures) = await storage.disposeOwned(&ended, label: label, observers: observers)
+                return _UncheckedSendable((disposed, failures, ended))
+            }.value.value
+        }
         storage.releaseAll(&ended)
         report(disposed: disposed, failures: failures, observers)
         if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
@@ -211,6 +223,7 @@ extension Container {
     ///   ``DisposalError`` when `body` succeeded and a disposer failed.
     public func withScope<R>(label: String = "scope", isolation: isolated (any Actor)? = #isolation,
                              _ body: (Scope) async throws -> R) async throws -> R {
+        if isShutDown { throw _scopeRefusedAfterShutdown() }
         let scope = makeScope(label: label)
         let result: R
         do {
@@ -242,6 +255,7 @@ extension Container {
     ///   `await`.
     @available(*, noasync, message: "in an async context, use `try await withScope`, which awaits async disposers")
     public func withSynchronousScope<R>(label: String = "scope", _ body: (Scope) throws -> R) throws -> R {
+        if isShutDown { throw _scopeRefusedAfterShutdown() }
         let scope = makeScope(label: label)
         let result: R
         do {

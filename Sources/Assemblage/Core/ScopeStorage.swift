@@ -187,7 +187,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
     }
 
-    var isEnded: Bool { locked { $0.pointee.ended } }
+    @usableFromInline var isEnded: Bool { locked { $0.pointee.ended } }
 
     @inline(__always)
     private func locked<R>(_ body: (UnsafeMutablePointer<_ScopeHeader>) throws -> R) rethrows -> R {

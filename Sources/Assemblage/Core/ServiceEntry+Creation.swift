@@ -24,7 +24,11 @@ extension ServiceEntry {
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
         let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
         if let previous = words.exchange(.sharedInstance, box) { _Reclaimer.retireBox(previous) }
-        _trackInOwner(instance)
+        guard _trackInOwner(instance) else {
+            // The container shut down meanwhile: the instance was disposed; no one may find it.
+            if let mine = words.exchange(.sharedInstance, nil) { _Reclaimer.retireBox(mine) }
+            throw container._shutDownFailure(key, path: state.path)
+        }
         return instance
     }
 
@@ -87,7 +91,10 @@ extension ServiceEntry {
         defer { if !reentry { _Coordinator.shared.end(pointer) } }
         let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: false, make) }
         _Coordinator.shared.withLock { storedInstances.multiton[values] = instance }
-        _trackInOwner(instance)
+        guard _trackInOwner(instance) else {
+            _ = _Coordinator.shared.withLock { storedInstances.multiton.removeValue(forKey: values) }
+            throw container._shutDownFailure(key, path: state.path)
+        }
         return instance
     }
 

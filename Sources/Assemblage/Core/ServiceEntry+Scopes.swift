@@ -70,11 +70,13 @@ extension ServiceEntry {
     func _createScoped<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ make: M) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if state.graphMayHold(pointer), let instance = state.graphInstance(pointer) { return instance as! Service }
+        // A longer-lived instance being made is the diagnosis, whatever it resolves through (its own container,
+        // since shared instances are made there): one error for a captive dependency on every path.
+        if !state.longLived.isEmpty || state.asyncLongLived.loadAcquire(0) != nil { try _checkCaptive(state) }
         // Unretained: the view keeps its storage, and the caller keeps the view.
         guard let storage = container.scopeStorage.map(Unmanaged.passUnretained) else {
             throw _scopedFailure(state, .noActiveScope)
         }
-        if !state.longLived.isEmpty || state.asyncLongLived.loadAcquire(0) != nil { try _checkCaptive(state) }
         if try state.checkReentry(pointer) {
             // An allowed re-entry through initCompleted: the outer creation stores what this one makes.
             return try _construct(state, container, graph: true, make)
@@ -121,10 +123,13 @@ extension ServiceEntry {
 
     /// The captive-dependency error: `holder`, longer-lived, would keep this scoped service.
     func _captive(holder: ServiceKey, path: [ServiceKey]) -> ResolutionError {
-        ResolutionError(code: .captiveDependency, key: key, path: path + [key], suggestions: [
+        ResolutionError(code: .captiveDependency, key: key, path: path + [key], holder: holder, suggestions: [
             "\(holder) lives longer than any scope, so it would keep the \(key) of the first scope that made it and "
-                + "hand it to every later one. Make \(holder) .scoped too, or resolve \(key) when it is needed, "
-                + "through the scope (a factory's resolver, or Provider<\(_typeName(key.serviceType, qualified: false))>).",
+                + "hand it to every later one. Make \(holder) .scoped too, or let \(holder) take what belongs to "
+                + "one unit of work as a call parameter: the method that needs \(key) receives the Scope (a "
+                + "Resolver) or the value, e.g. `func handle(in scope: Resolver) throws { let value = try "
+                + "scope.require(\(_typeName(key.serviceType, qualified: false)).self) … }`. A Provider or Lazy "
+                + "that \(holder) keeps resolves from its container, never from a scope.",
         ])
     }
 
@@ -149,15 +154,40 @@ extension ServiceEntry {
 
     /// Hands a shared instance to the container that owns the registration, to dispose when it shuts down, and
     /// tells the container's observers that it was made.
-    func _trackInOwner(_ instance: Service) {
-        guard let owner = container else { return }
+    ///
+    /// - Returns: `false` when that container was shut down while the instance was being made: the instance was
+    ///   disposed now (it is never leaked), and the caller drops it and fails with ``_shutDownFailure``.
+    func _trackInOwner(_ instance: Service) -> Bool {
+        guard let owner = container else { return true }
+        let disposer = _disposer(for: instance)
+        let record = disposer.map { _OwnedInstance(key: key, entry: pointer, disposer: $0, instance: instance) }
+        guard owner.disposals.admit(record) else {
+            if let record { _disposeRefused(record) }
+            return false
+        }
         let observers = owner.observers
         if !observers.isEmpty {
             let scope = objectScope
             for observer in observers { observer.instanceCreated(key, scope: scope, container: owner.label) }
         }
-        guard let disposer = _disposer(for: instance) else { return }
-        owner.disposals.append(_OwnedInstance(key: key, entry: pointer, disposer: disposer, instance: instance))
+        return true
+    }
+
+    /// Disposes an instance made while its container shut down (synchronously, or in a task of its own when only
+    /// an asynchronous disposal will do); a failure goes to ``DisposalError/unhandledFailureHandler``.
+    func _disposeRefused(_ record: _OwnedInstance) {
+        let owner = "container \"\(container?.label ?? "?")\""
+        let failures = _disposeSynchronously([record], owner: owner, observers: [])
+        guard let failure = failures.first else { return }
+        guard failure.requiresAsyncDisposal else {
+            DisposalError.reportUnhandled(DisposalError(owner: owner, failures: failures))
+            return
+        }
+        let handed = _UncheckedSendable([record])
+        Task {
+            let failures = await _dispose(handed, owner: owner, observers: [])
+            if !failures.isEmpty { DisposalError.reportUnhandled(DisposalError(owner: owner, failures: failures)) }
+        }
     }
 }
 

@@ -270,12 +270,17 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         // Borrowed, not retained: the state lives as long as its thread. (Out of line, so that `self` and the
         // state stay borrowed here; inlined into a caller's loop, the optimiser retains them.)
         return try Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current)._withUnsafeGuaranteedRef { state in
+            // A shut-down container (or a scope of one) makes nothing more. (Shared instances were dropped at
+            // shutdown, so that a hit never gets here and this one load is on the creation paths only.)
+            if container.words.loadAcquire(_shutdownWord) != nil { throw container._shutDownFailure(key, path: state.path) }
             switch kind {
             case .transient, .graph:
                 let graph = kind == .graph
                 if graph, state.graphMayHold(pointer), let instance = state.graphInstance(pointer) {
                     return instance as! Service
                 }
+                // An ended scope makes nothing, disposable or not.
+                if let scope = container.scopeStorage, scope.isEnded { throw _scopedFailure(state, .scopeEnded) }
                 let instance = try _construct(state, container, graph: graph, maker)
                 // Made through a scope: the scope disposes it when it ends.
                 if let scope = container.scopeStorage, !_trackInScope(instance, scope) {
@@ -284,12 +289,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
                 return instance
             case .scoped:
                 return try _createScoped(state, container, maker)
+            // A shared instance is made with the resolver of the container a scope was made from, whichever
+            // scope asked first: what it keeps can never reach a scope's instances.
             case .container, .singleton:
-                return try _createShared(state, container, maker)
+                return try _createShared(state, container._sharedResolver, maker)
             case .weak, .custom:
-                return try _createStored(state, container, kind, maker)
+                return try _createStored(state, container._sharedResolver, kind, maker)
             case .multiton:
-                return try _createMultiton(state, container, maker.arguments(), maker)
+                return try _createMultiton(state, container._sharedResolver, maker.arguments(), maker)
             }
         }
     }

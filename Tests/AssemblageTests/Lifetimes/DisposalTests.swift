@@ -153,12 +153,22 @@ import Testing
         _ = try container.require(Tracked.self, name: "cache")
         _ = try container.require(AsyncTracked.self)
         try await container.shutdown()
-        try await container.shutdown()
+        try await container.shutdown()  // a second shutdown does nothing
         #expect(log.entries == ["metrics", "cache", "pool"])
-        // The container stays usable; what it makes next is disposed by the next shutdown.
-        _ = try container.require(Tracked.self, name: "pool")
+    }
+
+    @Test func disposeInstancesDisposesAndKeepsTheContainerOpen() async throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(Tracked.self) { _ in Tracked("pool", log: log) }.inObjectScope(.container)
+        let first = try container.require(Tracked.self)
+        try await container.disposeInstances()
+        #expect(log.entries == ["pool"])
+        #expect(!container.isShutDown)
+        // What it makes next is a new instance, disposed by the next call (or by shutdown).
+        #expect(try container.require(Tracked.self) !== first)
         try await container.shutdown()
-        #expect(log.entries == ["metrics", "cache", "pool", "pool"])
+        #expect(log.entries == ["pool", "pool"])
     }
 
     @Test func aResetForgetsInstancesInsteadOfDisposingThem() throws {
@@ -209,8 +219,12 @@ import Testing
         let scope = container.makeScope()
         try scope.end()
         #expect { try scope.require(Tracked.self) } throws: { ($0 as? ResolutionError)?.code == .scopeEnded }
-        #expect(log.entries == ["transient"])  // disposed at once: no one else would
-        #expect(scope.resolve(Engine.self) != nil)  // nothing to dispose: resolves as through its container
+        #expect(log.entries.isEmpty)  // an ended scope makes nothing: no factory ran
+        // Nothing to dispose makes no difference: an ended scope resolves nothing.
+        #expect { try scope.require(Engine.self) } throws: { error in
+            guard let error = error as? ResolutionError, error.code == .scopeEnded else { return false }
+            return error.description.hasPrefix("Engine was resolved through a scope that has ended.")
+        }
     }
 
     /// A class registered as itself, the same class behind a protocol, a subclass, a struct, and a class that adopts

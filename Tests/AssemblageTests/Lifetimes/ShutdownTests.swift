@@ -1,0 +1,157 @@
+import Assemblage
+import Foundation
+import Testing
+
+/// A pool whose close is cancellation-aware, as a real connection pool's is: in a cancelled task it would not
+/// close (it throws `CancellationError`).
+private final class CancellationAwarePool: AsyncDisposable, Sendable {
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+
+    func dispose() async throws {
+        try await Task.sleep(for: .milliseconds(1))
+        log.record("closed")
+    }
+}
+
+/// What a resolve on another thread returned.
+private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is guarded by `lock`.
+    private let lock = NSLock()
+    private var stored: Result<Tracked, any Error>?
+    func set(_ value: Result<Tracked, any Error>) { lock.withLock { stored = value } }
+    var value: Result<Tracked, any Error>? { lock.withLock { stored } }
+}
+
+/// `shutdown()` is final: afterwards the container, its scopes and `withScope` fail with typed errors.
+@Suite struct ShutdownTests {
+    func isShutDownError(_ error: any Error, _ type: String) -> Bool {
+        guard let error = error as? ResolutionError, error.code == .containerShutDown else { return false }
+        return error.description.hasPrefix("\(type) was resolved after its container was shut down.")
+            && error.description.contains("Container \"app\" was shut down at ")
+            && error.description.contains(" UTC, ")
+    }
+
+    @Test func aResolveAfterShutdownFailsNamingTheContainerAndWhen() async throws {
+        let log = DisposalLog()
+        let container = Container(label: "app")
+        container.register(Tracked.self) { _ in Tracked("pool", log: log) }.inObjectScope(.container)
+        container.register(Engine.self) { _ in Engine() }
+        _ = try container.require(Tracked.self)
+        try await container.shutdown()
+        #expect(container.isShutDown)
+        #expect(log.entries == ["pool"])
+        // Never a silent revival: no new pool that nothing would dispose.
+        #expect { try container.require(Tracked.self) } throws: { isShutDownError($0, "Tracked") }
+        #expect { try container.require(Engine.self) } throws: { isShutDownError($0, "Engine") }
+        #expect(container.resolve(Engine.self) == nil)
+        await #expect { try await container.resolveAsync(Engine.self) } throws: { isShutDownError($0, "Engine") }
+        // Not "not registered": a missing registration after shutdown is the shutdown too.
+        #expect { try container.require(Wheel.self) } throws: { isShutDownError($0, "Wheel") }
+        #expect(log.entries == ["pool"])
+    }
+
+    @Test func scopesMadeBeforeOrAfterShutdownResolveNothing() async throws {
+        let container = Container(label: "app")
+        container.register(Engine.self) { _ in Engine() }
+        container.register(Audit.self) { _ in Audit(request: RequestValue(id: 1)) }.inObjectScope(.scoped)
+        let before = container.makeScope()
+        _ = try before.require(Audit.self)
+        try await container.shutdown()
+        #expect { try before.require(Engine.self) } throws: { isShutDownError($0, "Engine") }
+        let after = container.makeScope()
+        #expect { try after.require(Audit.self) } throws: { isShutDownError($0, "Audit") }
+        await #expect {
+            try await container.withScope { _ in Issue.record("the body ran after shutdown") }
+        } throws: { error in
+            (error as? ContainerError)?.code == .shutDown
+                && "\(error)".hasPrefix("Container \"app\" was shut down at ")
+                && "\(error)".hasSuffix("; it makes no more scopes.")
+        }
+        #expect { try container.withSynchronousScope { _ in 1 } } throws: { ($0 as? ContainerError)?.code == .shutDown }
+        try await before.end()
+        try await after.end()
+    }
+
+    @Test func anInstanceWhoseCreationRacesTheShutdownIsDisposedNotLeaked() async throws {
+        let log = DisposalLog()
+        let container = Container(label: "app")
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        container.register(Tracked.self) { _ in
+            started.signal()
+            proceed.wait()
+            return Tracked("late", log: log)
+        }.inObjectScope(.singleton)
+        let result = Outcome()
+        let thread = Thread {
+            result.set(Result { try container.require(Tracked.self) })
+        }
+        thread.start()
+        started.wait()
+        try await container.shutdown()  // while the factory runs
+        proceed.signal()
+        while result.value == nil { try await Task.sleep(for: .milliseconds(1)) }
+        let outcome = try #require(result.value)
+        #expect(throws: ResolutionError.self) { try outcome.get() }
+        #expect { try outcome.get() } throws: { isShutDownError($0, "Tracked") }
+        #expect(log.entries == ["late"])
+        #expect { try container.require(Tracked.self) } throws: { isShutDownError($0, "Tracked") }
+    }
+
+    @Test func aFactoryThatShutsItsOwnContainerDownFailsWithoutHangingAndItsInstanceIsDisposed() throws {
+        let log = DisposalLog()
+        let container = Container(label: "app")
+        container.register(Tracked.self) { [weak container] _ in
+            try container?.shutdown()
+            return Tracked("self-ending", log: log)
+        }.inObjectScope(.container)
+        #expect { try container.require(Tracked.self) } throws: { isShutDownError($0, "Tracked") }
+        #expect(log.entries == ["self-ending"])
+        #expect(container.isShutDown)
+    }
+
+    @Test func shutdownInACancelledTaskStillRunsEveryDisposerToCompletion() async throws {
+        let log = DisposalLog()
+        let container = Container(label: "app")
+        container.register(CancellationAwarePool.self) { _ in CancellationAwarePool(log: log) }.inObjectScope(.container)
+        _ = try container.require(CancellationAwarePool.self)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            #expect(Task.isCancelled)
+            try await container.shutdown()
+        }
+        try await task.value
+        #expect(log.entries == ["closed"])
+    }
+
+    @Test func withScopeInACancelledTaskStillRunsEveryDisposerToCompletion() async throws {
+        let log = DisposalLog()
+        let container = Container(label: "app")
+        container.register(CancellationAwarePool.self) { _ in CancellationAwarePool(log: log) }.inObjectScope(.scoped)
+        struct Failure: Error {}
+        let task = Task {
+            try await container.withScope { scope in
+                _ = try scope.require(CancellationAwarePool.self)
+                withUnsafeCurrentTask { $0?.cancel() }
+                throw Failure()
+            }
+        }
+        // The body's own error surfaces, not a CancellationError from disposal.
+        await #expect(throws: Failure.self) { try await task.value }
+        #expect(log.entries == ["closed"])
+    }
+
+    @Test func scopeEndInACancelledTaskStillRunsEveryDisposerToCompletion() async throws {
+        let log = DisposalLog()
+        let container = Container(label: "app")
+        container.register(CancellationAwarePool.self) { _ in CancellationAwarePool(log: log) }.inObjectScope(.scoped)
+        let scope = container.makeScope()
+        _ = try scope.require(CancellationAwarePool.self)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await scope.end()
+        }
+        try await task.value
+        #expect(log.entries == ["closed"])
+    }
+}
