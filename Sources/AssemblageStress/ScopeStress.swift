@@ -20,6 +20,9 @@ package enum ScopeScenario: String, CaseIterable, Codable, Sendable {
     /// Each thread makes scopes, resolves through them, hands every other one to another thread, and drops them
     /// without `end()`: the last reference disposes them and reports "never ended".
     case droppedScopes
+    /// Each thread makes scopes that are the first to resolve `.container` services (reset every few scopes)
+    /// keeping a resolver and a `Provider` of the request, and checks that nothing they keep reaches a request.
+    case sharedThroughScopes
 
     /// What the scenario does, for summaries.
     package var summary: String {
@@ -27,6 +30,7 @@ package enum ScopeScenario: String, CaseIterable, Codable, Sendable {
         case .concurrentScopes: "makeScope, provide, resolve the chain, end"
         case .sharedScopeEnd: "resolve from one scope while another thread ends it"
         case .droppedScopes: "scopes dropped without end()"
+        case .sharedThroughScopes: "scopes first-resolve singletons that keep a Provider of the request"
         }
     }
 
@@ -40,6 +44,7 @@ package enum ScopeScenario: String, CaseIterable, Codable, Sendable {
         case .concurrentScopes: 8_000
         case .sharedScopeEnd: 3_000
         case .droppedScopes: 1_000
+        case .sharedThroughScopes: 8_000
         }
     }
 
@@ -217,6 +222,8 @@ package struct ScopeStressResult: Codable, Sendable {
                 asyncNotDisposedReported != uploadsCreated,
                 "\(uploadsCreated) async disposables dropped, \(asyncNotDisposedReported) reported")
             check(uploadsDisposed != 0, "\(uploadsDisposed) async disposables disposed by a synchronous drop")
+        case .sharedThroughScopes:
+            check(reports > 0, "\(reports) unhandled disposal reports")
         }
         if let firstProblem, !problems.isEmpty { problems.append("first: \(firstProblem)") }
         return problems
@@ -257,6 +264,7 @@ package func runScopeScenario(_ scenario: ScopeScenario, _ configuration: ScopeS
         case .concurrentScopes: outcome = run.concurrentScopes()
         case .sharedScopeEnd: outcome = run.sharedScopeEnd()
         case .droppedScopes: outcome = run.droppedScopes()
+        case .sharedThroughScopes: outcome = run.sharedThroughScopes()
         }
     }
     func load(_ counter: borrowing Atomic<Int>) -> Int { counter.load(ordering: .acquiring) }

@@ -166,6 +166,8 @@ struct Runner {
                 "\(grouped(total(\.reports))) 'never ended' reports for \(grouped(total(\.expectedReports))) expected, "
                     + "\(grouped(total(\.asyncNotDisposedReported))) async disposables reported not disposed, "
                     + "handler reached at \(kibibytes(least))–\(kibibytes(most)) KiB of stack")
+        case .sharedThroughScopes:
+            figures.append("\(grouped(total(\.resolves))) shared instances reached through scopes, each checked")
         }
         figures.append(
             "\(grouped(total(\.otherErrors))) other errors, \(grouped(total(\.crossScope))) cross-scope, "

@@ -71,6 +71,34 @@
             #expect(events.all == ["pool closed"])
         }
 
+        @Test func aSiblingsFailureSurfacesItsErrorAndTheContainerIsStillDisposedToCompletion() async throws {
+            struct BindFailed: Error {}
+            /// Fails at once, as a server whose port is taken does.
+            struct Server: Service {
+                func run() async throws { throw BindFailed() }
+            }
+            /// Closes through a cancellation-aware API: in the group's cancelled task it would not close.
+            final class Connections: AsyncDisposable, Sendable {
+                let events: Events
+                init(events: Events) { self.events = events }
+                func dispose() async throws {
+                    try await Task.sleep(for: .milliseconds(5))
+                    events.record("connections closed")
+                }
+            }
+            let events = Events()
+            let container = Container(label: "app")
+            container.register(Connections.self) { _ in Connections(events: events) }.inObjectScope(.container)
+            container.register(Server.self) { r in
+                _ = try r.require(Connections.self)
+                return Server()
+            }
+            let group = try await container.serviceGroup(running: [Server.self], logger: Logger(label: "test"))
+            await #expect(throws: BindFailed.self) { try await group.run() }
+            #expect(events.all == ["connections closed"])
+            #expect(container.isShutDown)
+        }
+
         @Test func aServiceTheContainerCannotMakeFailsBeforeAnythingRuns() async {
             let container = Container(label: "app")
             await #expect(throws: ResolutionError.self) {

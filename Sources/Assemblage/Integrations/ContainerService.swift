@@ -22,22 +22,42 @@ import UnixSignals
 public struct ContainerService: Service, CustomStringConvertible {
     /// The container shut down at graceful shutdown.
     public let container: Container
+    /// Where disposal failures are logged (at error level), so that they are seen beside the error of a sibling
+    /// service that failed first — the one a `ServiceGroup` rethrows.
+    public let logger: Logger?
 
     /// Creates the service.
     ///
-    /// - Parameter container: The container to shut down.
-    public init(_ container: Container) { self.container = container }
+    /// - Parameters:
+    ///   - container: The container to shut down.
+    ///   - logger: Where disposal failures are logged; pass the group's logger.
+    public init(_ container: Container, logger: Logger? = nil) {
+        self.container = container
+        self.logger = logger
+    }
 
     /// `ContainerService("app")`.
     public var description: String { "ContainerService(\"\(container.label)\")" }
 
     /// Waits for graceful shutdown (or cancellation), then shuts the container down.
     ///
+    /// When a sibling service failed, the group cancels this one: the container is shut down all the same, and
+    /// its disposers run to completion (``Container/shutdown()-7vkqx`` does not inherit the cancellation), so a
+    /// connection pool's cancellation-aware close still closes. The group then rethrows the sibling's error;
+    /// disposal failures are logged.
+    ///
     /// - Throws: ``DisposalError`` when a disposer failed.
     public func run() async throws {
         // Cancellation (the group was cancelled, not drained) ends the wait too: the container is still disposed.
         try? await gracefulShutdown()
-        try await container.shutdown()
+        do {
+            try await container.shutdown()
+        } catch {
+            logger?.error("Disposing the container's instances failed", metadata: [
+                "container": "\(container.label)", "error": "\(error)",
+            ])
+            throw error
+        }
     }
 }
 
@@ -62,7 +82,7 @@ extension Container {
     public func serviceGroup(running services: [any Service.Type],
                              gracefulShutdownSignals: [UnixSignal] = [],
                              logger: Logger) async throws(ResolutionError) -> ServiceGroup {
-        var resolved: [any Service] = [ContainerService(self)]
+        var resolved: [any Service] = [ContainerService(self, logger: logger)]
         for type in services {
             resolved.append(try await resolveService(type))
         }

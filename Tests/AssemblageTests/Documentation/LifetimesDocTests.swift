@@ -87,12 +87,12 @@ enum LifetimesDoc {
                 _ = try scope.require(Audit.self)
             } catch {
                 print(error)
-                // Captive dependency: Request is .scoped, but it was resolved while a longer-lived instance was
-                // being made.
+                // Captive dependency: Audit lives longer than any scope, but making it needs Request, which is
+                // .scoped.
                 //   Resolution path: Audit → Request
                 //   Audit lives longer than any scope, so it would keep the Request of the first scope that made
-                //   it and hand it to every later one. Make Audit .scoped too, or resolve Request when it is
-                //   needed, through the scope (a factory's resolver, or Provider<Request>).
+                //   it and hand it to every later one. Make Audit .scoped too, or let Audit take what belongs to
+                //   one unit of work as a call parameter: […]
             }
         }
         // end-snippet
@@ -102,6 +102,26 @@ enum LifetimesDoc {
                 _ = try scope.require(Audit.self)
             }
         }
+    }
+
+    @Test func aLongLivedServiceTakesTheScopeAsACallParameter() throws {
+        let container = LifetimesDoc.makeContainer()
+        // snippet: lifetimes-call-parameter
+        final class AuditLog: Sendable {   // one for the app
+            func record(_ event: String, in scope: Resolver) throws -> String {
+                let request = try scope.require(Request.self)   // this request's, asked when needed
+                return "\(request.user): \(event)"
+            }
+        }
+        container.register(AuditLog.self) { _ in AuditLog() }.inObjectScope(.container)
+
+        let line = try container.withSynchronousScope { scope in
+            try scope.provide(Request(id: "r-4", user: "ada"))
+            return try scope.require(AuditLog.self).record("signed in", in: scope)
+        }
+        print(line)   // ada: signed in
+        // end-snippet
+        #expect(line == "ada: signed in")
     }
 
     @Test func disposalOrderAndShutdown() async throws {
