@@ -146,7 +146,7 @@ struct ScopeRun: Sendable {
                     default:
                         let scope = container.makeScope(label: "request")
                         visit = try self.visit(scope, id: id)
-                        try scope.end()
+                        try scope.endSynchronously()
                         if !scope.isEnded { throw ScopeStressFailure("the scope is not ended after end()") }
                     }
                     mine.resolves += visit.resolves

@@ -122,12 +122,12 @@ extension ScopeRun {
                     // returns at once.
                     let thrown = LockedValue<[any Error]>([])
                     DispatchQueue.concurrentPerform(iterations: 2) { _ in
-                        do { try scope.end() } catch { thrown.withLock { $0.append(error) } }
+                        do { try scope.endSynchronously() } catch { thrown.withLock { $0.append(error) } }
                     }
                     let errors = thrown.withLock { $0 }
                     if errors.count > 1 { throw ScopeStressFailure("both of two concurrent ends threw") }
                     if let error = errors.first { throw error }
-                default: try scope.end()
+                default: try scope.endSynchronously()
                 }
                 if !scope.isEnded { throw ScopeStressFailure("the scope is not ended after end()") }
             } catch let error as DisposalError

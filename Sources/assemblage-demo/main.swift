@@ -161,3 +161,13 @@ if runScenesDemo(interactive: options.interactive) {
 
 // 8. Concurrency.
 await runConcurrencyDemo()
+
+// 9. Shutdown: the app's container disposes what it made, newest first, and then makes nothing more. (At the top
+// level of a main.swift too, `try await shutdown()` is the awaiting form: the synchronous one has a name of its own.)
+section("Shutdown")
+try await appContainer.shutdown()
+do {
+    _ = try appContainer.require(OrderManager.self)
+} catch {
+    print("  after shutdown: \(error.description.split(separator: "\n").first ?? "")")
+}

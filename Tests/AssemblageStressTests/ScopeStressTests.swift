@@ -239,7 +239,7 @@ extension ScopeStressTests {
             let made = Mutex<[Command]>([])
             container.register(Command.self) { _ in
                 // Another thread ends the scope at this moment, while the Command is being made.
-                try? scopeBox.withLock { $0 }?.end()
+                try? scopeBox.withLock { $0 }?.endSynchronously()
                 let command = Command()
                 made.withLock { $0.append(command) }
                 return command
@@ -300,7 +300,7 @@ extension ScopeStressTests {
             letTheReaderResolve()
             stop.store(true, ordering: .releasing)
             reader.wait()
-            try scope.end()
+            try scope.endSynchronously()
             #expect(mismatches.load(ordering: .relaxed) == 0)
         }
 
@@ -317,7 +317,7 @@ extension ScopeStressTests {
             let scopeBox = Mutex<Scope?>(nil)
             container.register(FailingResource.self) { _ in
                 // Another thread ends the scope at this moment.
-                try? scopeBox.withLock { $0 }?.end()
+                try? scopeBox.withLock { $0 }?.endSynchronously()
                 return FailingResource()
             }.inObjectScope(.scoped)
             let keys = Mutex<[ServiceKey]>([])

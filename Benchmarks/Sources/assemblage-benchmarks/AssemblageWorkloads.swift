@@ -47,7 +47,7 @@ enum AssemblageWorkloads {
         func request() -> RequestHandler {
             let scope = c.makeScope()
             let handler = scope.resolve(RequestHandler.self)!
-            try! scope.end()
+            try! scope.endSynchronously()
             return handler
         }
         let before = requestDisposals
@@ -86,7 +86,7 @@ enum AssemblageWorkloads {
         func request() -> ValueHandler {
             let scope = c.makeScope()
             let handler = scope.resolve(ValueHandler.self)!
-            try! scope.end()
+            try! scope.endSynchronously()
             return handler
         }
         let before = requestDisposals

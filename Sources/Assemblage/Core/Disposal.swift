@@ -6,8 +6,8 @@
 /// container shuts down, possibly asynchronously.
 ///
 /// Adopt it when releasing must await (closing a connection pool, flushing to a server). A scope or container
-/// that holds such an instance must then be ended with `await` (``Scope/end()-3krjt``,
-/// ``Container/shutdown()-7vkqx``, or the `async` ``Container/withScope(label:isolation:_:)``); ending it
+/// that holds such an instance must then be ended with `await` (``Scope/end()``,
+/// ``Container/shutdown()``, or the `async` ``Container/withScope(label:isolation:_:)``); ending it
 /// synchronously reports the instance in ``DisposalError`` instead of skipping it silently.
 ///
 /// ```swift

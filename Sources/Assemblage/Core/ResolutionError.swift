@@ -169,7 +169,7 @@ extension ErrorCode where Domain == ResolutionError {
     /// A `.scoped` registration was resolved while a longer-lived instance (`.container`, `.singleton`, …) was
     /// being made: that instance would keep one scope's value for every later scope.
     public static var captiveDependency: Self { Self("captiveDependency") }
-    /// The container was shut down (``Container/shutdown()-7vkqx``): it, and every scope made from it, makes
+    /// The container was shut down (``Container/shutdown()``): it, and every scope made from it, makes
     /// nothing more.
     public static var containerShutDown: Self { Self("containerShutDown") }
     /// A value declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` was resolved in

@@ -117,9 +117,16 @@ public final class Scope: Container, @unchecked Sendable {
     /// An instance that can only be disposed asynchronously is reported in the error (its
     /// ``DisposalError/Failure/requiresAsyncDisposal`` set) rather than skipped in silence.
     ///
+    /// ```swift
+    /// try scope.endSynchronously()
+    /// ```
+    ///
+    /// (A name of its own rather than an overload of ``end()``: the compiler chooses a synchronous overload in
+    /// the top-level code of a `main.swift` even after `await`.)
+    ///
     /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
     @available(*, noasync, message: "in an async context, use `try await scope.end()`, which awaits async disposers")
-    public func end() throws(DisposalError) {
+    public func endSynchronously() throws(DisposalError) {
         // The storage unretained: this scope keeps it.
         let failures = Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage -> [DisposalError.Failure] in
             guard var ended = storage.markEnded() else { return [] }
@@ -187,7 +194,7 @@ extension ErrorCode where Domain == ScopeError {
 }
 
 extension Container {
-    /// Makes a scope for one unit of work. End it with ``Scope/end()-3krjt``; prefer
+    /// Makes a scope for one unit of work. End it with ``Scope/end()``; prefer
     /// ``withScope(label:isolation:_:)``, which cannot forget to.
     ///
     /// ```swift
@@ -262,13 +269,13 @@ extension Container {
             result = try body(scope)
         } catch {
             do {
-                try scope.end()
+                try scope.endSynchronously()
             } catch let disposal {
                 DisposalError.reportUnhandled(disposal)
             }
             throw error
         }
-        try scope.end()
+        try scope.endSynchronously()
         return result
     }
 

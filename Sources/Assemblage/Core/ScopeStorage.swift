@@ -21,8 +21,9 @@ struct _ScopeHeader {
     /// through `pointee` at the header's first byte.
     var lock: UInt32 = 0
     /// Changed (atomically, under the lock) when a creation that threads wait for completes, is abandoned, or the
-    /// scope ends: what a waiting thread sleeps on (see ``_ScopeWaits``).
-    var generation: UInt32 = 0
+    /// scope ends: what a waiting thread sleeps on (see ``_ScopeWaits``). Its top bit (``endedBit``) is set, for
+    /// good, when the scope ends, so that a resolve reads the end without the lock.
+    @usableFromInline var generation: UInt32 = 0
     /// Slots in use (the first ``_ScopeStorage/inlineCapacity`` are inline, the rest in ``overflow``).
     var count = 0
     var overflow: [_ScopeSlot] = []
@@ -187,7 +188,20 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
     }
 
-    @usableFromInline var isEnded: Bool { locked { $0.pointee.ended } }
+    var isEnded: Bool { locked { $0.pointee.ended } }
+
+    /// The generation's bit that says the scope has ended (set under the lock with the `ended` flag).
+    @usableFromInline static var endedBit: UInt32 { 0x8000_0000 }
+
+    /// Whether the scope has ended, read without the lock (one atomic load): for the resolve paths, which
+    /// refuse everything through an ended scope.
+    @inlinable @inline(__always)
+    var hasEnded: Bool {
+        withUnsafeMutablePointerToHeader { header in
+            _asm_load_acquire_u32(UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.generation)!)
+                & Self.endedBit != 0
+        }
+    }
 
     @inline(__always)
     private func locked<R>(_ body: (UnsafeMutablePointer<_ScopeHeader>) throws -> R) rethrows -> R {
@@ -218,7 +232,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     private static func advanceIfWaited(_ header: UnsafeMutablePointer<_ScopeHeader>) -> Bool {
         guard !header.pointee.waits.isEmpty else { return false }
         let word = generationWord(header)
-        _asm_store_release_u32(word, _asm_load_acquire_u32(word) &+ 1)
+        let generation = _asm_load_acquire_u32(word)
+        _asm_store_release_u32(word, (generation & endedBit) | ((generation &+ 1) & ~endedBit))
         return true
     }
 
@@ -445,6 +460,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     private static func takeOver(_ header: UnsafeMutablePointer<_ScopeHeader>) -> Ended? {
         guard !header.pointee.ended else { return nil }
         header.pointee.ended = true
+        let generation = generationWord(header)
+        _asm_store_release_u32(generation, _asm_load_acquire_u32(generation) | endedBit)
         let ended = Ended(count: header.pointee.count, lastOwned: header.pointee.lastOwned,
                           overflow: header.pointee.overflow)
         header.pointee.count = 0  // the slots are the ending thread's now: `releaseAll` deinitializes them

@@ -229,11 +229,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     // `_resolve0…3`, the resolve paths for 0 to 3 runtime arguments, are generated: ServiceEntry+Arities.swift.
 
-    /// The shared instance, when the scope keeps one and it exists.
+    /// The shared instance, when the scope keeps one and it exists, and `container` is not an ended scope's view
+    /// (then the resolve goes on to ``_resolve(_:_:)``, which refuses it).
     @inlinable @inline(__always)
-    func _sharedInstanceIfShared() -> Service? {
+    func _sharedInstanceIfShared(_ container: Container) -> Service? {
         let kind = scopeKind
         guard kind == .container || kind == .singleton else { return nil }
+        if let scope = container.scopeStorage, scope.hasEnded { return nil }
         return _sharedInstance()
     }
 
@@ -243,7 +245,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _resolvePack<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
         if factoryKind.isIsolated { return try _resolveIsolated(container, repeat each arguments) }
-        if let shared = _sharedInstanceIfShared() { return shared }
+        if let shared = _sharedInstanceIfShared(container) { return shared }
         let box = UnsafeRawPointer(Unmanaged.passUnretained(_packBox()).toOpaque())
         return try _resolve(container, _MakePack<repeat each Arg>(box: box, arguments: (repeat each arguments)))
     }
@@ -273,14 +275,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             // A shut-down container (or a scope of one) makes nothing more. (Shared instances were dropped at
             // shutdown, so that a hit never gets here and this one load is on the creation paths only.)
             if container.words.loadAcquire(_shutdownWord) != nil { throw container._shutDownFailure(key, path: state.path) }
+            // Nor does an ended scope, whatever the registration's scope.
+            if let scope = container.scopeStorage, scope.hasEnded { throw _scopedFailure(state, .scopeEnded) }
             switch kind {
             case .transient, .graph:
                 let graph = kind == .graph
                 if graph, state.graphMayHold(pointer), let instance = state.graphInstance(pointer) {
                     return instance as! Service
                 }
-                // An ended scope makes nothing, disposable or not.
-                if let scope = container.scopeStorage, scope.isEnded { throw _scopedFailure(state, .scopeEnded) }
                 let instance = try _construct(state, container, graph: graph, maker)
                 // Made through a scope: the scope disposes it when it ends.
                 if let scope = container.scopeStorage, !_trackInScope(instance, scope) {

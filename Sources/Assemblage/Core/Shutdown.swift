@@ -31,7 +31,7 @@ final class _ShutdownMark: Sendable {
 }
 
 extension Container {
-    /// Whether ``shutdown()-7vkqx`` has run: the container (and every scope made from it) makes nothing more.
+    /// Whether ``shutdown()`` has run: the container (and every scope made from it) makes nothing more.
     ///
     /// ```swift
     /// try await container.shutdown()
@@ -39,7 +39,7 @@ extension Container {
     /// ```
     public final var isShutDown: Bool { words.loadAcquire(_shutdownWord) != nil }
 
-    /// The mark ``shutdown()-7vkqx`` left, if it ran (the registry keeps it: unretained here).
+    /// The mark ``shutdown()`` left, if it ran (the registry keeps it: unretained here).
     var shutdownMark: _ShutdownMark? {
         words.loadAcquire(_shutdownWord).map { Unmanaged<_ShutdownMark>.fromOpaque($0).takeUnretainedValue() }
     }
@@ -76,7 +76,7 @@ extension Container {
     /// so a cancellation-aware `close()` still closes. An instance whose creation was still running when
     /// shutdown began is disposed by that creation, which then fails. A second shutdown does nothing. Child
     /// containers are not shut down by their parent: shut them down first. (A test that reuses one container
-    /// calls ``disposeInstances()-5pz0e`` instead, which disposes and keeps it open.)
+    /// calls ``disposeInstances()`` instead, which disposes and keeps it open.)
     ///
     /// With the `ServiceLifecycle` package trait, `ContainerService` calls this on graceful shutdown.
     ///
@@ -92,17 +92,18 @@ extension Container {
     /// that is disposable, in reverse creation order.
     ///
     /// Instances that can only be disposed asynchronously are not disposed: each is reported in the error with
-    /// ``DisposalError/Failure/requiresAsyncDisposal`` set. Prefer `await container.shutdown()`, which the
-    /// compiler chooses wherever `await` is possible (top-level code of a `main.swift` included).
+    /// ``DisposalError/Failure/requiresAsyncDisposal`` set. Prefer `try await container.shutdown()`.
     ///
     /// ```swift
-    /// try container.shutdown()
+    /// try container.shutdownSynchronously()
     /// ```
     ///
+    /// (A name of its own rather than an overload of ``shutdown()``: the compiler chooses a synchronous overload
+    /// in the top-level code of a `main.swift` even after `await`.)
+    ///
     /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
-    @_disfavoredOverload
     @available(*, noasync, message: "in an async context, use `try await shutdown()`, which awaits async disposers")
-    public func shutdown() throws(DisposalError) {
+    public func shutdownSynchronously() throws(DisposalError) {
         guard let records = _takeInstances(closing: true) else { return }
         let owner = "container \"\(registryOwner.label)\""
         let failures = _disposeSynchronously(records, owner: owner, observers: observers)
@@ -110,7 +111,7 @@ extension Container {
     }
 
     /// Disposes every disposable instance the container made, in reverse creation order, and keeps the
-    /// container open: the next resolve makes new instances, which a later call or ``shutdown()-7vkqx``
+    /// container open: the next resolve makes new instances, which a later call or ``shutdown()``
     /// disposes. For tests that reuse one container between cases; an app ends with `shutdown()`.
     ///
     /// ```swift
@@ -131,13 +132,12 @@ extension Container {
     /// the `async` form).
     ///
     /// ```swift
-    /// try container.disposeInstances()
+    /// try container.disposeInstancesSynchronously()
     /// ```
     ///
     /// - Throws: ``DisposalError`` listing every disposer that threw or could not run synchronously.
-    @_disfavoredOverload
     @available(*, noasync, message: "in an async context, use `try await disposeInstances()`")
-    public func disposeInstances() throws(DisposalError) {
+    public func disposeInstancesSynchronously() throws(DisposalError) {
         let owner = "container \"\(registryOwner.label)\""
         let failures = _disposeSynchronously(_takeInstances(closing: false) ?? [], owner: owner, observers: observers)
         if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }

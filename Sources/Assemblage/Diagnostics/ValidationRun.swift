@@ -71,9 +71,9 @@ final class _ValidationRun {
     /// Ends the sandbox: its scope, then its containers (newest first), so that what validation made is
     /// disposed — an open connection pool closed — as the app would dispose it.
     func finishSynchronously() {
-        do { try scope.end() } catch { disposalFailures += error.failures }
+        do { try scope.endSynchronously() } catch { disposalFailures += error.failures }
         for container in sandbox.containers.reversed() {
-            do { try container.shutdown() } catch { disposalFailures += error.failures }
+            do { try container.shutdownSynchronously() } catch { disposalFailures += error.failures }
         }
     }
 

@@ -42,7 +42,7 @@ public struct ContainerService: Service, CustomStringConvertible {
     /// Waits for graceful shutdown (or cancellation), then shuts the container down.
     ///
     /// When a sibling service failed, the group cancels this one: the container is shut down all the same, and
-    /// its disposers run to completion (``Container/shutdown()-7vkqx`` does not inherit the cancellation), so a
+    /// its disposers run to completion (``Container/shutdown()`` does not inherit the cancellation), so a
     /// connection pool's cancellation-aware close still closes. The group then rethrows the sibling's error;
     /// disposal failures are logged.
     ///

@@ -20,8 +20,8 @@ import Testing
         let log = DisposalLog()
         let scope = chain(log).makeScope()
         let handler = try scope.require(Tracked.self, name: "handler")
-        try scope.end()
-        try scope.end()  // a second end disposes nothing
+        try scope.endSynchronously()
+        try scope.endSynchronously()  // a second end disposes nothing
         #expect(log.entries == ["handler", "repository", "connection"])
         #expect(handler.disposals == 1)
     }
@@ -177,7 +177,7 @@ import Testing
         container.register(Tracked.self) { _ in Tracked("cache", log: log) }.inObjectScope(.container)
         _ = try container.require(Tracked.self)
         container.resetObjectScope(.container)
-        try container.shutdown()
+        try container.shutdownSynchronously()
         #expect(log.entries.isEmpty)
     }
 
@@ -203,7 +203,7 @@ import Testing
         _ = container.resolve(FailingDisposal.self)
         _ = container.resolve(FailingDisposal.self, name: "b")
         #expect {
-            try container.shutdown()
+            try container.shutdownSynchronously()
         } throws: { error in
             let text = "\(error)"
             return text.hasPrefix("Disposing container \"container\" failed for 2 instances:")
@@ -217,7 +217,7 @@ import Testing
         container.register(Tracked.self) { _ in Tracked("transient", log: log) }.inObjectScope(.transient)
         container.register(Engine.self) { _ in Engine() }.inObjectScope(.transient)
         let scope = container.makeScope()
-        try scope.end()
+        try scope.endSynchronously()
         #expect { try scope.require(Tracked.self) } throws: { ($0 as? ResolutionError)?.code == .scopeEnded }
         #expect(log.entries.isEmpty)  // an ended scope makes nothing: no factory ran
         // Nothing to dispose makes no difference: an ended scope resolves nothing.
@@ -225,6 +225,21 @@ import Testing
             guard let error = error as? ResolutionError, error.code == .scopeEnded else { return false }
             return error.description.hasPrefix("Engine was resolved through a scope that has ended.")
         }
+    }
+
+    @Test(arguments: [ObjectScope.container, .singleton, .weak])
+    func anEndedScopeRefusesSharedInstancesTooMadeOrNot(scope objectScope: ObjectScope) throws {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inObjectScope(objectScope)
+        container.register(Wheel.self) { _ in Wheel(engine: Engine()) }.inObjectScope(objectScope)
+        let engine = try container.require(Engine.self)  // made already
+        let scope = container.makeScope()
+        #expect(try scope.require(Engine.self) === engine)
+        try scope.endSynchronously()
+        #expect { try scope.require(Engine.self) } throws: { ($0 as? ResolutionError)?.code == .scopeEnded }
+        #expect { try scope.require(Wheel.self) } throws: { ($0 as? ResolutionError)?.code == .scopeEnded }
+        // The container itself still serves them.
+        #expect(try container.require(Engine.self) === engine)
     }
 
     /// A class registered as itself, the same class behind a protocol, a subclass, a struct, and a class that adopts
@@ -275,5 +290,5 @@ final class BothTracked: Disposable, AsyncDisposable, Sendable {
 
 extension Scope {
     /// The synchronous end, from an async test.
-    func endNow() throws { try end() }
+    func endNow() throws { try endSynchronously() }
 }

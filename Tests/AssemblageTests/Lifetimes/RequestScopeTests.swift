@@ -13,8 +13,8 @@ import Testing
         let b = try second.require(Tracked.self)
         #expect(a1 === a2)
         #expect(a1 !== b)
-        try first.end()
-        try second.end()
+        try first.endSynchronously()
+        try second.endSynchronously()
     }
 
     @Test func dependenciesOfAScopedServiceResolveInTheSameScope() throws {
@@ -116,7 +116,7 @@ import Testing
         let container = Container()
         container.register(Audit.self) { _ in Audit(request: RequestValue(id: 0)) }.inObjectScope(.scoped)
         let scope = container.makeScope()
-        try scope.end()
+        try scope.endSynchronously()
         #expect(scope.isEnded)
         #expect { try scope.require(Audit.self) } throws: { ($0 as? ResolutionError)?.code == .scopeEnded }
         #expect(throws: ScopeError.self) {

@@ -37,7 +37,7 @@ import Testing
         #expect(session.again === session)
         #expect(try scope.require(Session.self) === session)
         session.again = nil
-        try scope.end()
+        try scope.endSynchronously()
     }
 
     @Test func aCycleThroughAStepClosesOnTheScopedInstances() throws {
@@ -50,7 +50,7 @@ import Testing
         let owner = try scope.require(Owner.self)
         #expect(owner.member.owner === owner)
         #expect(try scope.require(Member.self) === owner.member)
-        try scope.end()
+        try scope.endSynchronously()
     }
 
     @Test(arguments: [ObjectScope.graph, .transient])
@@ -66,7 +66,7 @@ import Testing
         #expect(try scope.require(Session.self) === pair.left.session)
         let other = container.makeScope()
         #expect(try other.require(Pair.self).left.session !== pair.left.session)
-        try scope.end()
-        try other.end()
+        try scope.endSynchronously()
+        try other.endSynchronously()
     }
 }

@@ -75,7 +75,7 @@ import Testing
         #expect(results.identities.count == (firstFails ? 2 : 1))
         #expect(results.identities.contains(nil) == firstFails)
         #expect(blocking.attempts.count(of: "try") == (firstFails ? 2 : 1))
-        try scope.end()
+        try scope.endSynchronously()
     }
 
     @Test func aThreadWaitingWhenTheScopeEndsGetsScopeEnded() throws {
@@ -90,7 +90,7 @@ import Testing
                 results.add(code: (error as? ResolutionError)?.code)
             }
         }
-        try scope.end()
+        try scope.endSynchronously()
         #expect(waiter.wait(timeout: .now() + 10) == .success)
         #expect(results.codes == [.scopeEnded])
         blocking.release()

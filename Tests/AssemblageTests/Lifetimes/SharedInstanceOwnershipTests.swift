@@ -36,7 +36,7 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         let dispatcher = try scope.require(Dispatcher.self)
         #expect((dispatcher.resolver as? Container) === container)
         #expect(!(dispatcher.resolver is Scope))
-        try scope.end()
+        try scope.endSynchronously()
         // What it kept still works after the first request ended: it is the container's, not the scope's.
         #expect(try dispatcher.resolver.require(Tracked.self).name == "connection")
         #expect(try container.require(Dispatcher.self) === dispatcher)
@@ -91,8 +91,8 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         let inner = outer.makeScope(label: "step")
         let dispatcher = try inner.require(Dispatcher.self)
         #expect((dispatcher.resolver as? Container) === container)
-        try inner.end()
-        try outer.end()
+        try inner.endSynchronously()
+        try outer.endSynchronously()
     }
 
     @Test func aMultitonFirstMadeThroughAScopeGetsItsContainersResolver() throws {
@@ -131,7 +131,7 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         let scope = container.makeScope()
         let screen = try scope.require(Screen.self)
         #expect((screen.resolver as? Container) === container)
-        try scope.end()
+        try scope.endSynchronously()
     }
 
     @Test func aChildContainerStillMakesItsParentsSharedInstancesWithItsOwnResolver() throws {
@@ -183,7 +183,7 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         #expect { try scope.require(Engine.self) } throws: { isTheCaptiveDiagnosis($0) }
         // Nothing was kept: the same resolve fails again the same way.
         #expect { try scope.require(Engine.self) } throws: { isTheCaptiveDiagnosis($0) }
-        try scope.end()
+        try scope.endSynchronously()
     }
 
     @Test func resolvedAsynchronouslyItIsTheSameDiagnosis() async {

@@ -102,7 +102,7 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
         let log = DisposalLog()
         let container = Container(label: "app")
         container.register(Tracked.self) { [weak container] _ in
-            try container?.shutdown()
+            try container?.shutdownSynchronously()
             return Tracked("self-ending", log: log)
         }.inObjectScope(.container)
         #expect { try container.require(Tracked.self) } throws: { isShutDownError($0, "Tracked") }
