@@ -15,6 +15,20 @@ import Testing
             expected.subtracting(found).isEmpty, "missing findings in \(name): \(expected.subtracting(found).sorted())")
     }
 
+    @Test func errorsOfTheBrokenFixtureAreAtTheColumnOfTheResolve() throws {
+        let text = try Check.fixture("MissingRegistration")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let errors = Check.run(["MissingRegistration.swift": text]).filter { $0.severity == .error }
+        #expect(errors.count == 9)
+        for error in errors {
+            let line = Array(lines[error.location.line - 1].utf8)
+            let at = String(decoding: line[(error.location.column - 1)...], as: UTF8.self)
+            #expect(
+                ["require(", "resolve(", "Injected ", "~> "].contains { at.hasPrefix($0) },
+                "\(error.location): \(at)")
+        }
+    }
+
     @Test func correctGraphProducesNoFindingAtAll() throws {
         #expect(Check.run(["CorrectGraph.swift": try Check.fixture("CorrectGraph")]).isEmpty)
     }
