@@ -89,6 +89,25 @@ import Testing
         return sources
     }
 
+    /// The code of each DocC article (`Tests/*/Documentation/*.swift`), checked alone as the whole program a user
+    /// who copies it would build: no error. Code broken on purpose carries `// assemblage-check: ignore`. The
+    /// build checks the same files with the plugin, but target by target, where another file's registrations
+    /// could hide a false error.
+    @Test func everyArticlesCodeChecksAloneWithoutErrors() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        var files: [URL] = []
+        for target in try FileManager.default.contentsOfDirectory(atPath: tests.path) {
+            let documentation = tests.appendingPathComponent(target).appendingPathComponent("Documentation")
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: documentation.path) else { continue }
+            files += names.filter { $0.hasSuffix("DocTests.swift") }.map { documentation.appendingPathComponent($0) }
+        }
+        #expect(files.count >= 24)
+        for file in files {
+            let findings = Check.run([file.lastPathComponent: try String(contentsOf: file, encoding: .utf8)])
+            #expect(findings.filter { $0.severity == .error }.isEmpty, "\(file.lastPathComponent): \(findings)")
+        }
+    }
+
     @Test func demoSourcesCheckWithoutErrors() throws {
         let sources = try Self.demoSources()
         #expect(sources.count >= 5)
