@@ -30,10 +30,13 @@ let package = Package(
         .library(name: "Assemblage", targets: ["Assemblage"]),
         .library(name: "AssemblageScenes", targets: ["AssemblageScenes"]),
         .library(name: "AssemblageTesting", targets: ["AssemblageTesting"]),
-        .executable(name: "assemblage-demo", targets: ["assemblage-demo"]),
         // Opt-in build-time graph check: add `plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]`
-        // to a target. Nothing of it is built for targets that do not use it.
+        // to a target. Nothing of its tool is built for a package whose targets do not use it.
         .plugin(name: "AssemblageGraphCheck", targets: ["AssemblageGraphCheck"]),
+        // No product for the demo: SwiftPM plans the products of every package in a graph, and a product whose
+        // target uses the graph-check plugin would make every package that depends on Assemblage build the
+        // plugin's tool. `swift run assemblage-demo` still works from this package, whose executable targets are
+        // products of their own.
     ],
     traits: traits,
     dependencies: [
