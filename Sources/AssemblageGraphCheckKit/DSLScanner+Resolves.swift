@@ -28,6 +28,9 @@ extension DSLScanner {
         if let open = token(position), open.is("("), !open.spaceBefore {
             arguments = call(at: index).arguments
             position = file.close(position) + 1
+            // Assemblage's wrappers take only `name:` and `container:`; another library's wrapper of the same
+            // name (`@Injected(\.service)`) resolves from a container of its own.
+            if arguments.contains(where: { $0.label != "name" && $0.label != "container" }) { return }
         }
         // Modifiers and other attributes, up to `var`.
         while let current = token(position), !current.is("var") {

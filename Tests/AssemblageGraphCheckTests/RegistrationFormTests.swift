@@ -234,6 +234,17 @@ import Testing
         #expect(found.map(\.context) == [.none, .none, .none, .none, .none])
     }
 
+    @Test func anotherLibrarysWrapperOfTheSameNameIsNotRead() {
+        let source = """
+            final class ProfileModel {
+                @Injected(\\.users) var users: UserService
+                @LazyInjected(\\Container.renderer) var renderer: Renderer
+            }
+            """
+        #expect(facts(source).resolves.isEmpty)
+        #expect(facts("@Injected(name: \"x\", container: main) var users: UserService").resolves.count == 1)
+    }
+
     @Test func injectedPropertyOfAMissingServiceIsAnErrorAndAnOptionalOneANote() {
         let source = """
             Container.main.register(NetworkService.self) { _ in NetworkService() }
