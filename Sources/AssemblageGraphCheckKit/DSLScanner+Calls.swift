@@ -198,9 +198,10 @@ extension DSLScanner {
     }
 
     /// `autoregister(T.self, name:, argument: A.self / arguments: A.self, B.self, initializer: T.init)`: a
-    /// registration of `T` (or of the type whose `init` is passed, when `T.self` is left out) whose runtime
-    /// arguments are the metatypes listed. Its parameters are resolved by the initializer's types, which the
-    /// source does not spell out, so what it resolves is not read.
+    /// registration of `T` (or, when `T.self` is left out, of the type whose `init` or `init(a:b:)` is passed,
+    /// or that a closure's body only constructs) whose runtime arguments are the metatypes listed, at any arity.
+    /// Its parameters are resolved by the initializer's types, which the source does not spell out, so what it
+    /// resolves is not read.
     mutating func autoregistration(at index: Int) {
         let (arguments, trailing, end) = call(at: index)
         let knownLabels: Set<String> = ["name", "argument", "arguments", "initializer", "file", "line"]
