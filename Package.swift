@@ -30,10 +30,13 @@ let package = Package(
         .library(name: "Assemblage", targets: ["Assemblage"]),
         .library(name: "AssemblageScenes", targets: ["AssemblageScenes"]),
         .library(name: "AssemblageTesting", targets: ["AssemblageTesting"]),
-        .executable(name: "assemblage-demo", targets: ["assemblage-demo"]),
         // Opt-in build-time graph check: add `plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]`
-        // to a target. Nothing of it is built for targets that do not use it.
+        // to a target. Nothing of its tool is built for a package whose targets do not use it.
         .plugin(name: "AssemblageGraphCheck", targets: ["AssemblageGraphCheck"]),
+        // No product for the demo: SwiftPM plans the products of every package in a graph, and a product whose
+        // target uses the graph-check plugin would make every package that depends on Assemblage build the
+        // plugin's tool. `swift run assemblage-demo` still works from this package, whose executable targets are
+        // products of their own.
     ],
     traits: traits,
     dependencies: [
@@ -60,15 +63,24 @@ let package = Package(
         .target(name: "AssemblageGraphCheckKit"),
         .executableTarget(name: "assemblage-graph-check", dependencies: ["AssemblageGraphCheckKit"]),
         .plugin(name: "AssemblageGraphCheck", capability: .buildTool(), dependencies: ["assemblage-graph-check"]),
-        .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")]),
+        // The test targets that hold the articles' code (in their Documentation/ folders) use the graph-check
+        // plugin, so that every article's code builds with it without a false error; code broken on purpose carries
+        // `// assemblage-check: ignore`. Test targets are never built for a package that depends on this one, so
+        // this costs such a package nothing.
+        .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")],
+                    plugins: ["AssemblageGraphCheck"]),
         // Tests of the trait-gated integrations: every file is wrapped in `#if Configuration` (and so on), so the
         // target is empty unless the traits are enabled (`swift test --enable-all-traits --filter
         // AssemblageIntegrationTests`, as .ci/run does).
-        .testTarget(name: "AssemblageIntegrationTests", dependencies: ["Assemblage"] + integrationProducts),
-        .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"]),
-        .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"]),
+        .testTarget(name: "AssemblageIntegrationTests", dependencies: ["Assemblage"] + integrationProducts,
+                    plugins: ["AssemblageGraphCheck"]),
+        .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"], plugins: ["AssemblageGraphCheck"]),
+        .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"],
+                    plugins: ["AssemblageGraphCheck"]),
+        // Its fixtures are resources, not sources: the plugin does not read them, so their deliberate errors stay
+        // for the tests.
         .testTarget(name: "AssemblageGraphCheckTests", dependencies: ["AssemblageGraphCheckKit", "Assemblage"],
-                    resources: [.copy("Fixtures")]),
+                    resources: [.copy("Fixtures")], plugins: ["AssemblageGraphCheck"]),
         // The demo's module graph, validated by the tests that the graph-check plugin generates for its roots.
         .testTarget(name: "AssemblageDemoTests", dependencies: ["assemblage-demo", "Assemblage", "AssemblageTesting"],
                     plugins: ["AssemblageGraphCheck"]),

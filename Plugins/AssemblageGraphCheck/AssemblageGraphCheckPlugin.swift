@@ -12,15 +12,25 @@ struct AssemblageGraphCheckPlugin: BuildToolPlugin {
         "Assemblage", "AssemblageScenes", "AssemblageTesting", "_AssemblageShims",
     ]
 
+    /// The Swift files a target compiles: not its resources, which may be Swift files that are not code of the
+    /// target (a test's fixtures of broken graphs, templates).
+    static func swiftSources(of module: SwiftSourceModuleTarget) -> [URL] {
+        module.sourceFiles.filter { $0.type == .source && $0.url.pathExtension == "swift" }.map(\.url)
+    }
+
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SwiftSourceModuleTarget else { return [] }
-        let own = module.sourceFiles(withSuffix: "swift").map(\.url)
+        let own = Self.swiftSources(of: module)
         var dependencies: [URL] = []
         var dependencyArguments: [String] = []
+        // A target that cannot import Assemblage registers, resolves and declares no module: the targets of other
+        // packages (SwiftNIO, swift-log…) and helpers are left unread, so their files cost the check nothing.
         for dependency in module.recursiveTargetDependencies
-        where !Self.libraryTargets.contains(dependency.name) {
+        where !Self.libraryTargets.contains(dependency.name)
+            && dependency.recursiveTargetDependencies.contains(where: { Self.libraryTargets.contains($0.name) })
+        {
             if let source = dependency as? SwiftSourceModuleTarget {
-                let files = source.sourceFiles(withSuffix: "swift").map(\.url)
+                let files = Self.swiftSources(of: source)
                 dependencies += files
                 // The module name, for `@testable import` in generated validation tests.
                 dependencyArguments +=

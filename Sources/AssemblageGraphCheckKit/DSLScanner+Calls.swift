@@ -39,14 +39,18 @@ extension DSLScanner {
         return (arguments, nil, end)
     }
 
-    /// The type of `T.self` in `range`, or nil when the argument is not such an expression.
     /// The type of `T.self` in `range`, or why it cannot be known (`unknown`); nil when the argument is not a
     /// `….self` expression at all.
     func metatype(_ range: Range<Int>) -> (type: TypeExpression?, unknown: String?)? {
         guard range.count >= 3, tokens[range.upperBound - 1].text == "self", tokens[range.upperBound - 2].is(".")
         else { return nil }
+        return typeNamed(range.lowerBound..<(range.upperBound - 2))
+    }
+
+    /// The type written in `range` (before `.self`, or after a property's colon), or why it cannot be known.
+    func typeNamed(_ range: Range<Int>) -> (type: TypeExpression?, unknown: String?) {
         let unreadable = "is not a type name the check can read"
-        guard let type = TypeExpression.parse(tokens[range.lowerBound..<(range.upperBound - 2)]) else {
+        guard let type = TypeExpression.parse(tokens[range]) else {
             return (nil, unreadable)
         }
         let generics = genericParameters
@@ -194,11 +198,12 @@ extension DSLScanner {
     }
 
     /// `autoregister(T.self, name:, argument: A.self / arguments: A.self, B.self, initializer: T.init)`: a
-    /// registration of `T` (or of the type whose `init` is passed, when `T.self` is left out) whose runtime
-    /// arguments are the metatypes listed. Its parameters are resolved by the initializer's types, which the
-    /// source does not spell out, so what it resolves is not read.
+    /// registration of `T` (or, when `T.self` is left out, of the type whose `init` or `init(a:b:)` is passed,
+    /// or that a closure's body only constructs) whose runtime arguments are the metatypes listed, at any arity.
+    /// Its parameters are resolved by the initializer's types, which the source does not spell out, so what it
+    /// resolves is not read.
     mutating func autoregistration(at index: Int) {
-        let (arguments, _, end) = call(at: index)
+        let (arguments, trailing, end) = call(at: index)
         let knownLabels: Set<String> = ["name", "argument", "arguments", "initializer", "file", "line"]
         if arguments.contains(where: { $0.label.map { !knownLabels.contains($0) } ?? false }) { return }
         var type: TypeExpression?
@@ -208,10 +213,16 @@ extension DSLScanner {
             type = metatype.type
             unknown = metatype.unknown
         } else if let initializer = arguments.first(where: { $0.label == "initializer" }),
-            initializer.range.count >= 3, tokens[initializer.range.upperBound - 1].text == "init",
-            tokens[initializer.range.upperBound - 2].is(".")
+            let initialized = initializedType(initializer.range)
         {
-            type = TypeExpression.parse(tokens[initializer.range.lowerBound..<(initializer.range.upperBound - 2)])
+            type = initialized
+        } else if let closure = trailing
+            ?? arguments.last.flatMap({ tokens[$0.range.lowerBound].is("{") ? $0.range.lowerBound : nil })
+        {
+            // `autoregister { (a: A) in Clock(a: a) }`: the closure's parameters are what it resolves, and a body
+            // that only calls an initialiser names the type, as for a factory.
+            type = constructedType(
+                bodyStart: closureParameters(closure)?.bodyStart ?? closure + 1, close: file.close(closure))
         }
         // The runtime arguments: `argument: A.self`, or `arguments: A.self, B.self, …` (the unlabelled ones after it).
         var argumentTypes: [String] = []
@@ -231,14 +242,10 @@ extension DSLScanner {
             argumentTypes.append(argumentType.description)
         }
         let place = placement(index)
-        let key = KeyPattern(type: type, name: name(arguments), arity: unknown == nil ? argumentTypes.count : nil,
-                             argumentTypes: argumentTypes.isEmpty ? nil : argumentTypes)
-        let id = facts.registrations.count
-        let (ownerType, contributed) = owner
-        facts.registrations.append(
-            RegistrationFact(
-                id: id, kind: .service, key: key, owner: ownerType, scopeType: enclosingTypeName,
-                contributed: contributed, placement: place, inLoop: inLoop))
+        let key = KeyPattern(
+            type: type, name: name(arguments), arity: unknown == nil ? argumentTypes.count : nil,
+            argumentTypes: argumentTypes.isEmpty ? nil : argumentTypes)
+        let id = appendRegistration(.service, key, at: index)
         if let unknown {
             facts.notes.append(
                 ScanNote(
@@ -253,11 +260,37 @@ extension DSLScanner {
         chain(after: end, registration: id)
     }
 
+    /// `T.init` or `T.init(a:b:)`: the type `T` whose initialiser an argument names, or nil.
+    func initializedType(_ range: Range<Int>) -> TypeExpression? {
+        var end = range.upperBound
+        if tokens[end - 1].is(")"), let open = range.first(where: { tokens[$0].is("(") && file.close($0) == end - 1 }) {
+            end = open  // the argument labels of `init(a:b:)`
+        }
+        guard end - range.lowerBound >= 3, tokens[end - 1].text == "init", tokens[end - 2].is(".") else { return nil }
+        return TypeExpression.parse(tokens[range.lowerBound..<(end - 2)])
+    }
+
+    /// Records a registration made by the call at `index`, owned by the enclosing type (or the module a
+    /// `contribute(into:)` closure targets), and returns its id.
+    mutating func appendRegistration(_ kind: RegistrationFact.Kind, _ key: KeyPattern, at index: Int) -> Int {
+        let id = facts.registrations.count
+        let (ownerType, contributed) = owner
+        facts.registrations.append(
+            RegistrationFact(
+                id: id, kind: kind, key: key, owner: ownerType, scopeType: enclosingTypeName,
+                contributed: contributed, placement: placement(index), inLoop: inLoop))
+        return id
+    }
+
     mutating func registration(at index: Int, collection: Bool) {
         let (arguments, trailing, end) = call(at: index)
         let first = arguments.first
         let knownLabels: Set<String> = ["name", "factory", "mainActorFactory", "file", "line", "priority"]
-        // `register(scene:)`, `register(defaults:)`: not the container's registration.
+        if !collection, first?.label == "scene" {
+            sceneRegistration(at: index)
+            return
+        }
+        // `register(defaults:)` and other methods named `register`: not the container's registration.
         if let label = first?.label, !knownLabels.contains(label) { return }
         var type: TypeExpression?
         var unknown: String?
@@ -286,12 +319,7 @@ extension DSLScanner {
         let key = KeyPattern(
             type: type, name: name(arguments), arity: collection ? 0 : arity,
             argumentTypes: argumentTypes)
-        let id = facts.registrations.count
-        let (ownerType, contributed) = owner
-        facts.registrations.append(
-            RegistrationFact(
-                id: id, kind: collection ? .collectionElement : .service, key: key, owner: ownerType,
-                scopeType: enclosingTypeName, contributed: contributed, placement: place, inLoop: inLoop))
+        let id = appendRegistration(collection ? .collectionElement : .service, key, at: index)
         if let unknown {
             facts.notes.append(
                 ScanNote(
@@ -313,6 +341,72 @@ extension DSLScanner {
         }
         if let open = factoryOpen { push(.factory(id), from: open, to: file.close(open)) }
         chain(after: end, registration: id)
+    }
+
+    /// `registerScopedValue(T.self, name:, validationValue:)`: the declaration of a value that each scope
+    /// provides. The runtime registers it as a `.scoped` entry of `T` under the name, with no runtime argument,
+    /// whose factory is its own (it fails until a scope provides the value, and validation accepts it), so a
+    /// resolve of `T` finds it and nothing is resolved on its behalf.
+    mutating func scopedValue(at index: Int) {
+        let (arguments, _, end) = call(at: index)
+        guard let first = arguments.first, first.label == nil, let metatype = metatype(first.range) else { return }
+        let key = KeyPattern(type: metatype.type, name: name(arguments), arity: 0)
+        let id = appendRegistration(.service, key, at: index)
+        noteUnreadableKey(of: key, unknownType: metatype.unknown, form: "scoped value declaration", at: index)
+        chain(after: end, registration: id)
+    }
+
+    /// `registerInjection(for: T.self, name:) { r, object in … }`: the runtime registers `T` with one runtime
+    /// argument (the object, as an `_InjectionTarget<T>`), and runs the closure, and any `initCompleted` step
+    /// chained after it, as property injection. So the closure's resolves are checked against the registering
+    /// module's scope, and they start no cycle.
+    mutating func injection(at index: Int) {
+        let (arguments, trailing, end) = call(at: index)
+        guard let target = arguments.first(where: { $0.label == "for" }), let metatype = metatype(target.range)
+        else { return }
+        let key = KeyPattern(
+            type: metatype.type, name: name(arguments), arity: 1,
+            argumentTypes: metatype.type.map { ["_InjectionTarget<\($0)>"] })
+        let id = appendRegistration(.service, key, at: index)
+        noteUnreadableKey(of: key, unknownType: metatype.unknown, form: "injection", at: index)
+        let closure =
+            trailing ?? arguments.last.flatMap { tokens[$0.range.lowerBound].is("{") ? $0.range.lowerBound : nil }
+        if let closure { push(.initCompleted(id), from: closure, to: file.close(closure)) }
+        chain(after: end, registration: id)
+    }
+
+    /// `register(scene: S())` or `register(scene: S.self) { r in … }` (AssemblageScenes): the runtime registers
+    /// `AnySceneModule<S.View>` under `S.moduleName`. The call says neither the view type (an associated type of
+    /// `S`) nor the name (a static property, by default the type's name), so the key is `AnySceneModule<_>`
+    /// under a name the check does not know: a resolve of a scene module that nothing else registers may be
+    /// satisfied by it, and is a note.
+    mutating func sceneRegistration(at index: Int) {
+        let (arguments, trailing, end) = call(at: index)
+        let key = KeyPattern(type: .named(["AnySceneModule"], [.placeholder]), name: .unknown, arity: 0)
+        let id = appendRegistration(.service, key, at: index)
+        var factoryOpen = trailing
+        if let argument = arguments.first(where: { $0.label == "factory" }) {
+            factoryOpen = tokens[argument.range.lowerBound].is("{") ? argument.range.lowerBound : nil
+        }
+        if let open = factoryOpen { push(.factory(id), from: open, to: file.close(open)) }
+        chain(after: end, registration: id)
+    }
+
+    /// The notes for a registration whose type or name the source does not say.
+    mutating func noteUnreadableKey(of key: KeyPattern, unknownType: String?, form: String, at index: Int) {
+        if let unknownType {
+            facts.notes.append(
+                ScanNote(
+                    message: "This \(form)'s type \(unknownType), so its key cannot be known from source; "
+                        + "resolves that it may satisfy are reported as notes.", placement: placement(index)))
+        }
+        if case .unknown = key.name {
+            facts.notes.append(
+                ScanNote(
+                    message: "The name of this \(form) of \(key.type?.description ?? "a service") "
+                        + "is not a literal; resolves of that type under any name are reported as notes.",
+                    placement: placement(index)))
+        }
     }
 
     /// `.inObjectScope(…)`, `.implements(…)`, `.initCompleted { … }` after a registration.
@@ -355,13 +449,8 @@ extension DSLScanner {
         guard arguments.contains(where: { $0.label == "to" }), let first = arguments.first, first.label == nil,
             let metatype = metatype(first.range)
         else { return }
-        let id = facts.registrations.count
-        let (ownerType, contributed) = owner
-        facts.registrations.append(
-            RegistrationFact(
-                id: id, kind: .alias(of: nil), key: KeyPattern(type: metatype.type, name: name(arguments), arity: nil),
-                owner: ownerType, scopeType: enclosingTypeName, contributed: contributed, placement: placement(index),
-                inLoop: inLoop))
+        _ = appendRegistration(
+            .alias(of: nil), KeyPattern(type: metatype.type, name: name(arguments), arity: nil), at: index)
     }
 
     mutating func decorator(at index: Int) {
@@ -389,38 +478,5 @@ extension DSLScanner {
                 .contribute(target: reference(components.joined(separator: "."))), from: closure,
                 to: file.close(closure))
         }
-    }
-
-    mutating func resolve(at index: Int) {
-        let method = tokens[index].text
-        let (arguments, _, end) = call(at: index)
-        guard let first = arguments.first, first.label == nil, let metatype = metatype(first.range) else { return }
-        let place = placement(index)
-        var arity = 0
-        if let position = arguments.firstIndex(where: { $0.label == "argument" || $0.label == "arguments" }) {
-            arity = arguments[position].label == "argument" ? 1 : arguments.count - position
-        }
-        let key = KeyPattern(type: metatype.type, name: name(arguments), arity: arity)
-        if let unknown = metatype.unknown {
-            facts.notes.append(
-                ScanNote(
-                    message: "This \(method) asks for a type that \(unknown); it cannot be checked from source.",
-                    placement: place))
-            return
-        }
-        if case .unknown = key.name {
-            facts.notes.append(
-                ScanNote(
-                    message: "This \(method) of \(metatype.type?.description ?? "a service") uses a name "
-                        + "that is not a literal; it cannot be checked from source.", placement: place))
-            return
-        }
-        let forced = token(end + 1).map { $0.is("!") && !$0.spaceBefore } ?? false
-        let collection: ResolveFact.Collection? =
-            method == "resolveAll" ? .array : method == "resolveAllNamed" ? .dictionary : nil
-        facts.resolves.append(
-            ResolveFact(
-                key: key, required: method != "resolve" || forced, collection: collection, context: resolveContext,
-                scopeType: factoryScope, placement: place))
     }
 }

@@ -1,6 +1,8 @@
-/// Reads the literal subset of the registration DSL from a lexed file: registrations, resolves inside and
-/// outside factories, decorators, contributions, module `dependencies` and `replaces`, type declarations and
-/// type aliases.
+/// Reads the literal subset of the registration DSL from a lexed file: registrations (`register`,
+/// `registerIntoCollection`, `autoregister`, `registerScopedValue`, `registerInjection`, scene registrations,
+/// `implements`, `forward`), resolves inside and outside factories (`resolve`, `require`, `resolveAsync`,
+/// `resolveAll`, `resolveAllNamed`, the `~>` operators, `@Injected` and the other property wrappers),
+/// decorators, contributions, module `dependencies` and `replaces`, type declarations and type aliases.
 ///
 /// It walks the tokens once, keeping a stack of what encloses the current token (a type, a function, a
 /// factory closure, a loop, a `contribute(into:)` closure), so that every call lands in the right graph.
@@ -29,9 +31,16 @@ package struct DSLScanner {
     static let resolveNames: Set<String> = ["resolve", "require", "resolveAsync", "resolveAll", "resolveAllNamed"]
     /// Members of `Container` that register nothing the check cannot see.
     static let containerMembersRead: Set<String> = [
-        "register", "registerIntoCollection", "autoregister", "decorate", "contribute", "forward", "resolve", "require",
-        "resolveAsync", "resolveAll", "resolveAllNamed", "property", "requireProperty", "decodeProperties",
-        "addBehavior", "resetObjectScope", "synchronize", "hasAnyRegistration", "isolation", "label",
+        "register", "registerIntoCollection", "autoregister", "registerScopedValue", "registerInjection", "decorate",
+        "contribute", "forward", "resolve", "require", "resolveAsync", "resolveAll", "resolveAllNamed", "inject",
+        "property", "requireProperty", "decodeProperties", "applyPropertyLoader", "applyPropertyLoaders",
+        "addPropertySource", "addBehavior", "resetObjectScope", "synchronize", "hasAnyRegistration", "isolation",
+        "label",
+    ]
+    /// The property wrappers that resolve their property's type, and whether a missing registration fails
+    /// (`Injected` and `LazyInjected` stop the program; the optional ones give `nil`).
+    static let propertyWrappers: [String: Bool] = [
+        "Injected": true, "LazyInjected": true, "OptionalInjected": false, "WeakLazyInjected": false,
     ]
     static let typeKeywords: Set<String> = ["struct", "class", "enum", "actor", "extension", "protocol"]
     static let notTypeNames: Set<String> = [
@@ -87,6 +96,8 @@ package struct DSLScanner {
             let current = tokens[index]
             if current.kind == .identifier {
                 visitIdentifier(at: index)
+            } else if current.is("~"), let arrow = token(index + 1), arrow.is(">"), !arrow.spaceBefore {
+                operatorResolve(at: index)
             }
             index += 1
         }
@@ -137,11 +148,17 @@ package struct DSLScanner {
             }
             return
         }
+        if previous?.is("@") == true, let required = DSLScanner.propertyWrappers[text] {
+            propertyWrapper(at: index, required: required)
+            return
+        }
         guard let next, next.is("(") || next.is("{"), previous?.is("func") != true else { return }
         switch text {
         case "register": registration(at: index, collection: false)
         case "registerIntoCollection": registration(at: index, collection: true)
         case "autoregister": autoregistration(at: index)
+        case "registerScopedValue": scopedValue(at: index)
+        case "registerInjection": injection(at: index)
         case "decorate": decorator(at: index)
         case "contribute": contribution(at: index)
         case "forward": forward(at: index)

@@ -111,7 +111,8 @@ package struct RegistrationFact: Sendable {
     package var inLoop: Bool
 }
 
-/// One `resolve`, `require`, `resolveAsync`, `resolveAll` or `resolveAllNamed` call with a literal type.
+/// One `resolve`, `require`, `resolveAsync`, `resolveAll` or `resolveAllNamed` call, `~>` operator or property
+/// wrapper (`@Injected` and the others) with a literal type.
 package struct ResolveFact: Sendable {
     /// The code the call runs in.
     package enum Context: Sendable, Equatable {
@@ -127,7 +128,10 @@ package struct ResolveFact: Sendable {
 
     /// The key asked for.
     package var key: KeyPattern
-    /// Whether a missing registration fails (`require`, `resolveAsync`, `resolve(…)!`), rather than give `nil`.
+    /// How the source asks for it, for messages: `resolve`, `require`, `~>`, `@Injected`, `@OptionalInjected`…
+    package var form: String
+    /// Whether a missing registration fails (`require`, `resolveAsync`, `resolve(…)!`, `~>`, `@Injected`,
+    /// `@LazyInjected`), rather than give `nil` (`resolve`, `@OptionalInjected`, `@WeakLazyInjected`).
     package var required: Bool
     /// `resolveAll` (`.array`) or `resolveAllNamed` (`.dictionary`): a collection, never missing.
     package var collection: Collection?

@@ -54,8 +54,19 @@ extension GraphChecker {
                 continue
             }
             if wrapper == "Optional" { continue }  // Optional<T> resolves to nil when T is missing
+            if isProvidedByTheRuntime(key) { continue }
             reportMissing(resolve, key: key, wrapper: wrapper, scope: scope, found: found)
         }
+    }
+
+    /// Whether the runtime answers `key` without a registration: `GraphIdentifier` is the graph being resolved,
+    /// and `Scope` the scope resolving (unnamed, without arguments, as `Container` resolves them).
+    func isProvidedByTheRuntime(_ key: KeyPattern) -> Bool {
+        guard let type = key.type, key.name == .none, key.arity == 0,
+            case .named(let components, let arguments) = canonical(type), arguments.isEmpty
+        else { return false }
+        return ["GraphIdentifier", "Scope"].contains(components.last) && components.count <= 2
+            && (components.count == 1 || components.first == "Assemblage")
     }
 
     /// Whether two places are in different branches of one `#if`, so they never both exist.
@@ -97,7 +108,8 @@ extension GraphChecker {
         }
         var reasons: [String] = []
         if !resolve.required {
-            reasons.append("it is resolved with resolve(…), which gives nil instead of failing")
+            let form = resolve.form.hasPrefix("@") ? resolve.form : "\(resolve.form)(…)"
+            reasons.append("it is resolved with \(form), which gives nil instead of failing")
         }
         if let maybe = found.maybe.first {
             reasons.append(

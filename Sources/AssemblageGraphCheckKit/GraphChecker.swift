@@ -2,8 +2,9 @@
 ///
 /// The rules are those of ``Container`` and ``ModuleAssembler``: a key is a type, a name and the number of
 /// runtime arguments; `Lazy<T>` and `Provider<T>` need `T` but break cycles; `Optional<T>` never fails;
-/// `[T]` and `[String: T]` are `T`'s collection unless registered themselves; a module's factories see only
-/// what the module and its dependencies (transitively, in declaration order) register.
+/// `[T]` and `[String: T]` are `T`'s collection unless registered themselves; `GraphIdentifier` and `Scope` are
+/// answered by the runtime; a module's factories see only what the module and its dependencies (transitively, in
+/// declaration order) register.
 ///
 /// What only the running program knows — names that are not literals, types inferred or generic, containers
 /// handed to helpers, registrations in code that is not visible — turns an error into a note.
@@ -264,7 +265,7 @@ package struct GraphChecker {
     func sameType(_ lhs: TypeExpression, _ rhs: TypeExpression) -> Bool {
         let left = canonical(lhs)
         let right = canonical(rhs)
-        if left == right { return true }
+        if left == right || left == .placeholder || right == .placeholder { return true }
         // `Outer.Inner` and `Inner`, `MyModule.Service` and `Service`: the same when the last names agree.
         if case .named(let leftComponents, let leftArguments) = left,
             case .named(let rightComponents, let rightArguments) = right,

@@ -54,7 +54,8 @@ package struct Lexer {
     package struct Output: Sendable {
         /// The tokens, in order.
         package var tokens: [Token]
-        /// Lines that carry the comment `assemblage-check: ignore`.
+        /// Lines that carry the comment `assemblage-check: ignore`, and the lines from a comment
+        /// `assemblage-check: ignore-begin` to the next `assemblage-check: ignore-end` (or the end of the file).
         package var ignoredLines: Set<Int>
         /// Whether a comment says `assemblage-check: accessors`.
         package var requestsAccessors: Bool
@@ -71,12 +72,22 @@ package struct Lexer {
     /// The comment that silences every finding on its line.
     package static let ignoreMarker = "assemblage-check: ignore"
 
+    /// The comment that silences every finding from its line to the next ``ignoreEndMarker``: for code that is
+    /// broken on purpose (a test of the runtime's errors, an article's example of a mistake) and that cannot
+    /// carry a comment on each line.
+    package static let ignoreBeginMarker = "assemblage-check: ignore-begin"
+
+    /// The comment that ends the region a ``ignoreBeginMarker`` started (on its own line, which is silenced).
+    package static let ignoreEndMarker = "assemblage-check: ignore-end"
+
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
     private var lineStart = 0
     private var tokens: [Token] = []
     private var ignoredLines = Set<Int>()
+    /// The line of an `ignore-begin` comment whose region is still open.
+    private var ignoredSince: Int?
     private var requestsAccessors = false
     private var requestsValidationTests = false
     private var sawSpace = true
@@ -86,10 +97,11 @@ package struct Lexer {
     /// Splits `source` into tokens.
     ///
     /// - Parameter source: The text of a Swift file.
-    /// - Returns: Its tokens and the lines silenced by ``ignoreMarker``.
+    /// - Returns: Its tokens and the lines silenced by ``ignoreMarker`` and by ``ignoreBeginMarker`` regions.
     package static func lex(_ source: String) -> Output {
         var lexer = Lexer(source)
         lexer.run()
+        if let start = lexer.ignoredSince { lexer.ignoredLines.formUnion(start...lexer.line) }
         return Output(
             tokens: lexer.tokens, ignoredLines: lexer.ignoredLines, requestsAccessors: lexer.requestsAccessors,
             requestsValidationTests: lexer.requestsValidationTests)
@@ -199,6 +211,11 @@ package struct Lexer {
         while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if text.contains(Lexer.ignoreMarker) { ignoredLines.insert(line) }
+        if text.contains(Lexer.ignoreBeginMarker), ignoredSince == nil { ignoredSince = line }
+        if text.contains(Lexer.ignoreEndMarker), let since = ignoredSince {
+            ignoredLines.formUnion(since...line)
+            ignoredSince = nil
+        }
         if text.contains(Lexer.accessorsMarker) { requestsAccessors = true }
         if text.contains(Lexer.validationTestsMarker) { requestsValidationTests = true }
         sawSpace = true

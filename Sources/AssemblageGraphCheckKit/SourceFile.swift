@@ -4,7 +4,7 @@ package struct SourceFile: Sendable {
     package let path: String
     /// Its tokens.
     package let tokens: [Token]
-    /// Lines silenced with `// assemblage-check: ignore`.
+    /// Lines silenced with `// assemblage-check: ignore` or inside an `ignore-begin`…`ignore-end` region.
     package let ignoredLines: Set<Int>
     /// Whether a comment asks for typed accessors (`// assemblage-check: accessors`).
     package let requestsAccessors: Bool

@@ -23,6 +23,10 @@ package indirect enum TypeExpression: Sendable, Hashable, CustomStringConvertibl
         return type
     }
 
+    /// `_`, Swift's placeholder for a type to infer: the type of a key that the source does not say (the view
+    /// type of a scene registration, `AnySceneModule<_>`). It is the same type as any other.
+    package static let placeholder = TypeExpression.named(["_"], [])
+
     /// The last component of a nominal type's name.
     package var lastName: String? {
         if case .named(let components, _) = self { return components.last }

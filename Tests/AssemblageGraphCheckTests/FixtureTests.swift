@@ -15,6 +15,20 @@ import Testing
             expected.subtracting(found).isEmpty, "missing findings in \(name): \(expected.subtracting(found).sorted())")
     }
 
+    @Test func errorsOfTheBrokenFixtureAreAtTheColumnOfTheResolve() throws {
+        let text = try Check.fixture("MissingRegistration")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let errors = Check.run(["MissingRegistration.swift": text]).filter { $0.severity == .error }
+        #expect(errors.count == 9)
+        for error in errors {
+            let line = Array(lines[error.location.line - 1].utf8)
+            let at = String(decoding: line[(error.location.column - 1)...], as: UTF8.self)
+            #expect(
+                ["require(", "resolve(", "Injected ", "~> "].contains { at.hasPrefix($0) },
+                "\(error.location): \(at)")
+        }
+    }
+
     @Test func correctGraphProducesNoFindingAtAll() throws {
         #expect(Check.run(["CorrectGraph.swift": try Check.fixture("CorrectGraph")]).isEmpty)
     }
@@ -73,6 +87,25 @@ import Testing
             sources[file] = try String(contentsOf: demo.appendingPathComponent(file), encoding: .utf8)
         }
         return sources
+    }
+
+    /// The code of each DocC article (`Tests/*/Documentation/*.swift`), checked alone as the whole program a user
+    /// who copies it would build: no error. Code broken on purpose carries `// assemblage-check: ignore`. The
+    /// build checks the same files with the plugin, but target by target, where another file's registrations
+    /// could hide a false error.
+    @Test func everyArticlesCodeChecksAloneWithoutErrors() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        var files: [URL] = []
+        for target in try FileManager.default.contentsOfDirectory(atPath: tests.path) {
+            let documentation = tests.appendingPathComponent(target).appendingPathComponent("Documentation")
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: documentation.path) else { continue }
+            files += names.filter { $0.hasSuffix("DocTests.swift") }.map { documentation.appendingPathComponent($0) }
+        }
+        #expect(files.count >= 24)
+        for file in files {
+            let findings = Check.run([file.lastPathComponent: try String(contentsOf: file, encoding: .utf8)])
+            #expect(findings.filter { $0.severity == .error }.isEmpty, "\(file.lastPathComponent): \(findings)")
+        }
     }
 
     @Test func demoSourcesCheckWithoutErrors() throws {

@@ -26,7 +26,7 @@ import Testing
             c.autoregister(initializer: Ledger.init)
             c.autoregister(Report.self, name: "daily", argument: Date.self, initializer: Report.init)
             c.autoregister(Export.self, arguments: String.self, Int.self, initializer: Export.init).inObjectScope(.container)
-            c.autoregister { Clock() }
+            c.autoregister { makeClock() }
             """
         )
         #expect(
@@ -103,7 +103,7 @@ import Testing
         let found = facts(
             """
             UserDefaults.standard.register(defaults: [:])
-            container.register(scene: Home())
+            notifications.register(for: .update, handler: refresh)
             promise.resolve(value)
             """)
         #expect(found.registrations.isEmpty)

@@ -16,6 +16,7 @@ enum GraphCheckDoc {
     typealias HTTPClient = GraphCheckHTTPClient
     typealias FeedService = GraphCheckFeedService
 
+    // assemblage-check: ignore-begin (the article's example of the error the check reports)
     // snippet: graph-check-undeclared-dependency
     struct NetworkModule: AutoInitModuleAssembly {
         static var dependencies: [any ModuleAssembly.Type] { [] }
@@ -31,6 +32,7 @@ enum GraphCheckDoc {
         }
     }
     // end-snippet
+    // assemblage-check: ignore-end
 
     protocol PaymentProvider: Sendable {}
     struct CardPayments: PaymentProvider {}

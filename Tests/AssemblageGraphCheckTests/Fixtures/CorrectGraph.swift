@@ -39,7 +39,39 @@ struct ServiceAssembly: Assembly {
         container.register(Child.self) { _ in Child() }
             .initCompleted { r, child in child.parent = r.resolve(Parent.self) }
         container.register { _ in SystemClock() }
+        // Per-request services and the value each scope provides.
+        container.registerScopedValue(Request.self)
+        container.registerScopedValue(User.self, name: "caller", validationValue: { User(id: 0) })
+        container.register(TodoRepository.self) { r in
+            TodoRepository(request: try r.require(Request.self), user: try r.require(User.self, name: "caller"),
+                           scope: try r.require(Scope.self), graph: try r.require(GraphIdentifier.self))
+        }.inObjectScope(.scoped)
+        // SwinjectAutoregistration's operators and autoregistration of every shape.
+        container.register(Owner.self) { r in Owner(clock: r ~> Clock.self, page: r ~> (Page.self)) }
+        container.autoregister(Walker.self, initializer: Walker.init(owner:clock:))
+        container.autoregister(Visit.self, name: "first", arguments: Page.self, String.self, initializer: Visit.init)
+        // Objects made elsewhere, scenes and properties.
+        container.registerInjection(for: ProfileScreen.self) { r, screen in screen.feed = try r.require(FeedService.self) }
+        container.register(scene: HomeScene())
+        container.register(scene: OrdersScene.self) { r in OrdersScene(feed: try r.require(FeedService.self)) }
+        container.register(Server.self) { r in
+            Server(port: try r.requireProperty("port"), settings: try r.decodeProperties(Settings.self))
+        }
     }
+}
+
+final class ProfileModel {
+    @Injected var feed: FeedService
+    @Injected(name: "primary") var http: HTTPClient
+    @LazyInjected var renderer: Renderer
+    @OptionalInjected var clock: Clock?
+    @WeakLazyInjected var parent: Parent?
+}
+
+func visit(container: Container) {
+    let walker = container ~> Walker.self
+    let visit = container ~> (Visit.self, name: "first", arguments: (Page(), "Ada"))
+    print(walker, visit)
 }
 
 func run(container: Container) async throws {

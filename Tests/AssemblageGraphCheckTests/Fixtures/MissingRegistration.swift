@@ -17,7 +17,16 @@ struct BrokenAssembly: Assembly {
         container.register(Report.self) { r in Report(renderer: try r.require(Lazy<Renderer>.self)) }   // expect: error notRegistered
         container.register(Cache.self) { r in Cache(store: r.resolve(Store.self)) }   // expect: note notChecked
         container.register(Feed.self) { r in Feed(store: try r.require(Store?.self)) }
+        container.registerScopedValue(User.self, name: "caller")
+        container.register(Audit.self) { r in Audit(user: try r.require(User.self)) }.inObjectScope(.scoped)   // expect: error notRegistered
+        container.register(Owner.self) { r in Owner(pet: r ~> Pet.self, clock: r ~> (Clock.self)) }   // expect: error notRegistered
+        container.register(scene: OrdersScene.self) { r in OrdersScene(orders: try r.require(OrderService.self)) }   // expect: error notRegistered
     }
+}
+
+final class ProfileModel {
+    @Injected var session: Session   // expect: error notRegistered
+    @OptionalInjected var analytics: Analytics?   // expect: note notChecked
 }
 
 func start(container: Container) throws {

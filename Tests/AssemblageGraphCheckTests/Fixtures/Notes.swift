@@ -10,11 +10,17 @@ struct DynamicAssembly: Assembly {
         let key = "dynamic"
         container.register(Settings.self) { r in Settings(value: try r.require(Value.self, name: key)) }   // expect: note notChecked
         container.decorate(Unregistered.self) { _, inner in inner }   // expect: note notChecked
+        container.register(Walk.self) { r in Walk(owner: r~>) }   // expect: note notChecked
     }
 }
 
 func register<T: Sendable>(_ type: T.Type, in container: Container, make: @escaping @Sendable () -> T) {
     container.register(T.self) { _ in make() }   // expect: note notChecked
+}
+
+final class Holder<Service> {
+    @Injected var service: Service   // expect: note notChecked
+    @OptionalInjected var optional: Profile?   // expect: note notChecked
 }
 
 struct HelperModule: AutoInitModuleAssembly {

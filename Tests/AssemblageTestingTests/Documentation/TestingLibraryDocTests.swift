@@ -135,8 +135,11 @@ final class ReportService: Sendable {
     init(storage: Storage) {}
 }
 
+/// Broken on purpose: the Diagnostics article's example of a graph that `assertValidGraph` rejects.
 struct ReportsAssembly: Assembly {
     func assemble(container: Container) {
+        // assemblage-check: ignore-begin (no assembly registers Storage, on purpose)
         container.register(ReportService.self) { r in ReportService(storage: try r.require(Storage.self)) }
+        // assemblage-check: ignore-end
     }
 }

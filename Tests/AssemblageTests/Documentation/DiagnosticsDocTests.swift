@@ -61,6 +61,7 @@ enum DiagnosticsDoc {
         init(storage: Storage) {}
     }
 
+    // assemblage-check: ignore-begin (the article shows the error this module graph gives)
     // snippet: diagnostics-modules
     struct StorageModule: AutoInitModuleAssembly {
         static var dependencies: [any ModuleAssembly.Type] { [] }
@@ -76,10 +77,12 @@ enum DiagnosticsDoc {
         }
     }
     // end-snippet
+    // assemblage-check: ignore-end
 
     @Suite("Docs: Diagnostics") struct Samples {
         @Test func missingRegistration() throws {
             var message = ""
+            // assemblage-check: ignore-begin (the article shows the error this missing registration gives)
             // snippet: diagnostics-missing
             let container = Container()
             container.register(App.self) { r in App(repository: try r.require(Repository.self)) }
@@ -94,6 +97,7 @@ enum DiagnosticsDoc {
                 print(error)
             }
             // end-snippet
+            // assemblage-check: ignore-end
             do {
                 _ = try container.require(App.self)
             } catch {
@@ -140,6 +144,7 @@ enum DiagnosticsDoc {
 
         @Test func cycle() {
             var message = ""
+            // assemblage-check: ignore-begin (the article shows the error this cycle gives)
             // snippet: diagnostics-cycle
             let container = Container()
             container.register(Chicken.self) { r in Chicken(egg: try r.require(Egg.self)) }
@@ -151,6 +156,7 @@ enum DiagnosticsDoc {
                 print(error)
             }
             // end-snippet
+            // assemblage-check: ignore-end
             do {
                 _ = try container.require(Chicken.self)
             } catch {

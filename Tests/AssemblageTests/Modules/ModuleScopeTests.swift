@@ -8,7 +8,8 @@ struct SneakyModule: RecordingModule, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self] }
     func register(into container: Container) {
         container.register(CheckoutService.self) { r in
-            CheckoutService(transport: try r.require(HTTPTransport.self), analytics: try r.require(AnalyticsTracker.self))
+            CheckoutService(transport: try r.require(HTTPTransport.self),
+                            analytics: try r.require(AnalyticsTracker.self))   // assemblage-check: ignore (on purpose)
         }
     }
 }
