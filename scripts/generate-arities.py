@@ -323,7 +323,7 @@ def entry_resolve(n):
     w(f"            if factoryKind == .scopedForwarding {{ return try _resolveScoped{n}({', '.join(lower(n))}) }}")
     w(f"            return try _resolvePack({', '.join(['container'] + lower(n))})")
     w("        }")
-    w("        if let shared = _sharedInstanceIfShared(container) { return shared }")
+    w("        if let shared = _sharedInstanceIfShared() { return shared }")
     make = f"_Make{n}({', '.join(['box: UnsafeRawPointer(factoryAddress!)'] + [f'{v}: {v}' for v in lower(n)])})"
     out += wrapped("        ", "return try _resolve(", ["container", make], ")")
     w("    }")

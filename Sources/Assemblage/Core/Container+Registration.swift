@@ -81,7 +81,7 @@ extension Container {
         if table.find(entry.key) == nil, !table.hasRoomForOneMore {
             let outgrown = table
             table = outgrown.grown()
-            words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+            registry.publish(table)
             outgrown.disownEntries()  // the new table holds them all
             retired.append(outgrown)
         }
@@ -108,7 +108,7 @@ extension Container {
             let empty = _RegistrationTable(capacity: 16)
             let old = table
             table = empty
-            words.storeRelease(0, Unmanaged.passUnretained(empty).toOpaque())
+            registry.publish(empty)
             records.count = 0
             records.replacements = [:]
             records.decorators.removeAll()

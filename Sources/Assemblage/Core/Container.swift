@@ -123,7 +123,7 @@ public class Container: @unchecked Sendable {
     /// inlined resolve path nothing.
     @usableFromInline
     final func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        if isSynchronizedView { return nil }
+        if isSynchronizedView || isShutDown { return nil }  // shut down: `_resolveMissing` says so
         let found = _lookupLocal(key)
         if let recorder, let found { recorder.recordLookup(of: key, found: found) }
         return found

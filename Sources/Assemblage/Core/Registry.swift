@@ -33,6 +33,15 @@ final class _Registry: @unchecked Sendable {
     /// The instances the container made that are disposed when it shuts down, in creation order (made on first
     /// use, see `Container.disposals`).
     var disposalList: _DisposalList?
+    /// Once the container is shut down: the empty table readers load from then on (word 0), so that every
+    /// resolve misses the inlined probe and the out-of-line lookup refuses it; ``table`` stays the writers'.
+    var closedTable: _RegistrationTable?
+
+    /// Publishes `table` to readers, unless the container is shut down (call under the writer lock).
+    func publish(_ table: _RegistrationTable) {
+        guard closedTable == nil else { return }
+        words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+    }
 
     init(behaviors: [Behavior]) {
         table = _RegistrationTable(capacity: 16)

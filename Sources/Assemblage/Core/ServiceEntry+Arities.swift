@@ -122,7 +122,7 @@ extension ServiceEntry {
             if factoryKind == .scopedForwarding { return try _resolveScoped0() }
             return try _resolvePack(container)
         }
-        if let shared = _sharedInstanceIfShared(container) { return shared }
+        if let shared = _sharedInstanceIfShared() { return shared }
         return try _resolve(container, _Make0(box: UnsafeRawPointer(factoryAddress!)))
     }
 
@@ -133,7 +133,7 @@ extension ServiceEntry {
             if factoryKind == .scopedForwarding { return try _resolveScoped1(a) }
             return try _resolvePack(container, a)
         }
-        if let shared = _sharedInstanceIfShared(container) { return shared }
+        if let shared = _sharedInstanceIfShared() { return shared }
         return try _resolve(container, _Make1(box: UnsafeRawPointer(factoryAddress!), a: a))
     }
 
@@ -144,7 +144,7 @@ extension ServiceEntry {
             if factoryKind == .scopedForwarding { return try _resolveScoped2(a, b) }
             return try _resolvePack(container, a, b)
         }
-        if let shared = _sharedInstanceIfShared(container) { return shared }
+        if let shared = _sharedInstanceIfShared() { return shared }
         return try _resolve(container, _Make2(box: UnsafeRawPointer(factoryAddress!), a: a, b: b))
     }
 
@@ -155,7 +155,7 @@ extension ServiceEntry {
             if factoryKind == .scopedForwarding { return try _resolveScoped3(a, b, c) }
             return try _resolvePack(container, a, b, c)
         }
-        if let shared = _sharedInstanceIfShared(container) { return shared }
+        if let shared = _sharedInstanceIfShared() { return shared }
         return try _resolve(container, _Make3(box: UnsafeRawPointer(factoryAddress!), a: a, b: b, c: c))
     }
 

@@ -6,8 +6,9 @@ extension ServiceEntry {
     // MARK: Resolution (creation paths: once per shared instance, not hot)
 
     @usableFromInline
-    func _createShared<M: _Maker>(_ state: _ResolutionState, _ container: Container,
+    func _createShared<M: _Maker>(_ state: _ResolutionState, _ resolving: Container,
                                   _ make: M) throws -> Service {
+        let container = try _sharedResolver(for: resolving, state)
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let reentry = try state.checkReentry(pointer)
@@ -33,8 +34,9 @@ extension ServiceEntry {
     }
 
     @usableFromInline
-    func _createStored<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ kind: ObjectScope.Kind,
+    func _createStored<M: _Maker>(_ state: _ResolutionState, _ resolving: Container, _ kind: ObjectScope.Kind,
                                   _ make: M) throws -> Service {
+        let container = try _sharedResolver(for: resolving, state)
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let graphID = state.currentGraphID
         let reentry = try state.checkReentry(pointer)
@@ -68,8 +70,9 @@ extension ServiceEntry {
     }
 
     @usableFromInline
-    func _createMultiton<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ arguments: [Any],
+    func _createMultiton<M: _Maker>(_ state: _ResolutionState, _ resolving: Container, _ arguments: [Any],
                                     _ make: M) throws -> Service {
+        let container = try _sharedResolver(for: resolving, state)
         var values: [AnyHashable] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments {
@@ -96,6 +99,15 @@ extension ServiceEntry {
             throw container._shutDownFailure(key, path: state.path)
         }
         return instance
+    }
+
+    /// The resolver that makes a shared instance asked for through `resolving` (see
+    /// ``Container/_sharedResolver``); an ended scope or a shut-down container makes nothing.
+    func _sharedResolver(for resolving: Container, _ state: _ResolutionState) throws -> Container {
+        if resolving.isShutDown { throw resolving._shutDownFailure(key, path: state.path) }
+        guard let scope = resolving.scopeStorage else { return resolving }
+        if scope.hasEnded { throw _scopedFailure(state, .scopeEnded) }
+        return resolving.registryOwner
     }
 
     /// Applies the decorators registered for this service type and name, farthest container first.

@@ -135,12 +135,13 @@ extension ServiceEntry {
 
     /// Hands a transient or graph instance made through a scope to the scope, to dispose when it ends.
     ///
-    /// - Returns: `false` when the scope has ended and the instance is disposable: no one would dispose it, so it
-    ///   was disposed now, and the caller fails with `scopeEnded` instead of handing it out. (A result, not a
-    ///   throw: a throwing call here costs the inlined resolve path of every transient a landing pad.)
+    /// - Returns: `false` when the scope has ended: the caller fails with `scopeEnded` instead of handing the
+    ///   instance out, and a disposable one was disposed now (no one else would). (A result, not a throw: a
+    ///   throwing call here costs the inlined resolve path of every transient a landing pad.)
     @usableFromInline @inline(never)
     func _trackInScope(_ instance: Service, _ scope: _ScopeStorage) -> Bool {
-        guard let disposer = _disposer(for: instance) else { return true }
+        // An ended scope hands out nothing, disposable or not.
+        guard let disposer = _disposer(for: instance) else { return !scope.hasEnded }
         if scope.track(_ScopeInstance(instance, asObject: servesObjects), disposer, entry: self) { return true }
         do {
             try disposer.disposeSynchronously(instance)

@@ -229,13 +229,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     // `_resolve0…3`, the resolve paths for 0 to 3 runtime arguments, are generated: ServiceEntry+Arities.swift.
 
-    /// The shared instance, when the scope keeps one and it exists, and `container` is not an ended scope's view
-    /// (then the resolve goes on to ``_resolve(_:_:)``, which refuses it).
+    /// The shared instance, when the scope keeps one and it exists.
     @inlinable @inline(__always)
-    func _sharedInstanceIfShared(_ container: Container) -> Service? {
+    func _sharedInstanceIfShared() -> Service? {
         let kind = scopeKind
         guard kind == .container || kind == .singleton else { return nil }
-        if let scope = container.scopeStorage, scope.hasEnded { return nil }
         return _sharedInstance()
     }
 
@@ -245,7 +243,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _resolvePack<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Service {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
         if factoryKind.isIsolated { return try _resolveIsolated(container, repeat each arguments) }
-        if let shared = _sharedInstanceIfShared(container) { return shared }
+        if let shared = _sharedInstanceIfShared() { return shared }
         let box = UnsafeRawPointer(Unmanaged.passUnretained(_packBox()).toOpaque())
         return try _resolve(container, _MakePack<repeat each Arg>(box: box, arguments: (repeat each arguments)))
     }
@@ -272,11 +270,6 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         // Borrowed, not retained: the state lives as long as its thread. (Out of line, so that `self` and the
         // state stay borrowed here; inlined into a caller's loop, the optimiser retains them.)
         return try Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current)._withUnsafeGuaranteedRef { state in
-            // A shut-down container (or a scope of one) makes nothing more. (Shared instances were dropped at
-            // shutdown, so that a hit never gets here and this one load is on the creation paths only.)
-            if container.words.loadAcquire(_shutdownWord) != nil { throw container._shutDownFailure(key, path: state.path) }
-            // Nor does an ended scope, whatever the registration's scope.
-            if let scope = container.scopeStorage, scope.hasEnded { throw _scopedFailure(state, .scopeEnded) }
             switch kind {
             case .transient, .graph:
                 let graph = kind == .graph
@@ -292,13 +285,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             case .scoped:
                 return try _createScoped(state, container, maker)
             // A shared instance is made with the resolver of the container a scope was made from, whichever
-            // scope asked first: what it keeps can never reach a scope's instances.
+            // scope asked first (see `_sharedResolver(for:)`): what it keeps can never reach a scope's instances.
             case .container, .singleton:
-                return try _createShared(state, container._sharedResolver, maker)
+                return try _createShared(state, container, maker)
             case .weak, .custom:
-                return try _createStored(state, container._sharedResolver, kind, maker)
+                return try _createStored(state, container, kind, maker)
             case .multiton:
-                return try _createMultiton(state, container._sharedResolver, maker.arguments(), maker)
+                return try _createMultiton(state, container, maker.arguments(), maker)
             }
         }
     }

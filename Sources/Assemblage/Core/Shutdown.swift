@@ -152,6 +152,11 @@ extension Container {
             let marked: Bool = writer.withLock {
                 guard words.loadAcquire(_shutdownWord) == nil else { return false }
                 words.storeRelease(_shutdownWord, mark.toOpaque())
+                // Readers see an empty table from now on: every resolve (through a scope too) misses the inlined
+                // probe and reaches `_lookup`, which refuses it. No check on the resolve fast path.
+                let closed = _RegistrationTable(capacity: 16)
+                registry.closedTable = closed
+                words.storeRelease(0, Unmanaged.passUnretained(closed).toOpaque())
                 return true
             }
             guard marked else {
