@@ -1,4 +1,4 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.1
 // A todo API on Hummingbird 2 and SQLite, wired with Assemblage: per-request scopes, a connection pool disposed at
 // shutdown, configuration from the environment and a JSON file, swift-log logging. See README.md.
 import PackageDescription
@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "todo-server", targets: ["todo-server"]),
+        // The load tester, apart so that building the server compiles no HTTP client and no TLS library.
+        .executable(name: "todo-load-test", targets: ["todo-load-test"]),
     ],
     dependencies: [
         // Assemblage from this repository, with its opt-in integrations: swift-configuration (a ConfigReader as a
@@ -36,7 +38,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // A bounded HTTP load generator for loopback: used by `todo-server --load-test` and by the tests.
+        // A bounded HTTP load generator for loopback (AsyncHTTPClient): used by `todo-load-test` and by the tests.
         .target(
             name: "TodoLoadTest",
             dependencies: [
@@ -46,12 +48,22 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The server: nothing of AsyncHTTPClient, NIOSSL or BoringSSL is compiled for it.
         .executableTarget(
             name: "todo-server",
             dependencies: [
                 "TodoServerCore",
-                "TodoLoadTest",
                 .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The load tester: starts the server in its own process on a free loopback port and loads it.
+        .executableTarget(
+            name: "todo-load-test",
+            dependencies: [
+                "TodoServerCore",
+                "TodoLoadTest",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ]
