@@ -26,8 +26,9 @@ public struct TodoServerApplication: Sendable {
     /// - Parameters:
     ///   - configuration: The settings.
     ///   - properties: A swift-configuration reader the container reads further settings from (its property
-    ///     source), usually the one ``TodoServerConfiguration/makeReader(environment:arguments:defaultFile:)``
-    ///     made; `nil` for defaults.
+    ///     source), usually the one
+    ///     ``TodoServerConfiguration/makeReader(environment:configFile:defaultFile:workingDirectory:)`` made; `nil`
+    ///     for defaults.
     ///   - logger: The application's logger.
     ///   - customize: Changes to the container after the application's registrations (tests replace the
     ///     ``DisposalObserver`` here).

@@ -6,27 +6,57 @@ import Foundation
 import Logging
 import TodoServerCore
 
-let arguments = CommandLine.arguments
-if arguments.contains("--help") || arguments.contains("-h") {
+/// Prints one line to standard error and exits: status 2 for a usage or configuration error.
+func refuse(_ message: String, status: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("todo-server: \(message)\n".utf8))
+    exit(status)
+}
+
+let commandLine: CommandLineOptions
+do {
+    commandLine = try CommandLineOptions.parse(
+        Array(CommandLine.arguments.dropFirst()), command: "todo-server", values: ["--config": "FILE"],
+        flags: ["--help", "-h"],
+        moved: ["--load-test": "the load test is its own command: swift run -c release --package-path "
+                    + "Examples/TodoServer todo-load-test"])
+} catch {
+    refuse(error.message)
+}
+if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
     print("""
         usage: todo-server [--config FILE]
 
-        Serves the todo API (POST/GET /todos, GET/PATCH/DELETE /todos/:id; X-User names the user) with settings
-        from TODO_* environment variables and a JSON file (--config, TODO_CONFIG_FILE, or ./todo-server.json).
-        The load test is its own command: swift run -c release --package-path Examples/TodoServer todo-load-test
+        Serves the todo API (POST/GET /todos, GET/PATCH/DELETE /todos/:id, GET /health; X-User names the user).
+        Settings come from TODO_* environment variables over a JSON file: --config FILE, else the file
+        TODO_CONFIG_FILE names, else the example's own todo-server.json:
+          \(TodoServerConfiguration.exampleConfigurationFile)
+        A relative database.path is relative to the folder of the file that sets it (TODO_DATABASE_PATH: to the
+        working directory). A wrong option or setting stops the server with status 2 and a line that names it.
+
+          TODO_HTTP_HOST           http.host          default 127.0.0.1
+          TODO_HTTP_PORT           http.port          1 to 65535, default 8080
+          TODO_DATABASE_PATH       database.path      default todos.sqlite beside the file
+          TODO_DATABASE_POOL_SIZE  database.poolSize  1 to 64, default 4
+          TODO_LOG_LEVEL           log.level          trace, debug, info, notice, warning, error, critical
+          TODO_AUDIT_BATCH_SIZE    audit.batchSize    1 to 1000, default 50
+
+        The load test: swift run -c release --package-path Examples/TodoServer todo-load-test --help
         """)
     exit(0)
 }
 
+let environment = ProcessInfo.processInfo.environment
 let configuration: TodoServerConfiguration
 let reader: ConfigReader
 do {
-    let made = try await TodoServerConfiguration.makeReader()
+    let made = try await TodoServerConfiguration.makeReader(environment: environment,
+                                                            configFile: commandLine.values["--config"])
     reader = made.reader
-    configuration = try TodoServerConfiguration(reader: reader, configurationFile: made.file)
+    configuration = try TodoServerConfiguration(reader: reader, configurationFile: made.file, environment: environment)
+} catch let error as ConfigurationError {
+    refuse(error.message)
 } catch {
-    FileHandle.standardError.write(Data("todo-server: \(error)\n".utf8))
-    exit(2)
+    refuse("\(error)")
 }
 
 let logLevel = configuration.logLevel
