@@ -74,6 +74,7 @@ let package = Package(
                 "TodoServerCore",
                 "TodoLoadTest",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
