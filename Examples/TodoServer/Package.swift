@@ -36,7 +36,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            // Assemblage's build-time graph check: this target holds the registrations and their resolves (as a
+            // library target, a resolve it cannot match is a note, not an error).
+            plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]
         ),
         // A bounded HTTP load generator for loopback (AsyncHTTPClient): used by `todo-load-test` and by the tests.
         .target(
@@ -56,7 +59,9 @@ let package = Package(
                 .product(name: "Assemblage", package: "Assemblage"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The graph check of the whole program (this target and TodoServerCore's registrations).
+            plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]
         ),
         // The load tester: starts the server in its own process on a free loopback port and loads it.
         .executableTarget(
