@@ -1,4 +1,4 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.1
 // A todo API on Hummingbird 2 and SQLite, wired with Assemblage: per-request scopes, a connection pool disposed at
 // shutdown, configuration from the environment and a JSON file, swift-log logging. See README.md.
 import PackageDescription
@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "todo-server", targets: ["todo-server"]),
+        // The load tester, apart so that building the server compiles no HTTP client and no TLS library.
+        .executable(name: "todo-load-test", targets: ["todo-load-test"]),
     ],
     dependencies: [
         // Assemblage from this repository, with its opt-in integrations: swift-configuration (a ConfigReader as a
@@ -34,9 +36,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            // Assemblage's build-time graph check: this target holds the registrations and their resolves (as a
+            // library target, a resolve it cannot match is a note, not an error).
+            plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]
         ),
-        // A bounded HTTP load generator for loopback: used by `todo-server --load-test` and by the tests.
+        // A bounded HTTP load generator for loopback (AsyncHTTPClient): used by `todo-load-test` and by the tests.
         .target(
             name: "TodoLoadTest",
             dependencies: [
@@ -46,12 +51,24 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The server: nothing of AsyncHTTPClient, NIOSSL or BoringSSL is compiled for it.
         .executableTarget(
             name: "todo-server",
             dependencies: [
                 "TodoServerCore",
-                "TodoLoadTest",
                 .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The graph check of the whole program (this target and TodoServerCore's registrations).
+            plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]
+        ),
+        // The load tester: starts the server in its own process on a free loopback port and loads it.
+        .executableTarget(
+            name: "todo-load-test",
+            dependencies: [
+                "TodoServerCore",
+                "TodoLoadTest",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -62,6 +79,7 @@ let package = Package(
                 "TodoServerCore",
                 "TodoLoadTest",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),

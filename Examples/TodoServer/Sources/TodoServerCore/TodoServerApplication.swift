@@ -26,8 +26,9 @@ public struct TodoServerApplication: Sendable {
     /// - Parameters:
     ///   - configuration: The settings.
     ///   - properties: A swift-configuration reader the container reads further settings from (its property
-    ///     source), usually the one ``TodoServerConfiguration/makeReader(environment:arguments:defaultFile:)``
-    ///     made; `nil` for defaults.
+    ///     source), usually the one
+    ///     ``TodoServerConfiguration/makeReader(environment:configFile:defaultFile:workingDirectory:)`` made; `nil`
+    ///     for defaults.
     ///   - logger: The application's logger.
     ///   - customize: Changes to the container after the application's registrations (tests replace the
     ///     ``DisposalObserver`` here).
@@ -44,11 +45,14 @@ public struct TodoServerApplication: Sendable {
         self.container = container
     }
 
-    /// The router: `GET /health`, and the todo routes under `/todos` behind ``RequestScopeMiddleware``.
+    /// The router: ``APIResponseMiddleware`` around everything, `GET /health`, and the todo routes under
+    /// `/todos` behind ``RequestScopeMiddleware``; a `HEAD` for every `GET`. The routes are those of
+    /// ``APIRoutes``, which a 405's `Allow` header lists.
     ///
     /// - Returns: The router.
     public func makeRouter() -> Router<TodoRequestContext> {
-        let router = Router(context: TodoRequestContext.self)
+        let router = Router(context: TodoRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: APIResponseMiddleware())
         router.get("health") { _, _ in "ok" }
         let todos = router.group("todos").add(middleware: RequestScopeMiddleware(container: container))
         TodoController().addRoutes(to: todos)

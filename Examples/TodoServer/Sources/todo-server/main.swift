@@ -1,79 +1,62 @@
-// todo-server: the todo API (see README.md), or with --load-test a bounded load run against an in-process server on
-// loopback that prints its figures.
+// todo-server: the todo API (see README.md). The load tester is its own command, todo-load-test, so that this
+// one builds without an HTTP client or a TLS library.
 import Assemblage
 import Configuration
 import Foundation
 import Logging
-import TodoLoadTest
 import TodoServerCore
 
-let arguments = CommandLine.arguments
-if arguments.contains("--help") || arguments.contains("-h") {
+/// Prints one line to standard error and exits: status 2 for a usage or configuration error.
+func refuse(_ message: String, status: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("todo-server: \(message)\n".utf8))
+    exit(status)
+}
+
+let commandLine: CommandLineOptions
+do {
+    commandLine = try CommandLineOptions.parse(
+        Array(CommandLine.arguments.dropFirst()), command: "todo-server", values: ["--config": "FILE"],
+        flags: ["--help", "-h"],
+        moved: ["--load-test": "the load test is its own command: swift run -c release --package-path "
+                    + "Examples/TodoServer todo-load-test"])
+} catch {
+    refuse(error.message)
+}
+if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
     print("""
         usage: todo-server [--config FILE]
-               todo-server --load-test [--requests N] [--concurrency N] [--users N]
 
-        Serves the todo API (POST/GET /todos, GET/PATCH/DELETE /todos/:id; X-User names the user) with settings
-        from TODO_* environment variables and a JSON file (--config, TODO_CONFIG_FILE, or ./todo-server.json).
-        --load-test starts the server on a free loopback port with a fresh database in a temporary folder, sends
-        N requests (default 1000) N at a time (default 32), checks every response for isolation, shuts the server
-        down, checks the disposals and prints the figures; it exits with 1 when anything failed.
+        Serves the todo API (POST/GET /todos, GET/PATCH/DELETE /todos/:id, GET /health; X-User names the user).
+        Settings come from TODO_* environment variables over a JSON file: --config FILE, else the file
+        TODO_CONFIG_FILE names, else the example's own todo-server.json:
+          \(TodoServerConfiguration.exampleConfigurationFile)
+        A relative database.path is relative to the folder of the file that sets it (TODO_DATABASE_PATH: to the
+        working directory). A wrong option or setting stops the server with status 2 and a line that names it.
+
+          TODO_HTTP_HOST           http.host          default 127.0.0.1
+          TODO_HTTP_PORT           http.port          1 to 65535, default 8080
+          TODO_DATABASE_PATH       database.path      default todos.sqlite beside the file
+          TODO_DATABASE_POOL_SIZE  database.poolSize  1 to 64, default 4
+          TODO_LOG_LEVEL           log.level          trace, debug, info, notice, warning, error, critical
+          TODO_AUDIT_BATCH_SIZE    audit.batchSize    1 to 1000, default 50
+
+        The load test: swift run -c release --package-path Examples/TodoServer todo-load-test --help
         """)
     exit(0)
 }
 
-func option(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name) else { return value }
-    guard index + 1 < arguments.count, let parsed = Int(arguments[index + 1]), parsed > 0 else {
-        FileHandle.standardError.write(Data("\(name) needs a positive number\n".utf8))
-        exit(2)
-    }
-    return parsed
-}
-
-var configuration: TodoServerConfiguration
+let environment = ProcessInfo.processInfo.environment
+let configuration: TodoServerConfiguration
 let reader: ConfigReader
 do {
-    let made = try await TodoServerConfiguration.makeReader()
+    let made = try await TodoServerConfiguration.makeReader(environment: environment,
+                                                            configFile: commandLine.values["--config"])
     reader = made.reader
-    configuration = try TodoServerConfiguration(reader: reader, configurationFile: made.file)
+    configuration = try TodoServerConfiguration(reader: reader, configurationFile: made.file, environment: environment)
+} catch let error as ConfigurationError {
+    refuse(error.message)
 } catch {
-    FileHandle.standardError.write(Data("todo-server: \(error)\n".utf8))
-    exit(2)
-}
-
-if arguments.contains("--load-test") {
-    let requests = option("--requests", default: 1_000)
-    let concurrency = option("--concurrency", default: 32)
-    let users = option("--users", default: 64)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todo-load-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    configuration.databasePath = folder.appendingPathComponent("todos.sqlite").path
-    var logger = Logger(label: "todo-server")
-    // Quiet by default (a line per request would slow the run down); TODO_LOG_LEVEL still applies when set.
-    logger.logLevel = ProcessInfo.processInfo.environment["TODO_LOG_LEVEL"] == nil ? .warning : configuration.logLevel
-    let recorder = RecordingDisposalObserver()
-    let server = TodoServerApplication(configuration: configuration, properties: reader, logger: logger) { container in
-        container.register((any DisposalObserver).self) { _ in recorder }
-    }
-    print("load test: \(requests) requests, \(concurrency) at a time, \(users) users, pool of "
-          + "\(configuration.poolSize) SQLite connections, on 127.0.0.1")
-    let report = try await server.serve { port in
-        try await LoadTest.run(LoadTestOptions(port: port, requests: requests, concurrency: concurrency, users: users))
-    }
-    print(report)
-    // Every request's scope disposed its trace exactly once; shutdown disposed the audit log, then the pool.
-    let applicationDisposals = recorder.applicationDisposals
-    let traces = recorder.disposals.filter { $0.hasPrefix("RequestTrace ") }
-    let expectedTraces = Set((0..<requests).map { "RequestTrace load-\($0)" })
-    let cleanShutdown = applicationDisposals == ["AuditLog", "SQLiteConnectionPool"]
-        && traces.count == requests && Set(traces) == expectedTraces
-    print("shutdown:     \(cleanShutdown ? "clean" : "NOT CLEAN"): \(traces.count) request scopes ended "
-          + "(\(Set(traces).count) distinct), then disposed \(applicationDisposals.joined(separator: ", "))")
-    try? FileManager.default.removeItem(at: folder)   // not in a defer: exit() does not run it
-    exit(report.errors == 0 && report.isolationViolations == 0 && cleanShutdown ? 0 : 1)
+    refuse("\(error)")
 }
 
 let logLevel = configuration.logLevel

@@ -12,7 +12,7 @@ import TodoServerCore
         defer { server.removeFiles() }
         let report = try await server.live { client in
             let port = try #require(client.port)
-            return try await LoadTest.run(LoadTestOptions(host: "localhost", port: port, requests: 1_000,
+            return try await LoadTest.run(LoadTestOptions(host: "127.0.0.1", port: port, requests: 1_000,
                                                           concurrency: 32, users: 64, requestIDPrefix: "load",
                                                           timeLimit: .seconds(120)))
         }

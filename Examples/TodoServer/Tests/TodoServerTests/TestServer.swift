@@ -82,11 +82,18 @@ extension TestClientProtocol {
     /// Sends a request as `user` (no `X-User` when `nil`), with a JSON body when one is given.
     func send(_ method: HTTPRequest.Method, _ uri: String, user: String?, requestID: String? = nil,
               json: String? = nil) async throws -> TestResponse {
+        try await send(method, uri, user: user, requestID: requestID, body: json,
+                       contentType: json == nil ? nil : "application/json")
+    }
+
+    /// Sends a request with a body of any content type (none when `contentType` is `nil`).
+    func send(_ method: HTTPRequest.Method, _ uri: String, user: String?, requestID: String? = nil,
+              body: String?, contentType: String?) async throws -> TestResponse {
         var headers: HTTPFields = [:]
         if let user { headers[.user] = user }
         if let requestID { headers[.requestID] = requestID }
-        if json != nil { headers[.contentType] = "application/json" }
-        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        if let contentType { headers[.contentType] = contentType }
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
     }
 }
 
@@ -96,4 +103,14 @@ extension TestResponse {
     }
 
     var text: String { String(buffer: body) }
+
+    /// The message of a JSON error body, `{"error": {"message": "…"}}`, or `nil` when the body is not one.
+    var errorMessage: String? {
+        struct ErrorBody: Decodable {
+            struct Detail: Decodable { let message: String }
+            let error: Detail
+        }
+        guard headers[.contentType]?.hasPrefix("application/json") == true else { return nil }
+        return try? decode(ErrorBody.self).error.message
+    }
 }

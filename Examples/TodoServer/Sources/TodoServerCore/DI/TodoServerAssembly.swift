@@ -64,7 +64,7 @@ public struct TodoServerAssembly: Assembly {
         container.register(AuditLog.self) { r in
             let audit = AuditLog(pool: try await r.resolveAsync(SQLiteConnectionPool.self),
                                  logger: try r.require(Logger.self),
-                                 batchSize: r.property("audit.batchSize", as: Int.self) ?? 50,
+                                 batchSize: r.property("audit.batchSize", as: Int.self) ?? AuditLog.defaultBatchSize,
                                  observer: try r.require((any DisposalObserver).self))
             try await audit.migrate()
             return audit

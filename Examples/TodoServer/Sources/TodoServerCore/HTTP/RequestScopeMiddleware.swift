@@ -2,15 +2,17 @@ import Assemblage
 import Hummingbird
 import Logging
 
-/// Opens a request scope around the rest of the chain: reads the request id (`X-Request-ID`, or a new one) and the
-/// user (`X-User`), provides them to the request's ``Scope``, hands the scope to the route in the context, and
-/// ends the scope (disposing the request's instances) when the response is ready, also when the route throws.
+/// Opens a request scope around the rest of the chain: reads the user (`X-User`), provides the request id (read
+/// by ``APIResponseMiddleware``, the outer middleware) and the user to the request's ``Scope``, hands the scope to
+/// the route in the context, and ends the scope (disposing the request's instances) when the response is ready,
+/// also when the route throws.
 ///
-/// Every response it returns, errors included, echoes `X-Request-ID`; responses of authenticated requests also
-/// carry `X-User` (the user the request sent) and `X-Served-For` (the user the request's ``TodoService`` was made
-/// for).
+/// Responses of authenticated requests carry `X-User` (the user the request sent) and `X-Served-For` (the user
+/// the request's ``TodoService`` was made for). Errors go on to ``APIResponseMiddleware``, which makes them JSON
+/// responses with the request id.
 ///
 /// ```swift
+/// router.add(middleware: APIResponseMiddleware())
 /// router.group("todos").add(middleware: RequestScopeMiddleware(container: container))
 /// ```
 public struct RequestScopeMiddleware: RouterMiddleware {
@@ -31,43 +33,27 @@ public struct RequestScopeMiddleware: RouterMiddleware {
     ///   - request: The request.
     ///   - context: The request's context.
     ///   - next: The rest of the chain.
-    /// - Returns: The response, with the request id (and user) headers.
-    /// - Throws: Only what turning an error into a response throws; route errors become responses here.
+    /// - Returns: The response, with the user headers.
+    /// - Throws: `HTTPError` 401 or 400 for a missing or malformed `X-User` (no scope is opened), and what the
+    ///   route or the scope throws.
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let requestID = RequestID(header: request.headers[.requestID])
         var context = context
-        context.logger[metadataKey: "request_id"] = "\(requestID)"
+        let requestID = context.requestID ?? RequestID(header: request.headers[.requestID])
         context.requestID = requestID
-        var response: Response
-        do {
-            let user = try UserID(header: request.headers[.user])
-            context.user = user
-            context.logger[metadataKey: "user"] = "\(user)"
-            response = try await container.withScope(label: "request") { scope in
-                try scope.provide(requestID)
-                try scope.provide(user)
-                _ = try scope.require(RequestTrace.self)   // first made, so last disposed
-                context.scope = scope
-                var response = try await next(request, context)
-                response.headers[.user] = user.value
-                response.headers[.servedFor] = try await scope.resolveAsync(TodoService.self).builtFor.value
-                return response
-            }
-        } catch {
-            response = try Self.response(for: error, request: request, context: context)
+        let user = try UserID(header: request.headers[.user])
+        context.user = user
+        context.logger[metadataKey: "user"] = "\(user)"
+        return try await container.withScope(label: "request") { scope in
+            try scope.provide(requestID)
+            try scope.provide(user)
+            _ = try scope.require(RequestTrace.self)   // first made, so last disposed
+            context.scope = scope
+            var response = try await next(request, context)
+            response.headers[.user] = user.value
+            response.headers[.servedFor] = try await scope.resolveAsync(TodoService.self).builtFor.value
+            return response
         }
-        response.headers[.requestID] = requestID.value
-        return response
-    }
-
-    private static func response(for error: any Error, request: Request, context: Context) throws -> Response {
-        if let error = error as? any HTTPResponseError {
-            return try error.response(from: request, context: context)
-        }
-        context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-        return try HTTPError(.internalServerError, message: "The server failed; the log has request id "
-            + (context.requestID?.value ?? "?") + ".").response(from: request, context: context)
     }
 }

@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// The todo routes: `POST /todos`, `GET /todos`, `GET /todos/:id`, `PATCH /todos/:id` and `DELETE /todos/:id`,
-/// with JSON bodies. Each route asks the request's scope for its ``TodoService``.
+/// with JSON bodies (``Request/decodeJSON(_:context:)``: 415 for a body that is not JSON, 400 naming the field
+/// of a wrong shape). Each route asks the request's scope for its ``TodoService``.
 ///
 /// ```swift
 /// TodoController().addRoutes(to: router.group("todos"))
@@ -22,7 +23,7 @@ public struct TodoController: Sendable {
     }
 
     @Sendable func create(_ request: Request, context: TodoRequestContext) async throws -> EditedResponse<Todo> {
-        let new = try await request.decode(as: NewTodo.self, context: context)
+        let new = try await request.decodeJSON(NewTodo.self, context: context)
         let todo = try await context.todoService().create(new)
         return EditedResponse(status: .created, headers: [.location: "/todos/\(todo.id)"], response: todo)
     }
@@ -37,7 +38,7 @@ public struct TodoController: Sendable {
 
     @Sendable func update(_ request: Request, context: TodoRequestContext) async throws -> Todo {
         let id = try context.parameters.require("id", as: Int.self)
-        let patch = try await request.decode(as: TodoPatch.self, context: context)
+        let patch = try await request.decodeJSON(TodoPatch.self, context: context)
         return try await context.todoService().update(id: id, with: patch)
     }
 

@@ -2,8 +2,9 @@ import Assemblage
 import Hummingbird
 import Logging
 
-/// The context of one request: Hummingbird's core storage, plus what ``RequestScopeMiddleware`` adds: the
-/// request's ``RequestID``, its ``UserID`` and its dependency-injection ``Scope``.
+/// The context of one request: Hummingbird's core storage, plus the request's ``RequestID`` (from
+/// ``APIResponseMiddleware``), and its ``UserID`` and dependency-injection ``Scope`` (from
+/// ``RequestScopeMiddleware``).
 ///
 /// ```swift
 /// router.get("todos") { request, context in
@@ -13,7 +14,7 @@ import Logging
 public struct TodoRequestContext: RequestContext {
     /// Hummingbird's per-request storage (logger, parameters, endpoint path).
     public var coreContext: CoreRequestContextStorage
-    /// The request's identifier, once the middleware has run.
+    /// The request's identifier, once ``APIResponseMiddleware`` has run.
     public var requestID: RequestID?
     /// The user the request acts for, once the middleware has run.
     public var user: UserID?
@@ -27,6 +28,10 @@ public struct TodoRequestContext: RequestContext {
     public init(source: Source) {
         self.coreContext = .init(source: source)
     }
+
+    /// The largest body read: 64 KiB, far more than a todo (a title has at most 500 characters) needs; a larger
+    /// one is answered 413.
+    public var maxUploadSize: Int { 64 * 1024 }
 
     /// The request's scope.
     ///

@@ -18,7 +18,10 @@ public actor AuditLog: AsyncDisposable {
     private let pool: SQLiteConnectionPool
     private let logger: Logger
     private let observer: (any DisposalObserver)?
-    /// How many entries it buffers before it writes them.
+    /// The batch size when `audit.batchSize` is not set.
+    public static let defaultBatchSize = 50
+    /// How many entries it buffers before it writes them. A crash (not a graceful shutdown, which writes the
+    /// buffer) loses the entries not yet written: up to a batch (see the README's "What a crash loses").
     public nonisolated let batchSize: Int
     private var pending: [AuditEntry] = []
     private var written = 0
@@ -30,7 +33,7 @@ public actor AuditLog: AsyncDisposable {
     ///   - logger: Where it logs its final flush.
     ///   - batchSize: How many entries it buffers before it writes them.
     ///   - observer: Told when the container disposes the log.
-    public init(pool: SQLiteConnectionPool, logger: Logger, batchSize: Int = 50,
+    public init(pool: SQLiteConnectionPool, logger: Logger, batchSize: Int = defaultBatchSize,
                 observer: (any DisposalObserver)? = nil) {
         self.pool = pool
         self.logger = logger
