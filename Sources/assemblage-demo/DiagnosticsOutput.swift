@@ -67,7 +67,8 @@ struct DemoGraph {
                     missing[index].dependents.append(dependentID)
                 }
             } else {
-                missing.append(Missing(id: "missing\(missing.count)", key: key, dependents: dependentID.map { [$0] } ?? []))
+                missing.append(Missing(id: "missing\(missing.count)", key: key,
+                                       dependents: dependentID.map { [$0] } ?? []))
             }
         }
         self.graph = graph
@@ -100,8 +101,8 @@ struct DemoGraph {
         var lines = graph.dot.components(separatedBy: "\n")
         let closing = lines.last == "}" ? lines.removeLast() : "}"
         for node in missing {
-            lines.append("  \(node.id) [label=\"\(Self.escape(node.key.description))\\nmissing: nothing registers it\", "
-                + "style=dashed, color=red, fontcolor=red];")
+            let label = "\(Self.escape(node.key.description))\\nmissing: nothing registers it"
+            lines.append("  \(node.id) [label=\"\(label)\", style=dashed, color=red, fontcolor=red];")
             lines += node.dependents.map { "  \($0) -> \(node.id) [style=dashed, color=red];" }
         }
         lines.append(closing)

@@ -5,7 +5,8 @@ import Foundation
 let usage = """
     assemblage-demo — an example app wired with Assemblage.
 
-    Usage: swift run assemblage-demo [--help] [--mock] [--interactive] [--graph[=mermaid|dot|json]] [--validate] [--broken]
+    Usage: swift run assemblage-demo [--help] [--mock] [--interactive] [--graph[=mermaid|dot|json]] [--validate]
+                                     [--broken]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
       0. the settings loaded from settings.json (a resource of the demo) through a property loader;
@@ -54,7 +55,9 @@ func section(_ title: String) { print("\n== \(title)") }
 if options.diagnosticsOnly {
     let diagnostics = DemoDiagnostics(options)
     if !diagnostics.standardOutput.isEmpty { print(diagnostics.standardOutput) }
-    if !diagnostics.standardError.isEmpty { FileHandle.standardError.write(Data((diagnostics.standardError + "\n").utf8)) }
+    if !diagnostics.standardError.isEmpty {
+        FileHandle.standardError.write(Data((diagnostics.standardError + "\n").utf8))
+    }
     exit(diagnostics.status)
 }
 

@@ -51,7 +51,8 @@ import Testing
         #expect(lines.first == "digraph Assemblage {")
         #expect(lines.last == "}")
         let node = try #require(lines.firstIndex {
-            $0 == "  missing0 [label=\"AuditStore\\nmissing: nothing registers it\", style=dashed, color=red, fontcolor=red];"
+            $0 == "  missing0 [label=\"AuditStore\\nmissing: nothing registers it\", "
+                + "style=dashed, color=red, fontcolor=red];"
         })
         let edge = try #require(lines.firstIndex { $0 == "  \(trail) -> missing0 [style=dashed, color=red];" })
         #expect(node < edge && edge < lines.count - 1)
@@ -116,10 +117,12 @@ import Testing
         #expect(report.errors.count == 1 && issue.kind == .missingRegistration)
         let requester = try #require(issue.path.dropLast().last)
         let requesterID = try #require(report.graph.nodes.first { $0.key == requester }?.id)
-        #expect([try nodeID(of: Reader.self, in: report), try nodeID(of: Writer.self, in: report)].contains(requesterID))
+        let requesters = [try nodeID(of: Reader.self, in: report), try nodeID(of: Writer.self, in: report)]
+        #expect(requesters.contains(requesterID))
 
         let graph = DemoGraph(report: report)
-        #expect(graph.missing == [DemoGraph.Missing(id: "missing0", key: ServiceKey(Store.self), dependents: [requesterID])])
+        #expect(graph.missing
+            == [DemoGraph.Missing(id: "missing0", key: ServiceKey(Store.self), dependents: [requesterID])])
         #expect(graph.mermaid.components(separatedBy: "\n").filter { $0.contains("missing0") }
             == ["  missing0[\"Store<br/>missing: nothing registers it\"]:::missing", "  \(requesterID) -.-> missing0"])
         #expect(graph.dot.components(separatedBy: "\n").filter { $0.contains("-> missing0") }
