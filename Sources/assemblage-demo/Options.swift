@@ -2,9 +2,10 @@ import Assemblage
 
 /// The demo's command line, parsed: unknown flags are an error (usage, exit status 2), not ignored.
 struct DemoOptions: Equatable {
-    /// How `--graph` prints the dependency graph.
+    /// How `--graph` prints the dependency graph: `--graph=mermaid` (also plain `--graph`), `--graph=dot`,
+    /// `--graph=json`.
     enum GraphFormat: String, CaseIterable {
-        case mermaid, dot
+        case mermaid, dot, json
     }
 
     var help = false

@@ -5,7 +5,8 @@ import Foundation
 let usage = """
     assemblage-demo — an example app wired with Assemblage.
 
-    Usage: swift run assemblage-demo [--help] [--mock] [--interactive] [--graph[=mermaid|dot]] [--validate] [--broken]
+    Usage: swift run assemblage-demo [--help] [--mock] [--interactive] [--graph[=mermaid|dot|json]] [--validate]
+                                     [--broken]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
       0. the settings loaded from settings.json (a resource of the demo) through a property loader;
@@ -24,9 +25,12 @@ let usage = """
       --mock          section 5 assembles the shop with a fake database module (through `replaces`)
       --interactive   section 7 lets you navigate the scenes from the keyboard (numbers, b goes back,
                       q quits the demo)
-      --graph[=FORMAT] print the app's dependency graph, recorded by validation, as Mermaid (the default) or
-                      Graphviz dot, and exit
-      --validate      print the validation report of the app's graph and exit (with --graph: both)
+      --graph[=FORMAT] print the app's dependency graph, recorded by validation, as Mermaid (the default),
+                      Graphviz dot or JSON, and exit; a dependency nothing registers is drawn as a dashed
+                      "missing" node ("missing": true in JSON), and when the graph is not valid the
+                      validation report goes to standard error (exit status 1)
+      --validate      print the validation report of the app's graph and exit (with --graph: both, on
+                      standard output)
       --broken        with --validate or --graph: check a copy of the app that registers AuditTrail without the
                       AuditStore it needs, to see a real finding (exit status 1)
     """
@@ -49,17 +53,12 @@ func section(_ title: String) { print("\n== \(title)") }
 
 // Diagnostics flags: validate the app's whole graph in a sandbox, print the recorded graph and/or the report, exit.
 if options.diagnosticsOnly {
-    let report = validateDemoApp(broken: options.broken)
-    switch options.graph {
-    case .mermaid?: print(report.graph.mermaid)
-    case .dot?: print(report.graph.dot)
-    case nil: break
+    let diagnostics = DemoDiagnostics(options)
+    if !diagnostics.standardOutput.isEmpty { print(diagnostics.standardOutput) }
+    if !diagnostics.standardError.isEmpty {
+        FileHandle.standardError.write(Data((diagnostics.standardError + "\n").utf8))
     }
-    if options.validate {
-        if options.graph != nil { print() }
-        print(report.description)
-    }
-    exit(report.isValid ? 0 : 1)
+    exit(diagnostics.status)
 }
 
 print("assemblage-demo \(assemblageVersion): an example app wired with Assemblage (--help for what it shows)")

@@ -17,9 +17,16 @@ import Testing
 
     @Test func graphTakesAFormat() throws {
         #expect(try DemoOptions.parse(["--graph"]).get().graph == .mermaid)
+        #expect(try DemoOptions.parse(["--graph=mermaid"]).get().graph == .mermaid)
         #expect(try DemoOptions.parse(["--graph=dot"]).get().graph == .dot)
-        #expect(DemoOptions.parse(["--graph=svg"])
-            == .failure(DemoOptionsError(message: "--graph takes one of mermaid, dot, not \"svg\"")))
+        #expect(try DemoOptions.parse(["--graph=json"]).get().graph == .json)
+        #expect(try DemoOptions.parse(["--graph=json", "--broken"]).get().broken)
+    }
+
+    @Test(arguments: ["svg", "JSON", ""])
+    func anUnknownGraphFormatIsAnErrorListingTheFormats(format: String) {
+        #expect(DemoOptions.parse(["--graph=\(format)"])
+            == .failure(DemoOptionsError(message: "--graph takes one of mermaid, dot, json, not \"\(format)\"")))
     }
 
     @Test func graphAndValidateTogetherAskForBoth() throws {
