@@ -114,7 +114,7 @@ extension CrossFeature {
             let scope = container.makeScope()
             try scope.provide(RequestValue(id: 3))
             _ = try await scope.resolveAsync(RequestConnection.self)
-            let end: () throws(DisposalError) -> Void = { () throws(DisposalError) in try scope.end() }
+            let end: () throws(DisposalError) -> Void = { () throws(DisposalError) in try scope.endSynchronously() }
             #expect {
                 try end()
             } throws: { error in

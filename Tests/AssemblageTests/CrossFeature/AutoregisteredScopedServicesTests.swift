@@ -56,8 +56,8 @@ extension CrossFeature {
             let other = try second.require(AutoHandler.self)
             #expect(other !== handler && other.repository.unit !== handler.repository.unit)
             #expect(other.repository.request == RequestValue(id: 2))
-            try first.end()
-            try second.end()
+            try first.endSynchronously()
+            try second.endSynchronously()
         }
 
         @Test func endingTheScopeDisposesAutoregisteredInstancesOnceNewestFirst() throws {
@@ -93,7 +93,7 @@ extension CrossFeature {
                 return error.key == ServiceKey(RequestValue.self)
             }
             #expect(scope.resolve(AutoHandler.self) == nil)
-            try scope.end()
+            try scope.endSynchronously()
             #expect(log.entries == ["unit"])   // made before the value was found missing; the scope disposed it
         }
 

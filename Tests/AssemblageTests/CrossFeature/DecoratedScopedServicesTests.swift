@@ -77,8 +77,8 @@ extension CrossFeature {
             // The decorator resolved the request value through the scope it decorates for.
             #expect(try second.require(RequestStore.self).layers == ["request 2", "disk"])
             #expect(decorations.value == 2)
-            try first.end()
-            try second.end()
+            try first.endSynchronously()
+            try second.endSynchronously()
         }
 
         @Test func theScopeDisposesTheDecoratedInstanceOnce() throws {

@@ -50,8 +50,8 @@ extension CrossFeature {
             let other = try second.require(RequestScreenModel.self)
             #expect(other !== model && other.unit !== model.unit && other.title == "")
             #expect(other.request == RequestValue(id: 2))
-            try first.end()
-            try second.end()
+            try first.endSynchronously()
+            try second.endSynchronously()
             #expect(log.entries == ["screen", "unit", "screen", "unit"])
         }
 

@@ -73,8 +73,8 @@ extension CrossFeature {
             let other = try second.require(ModuleRequestJournal.self)
             #expect(other !== journal && other.session !== journal.session)
             #expect(other.session.request == RequestValue(id: 2))
-            try first.end()
-            try second.end()
+            try first.endSynchronously()
+            try second.endSynchronously()
             #expect(log.entries == ["journal 1", "session 1", "journal 2", "session 2"])
         }
 
@@ -113,7 +113,7 @@ extension CrossFeature {
             let (_, module) = try requestModule(DisposalLog())
             let scope = module.makeScope()
             #expect { try scope.provide(Undeclared()) } throws: { ($0 as? ScopeError)?.code == .notDeclared }
-            try scope.end()
+            try scope.endSynchronously()
         }
 
         @Test func aModulesScopedServiceOutsideAnyScopeThrowsNoActiveScope() throws {

@@ -64,8 +64,8 @@ extension CrossFeature {
             #expect(zip(steps, others).allSatisfy { $0 !== $1 })
             #expect(steps[2].request == RequestValue(id: 1))
             #expect(others[2].request == RequestValue(id: 2))
-            try first.end()
-            try second.end()
+            try first.endSynchronously()
+            try second.endSynchronously()
         }
 
         @Test func endingTheScopeDisposesEachElementOnceInReverseCreationOrder() throws {
@@ -117,7 +117,7 @@ extension CrossFeature {
             }
             // The elements made before the failing one (trace, then auth) belong to the scope, which disposes them
             // once, newest first.
-            try scope.end()
+            try scope.endSynchronously()
             #expect(log.entries == ["auth", "trace"])
         }
     }
