@@ -55,6 +55,41 @@ import Darwin
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was opened")
     }
 
+    /// Started on a port another process holds, the server stops at once with status 1 and the bind error in its
+    /// log; the pool it had opened is closed first (its disposal runs although the group was cancelled), and
+    /// nothing crashes.
+    @Test func aBusyPortStopsTheServerWithStatus1AndTheBindErrorWithinTwoSeconds() async throws {
+        let folder = try temporaryFolder("busy")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(holder >= 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(bound == 0 && listen(holder, 1) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let started = ContinuousClock.now
+        let child = try ChildProcess(
+            environment: ["TODO_HTTP_PORT": "\(port)",
+                          "TODO_DATABASE_PATH": folder.appendingPathComponent("todos.sqlite").path],
+            workingDirectory: folder)
+        let exit = try await child.waitForExit(limit: .seconds(30))
+        let elapsed = ContinuousClock.now - started
+        #expect(exit.status == 1 && !exit.killed, "\(child.standardError)")
+        #expect(elapsed < .seconds(2), "stopped after \(elapsed)")
+        #expect(child.standardError.contains("Address already in use"), "\(child.standardError)")
+        #expect(child.standardError.contains("closed SQLite pool"), "\(child.standardError)")
+    }
+
     /// The README's `swift run --package-path Examples/TodoServer todo-server`, from another working directory:
     /// the server reads the example's own todo-server.json and leaves nothing in the working directory.
     @Test func theServerReadsTheExampleFileFromAnyWorkingDirectory() async throws {
