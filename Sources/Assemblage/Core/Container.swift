@@ -123,7 +123,7 @@ public class Container: @unchecked Sendable {
     /// inlined resolve path nothing.
     @usableFromInline
     final func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        if isSynchronizedView || isShutDown { return nil }  // shut down: `_resolveMissing` says so
+        if isSynchronizedView { return nil }
         let found = _lookupLocal(key)
         if let recorder, let found { recorder.recordLookup(of: key, found: found) }
         return found
@@ -142,7 +142,9 @@ public class Container: @unchecked Sendable {
     @inline(__always)
     final func _lookupLocal(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
         if let entry = _findOwn(key) { return entry }
-        guard let fallbacks = words.loadAcquire(1) else { return nil }
+        // A shut-down container's readers see an empty table (see `shutdown()`); nor do they reach its fallbacks:
+        // `_resolveMissing` reports the shutdown. (After the own table, so that no hit pays for the check.)
+        guard !isShutDown, let fallbacks = words.loadAcquire(1) else { return nil }
         return _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key)
     }
 

@@ -50,6 +50,15 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
         #expect(log.entries == ["pool"])
     }
 
+    @Test func aShutDownChildResolvesNothingOfItsParentEither() async throws {
+        let parent = Container(label: "parent")
+        parent.register(Engine.self) { _ in Engine() }
+        let child = Container(parent: parent, label: "app")
+        try await child.shutdown()
+        #expect { try child.require(Engine.self) } throws: { isShutDownError($0, "Engine") }
+        #expect(try parent.require(Engine.self) is Engine)  // the parent is its own
+    }
+
     @Test func scopesMadeBeforeOrAfterShutdownResolveNothing() async throws {
         let container = Container(label: "app")
         container.register(Engine.self) { _ in Engine() }
