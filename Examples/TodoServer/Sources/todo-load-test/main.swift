@@ -38,14 +38,10 @@ if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
     exit(0)
 }
 
-let environment = ProcessInfo.processInfo.environment
 var configuration: TodoServerConfiguration
 let reader: ConfigReader
 do {
-    let made = try await TodoServerConfiguration.makeReader(environment: environment,
-                                                            configFile: commandLine.values["--config"])
-    reader = made.reader
-    configuration = try TodoServerConfiguration(reader: reader, configurationFile: made.file, environment: environment)
+    (configuration, reader) = try await TodoServerConfiguration.load(configFile: commandLine.values["--config"])
 } catch let error as ConfigurationError {
     refuse(error.message)
 } catch {
@@ -59,7 +55,7 @@ configuration.port = 0
 configuration.databasePath = folder.appendingPathComponent("todos.sqlite").path
 var logger = Logger(label: "todo-load-test")
 // Quiet by default (a line per request would slow the run down); TODO_LOG_LEVEL still applies when set.
-logger.logLevel = environment["TODO_LOG_LEVEL"] == nil ? .warning : configuration.logLevel
+logger.logLevel = ProcessInfo.processInfo.environment["TODO_LOG_LEVEL"] == nil ? .warning : configuration.logLevel
 let recorder = RecordingDisposalObserver()
 let server = TodoServerApplication(configuration: configuration, properties: reader, logger: logger) { container in
     container.register((any DisposalObserver).self) { _ in recorder }

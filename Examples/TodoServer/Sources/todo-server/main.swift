@@ -45,14 +45,10 @@ if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
     exit(0)
 }
 
-let environment = ProcessInfo.processInfo.environment
 let configuration: TodoServerConfiguration
 let reader: ConfigReader
 do {
-    let made = try await TodoServerConfiguration.makeReader(environment: environment,
-                                                            configFile: commandLine.values["--config"])
-    reader = made.reader
-    configuration = try TodoServerConfiguration(reader: reader, configurationFile: made.file, environment: environment)
+    (configuration, reader) = try await TodoServerConfiguration.load(configFile: commandLine.values["--config"])
 } catch let error as ConfigurationError {
     refuse(error.message)
 } catch {

@@ -109,6 +109,19 @@ public struct TodoServerConfiguration: Sendable, Equatable {
                                            workingDirectory: workingDirectory)
     }
 
+    /// The settings and the reader behind them, as the server's commands read them: ``makeReader(environment:configFile:defaultFile:workingDirectory:)``,
+    /// then the settings checked.
+    ///
+    /// - Throws: ``ConfigurationError`` for a wrong value, option or file; what else the reader throws.
+    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
+                            configFile: String?) async throws -> (configuration: TodoServerConfiguration,
+                                                                  reader: ConfigReader) {
+        let made = try await makeReader(environment: environment, configFile: configFile)
+        let configuration = try TodoServerConfiguration(reader: made.reader, configurationFile: made.file,
+                                                        environment: environment)
+        return (configuration, made.reader)
+    }
+
     /// The swift-configuration reader of the table above: the environment (`TODO_` variables) first, then the
     /// JSON file. ``TodoServerApplication`` also hands it to the container as a property source, so factories
     /// read further settings (`audit.batchSize`) with Assemblage's `property` API.
