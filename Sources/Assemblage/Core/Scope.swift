@@ -327,7 +327,7 @@ extension Container {
         let key = ServiceKey(serviceType: Value.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let entry = register(Value.self, name: name, file: file, line: line) { (r: Resolver) throws -> Value in
             if let validationValue, r._container?._isValidationSandbox == true { return validationValue() }
-            throw ResolutionError(code: .scopedValueNotProvided, key: key, path: [key])
+            throw ResolutionError(code: .scopedValueNotProvided, key: key, path: _ResolutionState.pathOnThisThread(to: key))
         }
         entry.inObjectScope(.scoped).notDisposed()
         entry._markScopedValueDeclaration()
