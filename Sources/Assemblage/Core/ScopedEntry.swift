@@ -44,7 +44,7 @@ final class _ScopedEntry: _AnyEntry, @unchecked Sendable {  // @unchecked: immut
 
     /// ``scope`` viewed in the request scope whose storage is `storage`; `container` (that scope's view, which found
     /// this entry) itself when it already is one of ``scope``.
-    @usableFromInline @inline(never)
+    @inline(never)
     func view(of storage: _ScopeStorage, from container: Container) -> Container {
         if container.registryOwner === scope { return container }
         return Scope(storage: storage, over: scope, label: container.label)

@@ -160,28 +160,33 @@ extension ServiceEntry {
     }
 
     /// A module export resolved in its module's scope, with no runtime arguments (out of line: one call per
-    /// module boundary). Found through a request scope's view (`container`), it resolves in that request's
-    /// scope (see `_withScopedTarget`).
+    /// module boundary). Found through a request scope's view (`container`), it takes the type-erased
+    /// forwarding path, which resolves in a view of the module's container in that request's scope (tested
+    /// first, apart from the typed call: the path outside a scope then costs only the test).
     @inlinable @inline(never)
     func _resolveScoped0(_ container: Container) throws -> Service {
-        try _withScopedTarget(container) { target, scope in try target._resolve0(scope) }
+        if container.scopeStorage != nil { return try _resolveForwarded(container) }
+        return try _withScopedTarget { target, scope in try target._resolve0(scope) }
     }
 
     /// A module export resolved in its module's scope, with one runtime argument.
     @inlinable @inline(never)
     func _resolveScoped1<A>(_ container: Container, _ a: A) throws -> Service {
-        try _withScopedTarget(container) { target, scope in try target._resolve1(scope, a) }
+        if container.scopeStorage != nil { return try _resolveForwarded(container, a) }
+        return try _withScopedTarget { target, scope in try target._resolve1(scope, a) }
     }
 
     /// A module export resolved in its module's scope, with two runtime arguments.
     @inlinable @inline(never)
     func _resolveScoped2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
-        try _withScopedTarget(container) { target, scope in try target._resolve2(scope, a, b) }
+        if container.scopeStorage != nil { return try _resolveForwarded(container, a, b) }
+        return try _withScopedTarget { target, scope in try target._resolve2(scope, a, b) }
     }
 
     /// A module export resolved in its module's scope, with three runtime arguments.
     @inlinable @inline(never)
     func _resolveScoped3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
-        try _withScopedTarget(container) { target, scope in try target._resolve3(scope, a, b, c) }
+        if container.scopeStorage != nil { return try _resolveForwarded(container, a, b, c) }
+        return try _withScopedTarget { target, scope in try target._resolve3(scope, a, b, c) }
     }
 }
