@@ -320,7 +320,7 @@ def entry_resolve(n):
     generics = f"<{', '.join(letters(n))}>" if n else ""
     w(f"    func _resolve{n}{generics}({', '.join(['_ container: Container'] + typed_parameters(n))}) throws -> Service {{")
     w(f"        guard factoryKind == .arity{n} else {{")
-    w(f"            if factoryKind == .scopedForwarding {{ return try _resolveScoped{n}({', '.join(lower(n))}) }}")
+    w(f"            if factoryKind == .scopedForwarding {{ return try _resolveScoped{n}({', '.join(['container'] + lower(n))}) }}")
     w(f"            return try _resolvePack({', '.join(['container'] + lower(n))})")
     w("        }")
     w("        if let shared = _sharedInstanceIfShared() { return shared }")
@@ -335,13 +335,16 @@ def entry_resolve_scoped(n):
     w = out.append
     if n == 0:
         w("    /// A module export resolved in its module's scope, with no runtime arguments (out of line: one call per")
-        w("    /// module boundary).")
+        w("    /// module boundary). Found through a request scope's view (`container`), it takes the type-erased")
+        w("    /// forwarding path, which resolves in a view of the module's container in that request's scope (tested")
+        w("    /// first, apart from the typed call: the path outside a scope then costs only the test).")
     else:
         w(f"    /// A module export resolved in its module's scope, with {NUMBERS[n]} runtime argument{'s' if n > 1 else ''}.")
     w("    @inlinable @inline(never)")
     generics = f"<{', '.join(letters(n))}>" if n else ""
-    w(f"    func _resolveScoped{n}{generics}({', '.join(typed_parameters(n))}) throws -> Service {{")
-    w(f"        try _withScopedTarget {{ target, scope in try target._resolve{n}({', '.join(['scope'] + lower(n))}) }}")
+    w(f"    func _resolveScoped{n}{generics}({', '.join(['_ container: Container'] + typed_parameters(n))}) throws -> Service {{")
+    w(f"        if container.scopeStorage != nil {{ return try _resolveForwarded({', '.join(['container'] + lower(n))}) }}")
+    w(f"        return try _withScopedTarget {{ target, scope in try target._resolve{n}({', '.join(['scope'] + lower(n))}) }}")
     w("    }")
     return out
 

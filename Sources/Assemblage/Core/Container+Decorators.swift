@@ -90,8 +90,13 @@ extension Container {
     /// - Returns: One ``ContainerError`` (code ``ErrorCode/decoratorWithoutService``) per decorator that
     ///   would never run, naming its service type, name and registration site.
     public func unmatchedDecorators() -> [ContainerError] {
+        unmatchedDecorators(searching: lookupChain(), where: "\(label) or its fallbacks")
+    }
+
+    /// The decorators registered here that match no registration or collection element of `chain` (described as
+    /// `place` in the message): a module's decorators also wrap what the modules depending on it register.
+    func unmatchedDecorators(searching chain: [Container], where place: String) -> [ContainerError] {
         let decorators = writer.withLock { self.records.decorators }
-        let chain = lookupChain()
         var problems: [ContainerError] = []
         for (type, list) in decorators {
             for record in list {
@@ -111,7 +116,7 @@ extension Container {
                         code: .decoratorWithoutService,
                         message: "The decorator for \(typeName)\(record.name.map { " (name: \"\($0)\")" } ?? "") "
                             + "registered at \(record.site) matches no registration: nothing it decorates is "
-                            + "registered in \(label) or its fallbacks."))
+                            + "registered in \(place)."))
                 }
             }
         }

@@ -87,16 +87,18 @@ public class Container: @unchecked Sendable {
         registeringClosure(self)
     }
 
-    /// The view a ``Scope`` resolves through: it shares the registry of the container the scope was made from
-    /// (so lookups through it are that container's, at the same cost), and making a scope allocates the view and
-    /// the storage and nothing else.
-    init(scopeOf storage: _ScopeStorage, label: String) {
+    /// The view a ``Scope`` resolves through: it shares the registry of `owner` (the container the scope was made
+    /// from, or a module's container that a request scope's resolution reached), so lookups through it are that
+    /// container's, at the same cost; making a scope allocates the view and the storage and nothing else. A view
+    /// of a validation sandbox's container records its lookups as the container does.
+    init(scopeOf storage: _ScopeStorage, over owner: Container, label: String) {
         role = .scopeView(storage)
-        let parent = storage.parent
-        registry = parent.registry
-        words = parent.words
-        defaultObjectScope = parent.defaultObjectScope
+        registry = owner.registry
+        words = owner.words
+        defaultObjectScope = owner.defaultObjectScope
         self.label = label
+        recorder = owner.recorder
+        usesSlowLookup = owner.recorder != nil
     }
 
     // MARK: Lookup

@@ -70,11 +70,11 @@ let _observedWord = 2
 
 extension Container {
     /// The container whose registry this is: this one, or for a scope's view, the container the scope was made
-    /// from (outwards, for scopes of scopes). Registrations made through a scope belong to it.
+    /// from (outwards, for scopes of scopes), or the module's container a request scope's view resolves in.
+    /// Registrations made through a scope belong to it.
     final var registryOwner: Container {
-        var owner = self
-        while let storage = owner.scopeStorage { owner = storage.parent }
-        return owner
+        guard scopeStorage != nil else { return self }
+        return unsafeDowncast(self, to: Scope.self).viewed  // every scope's view is a Scope
     }
 
     /// The resolver that makes shared instances (`.container`, `.singleton`, `.weak`, multiton, custom scopes)

@@ -251,6 +251,16 @@ final class _ResolutionState {
     @usableFromInline
     var path: [ServiceKey] { (0..<depth).map { Self.key(of: frameEntry($0)) } }
 
+    /// The path being resolved on this thread, ending with `key` (for an error a factory throws about its own
+    /// registration, `key`, which is the innermost frame then). Inside an async resolution, the async factories
+    /// around it are put in front where the error leaves the synchronous step (see `_syncStep`).
+    static func pathOnThisThread(to key: ServiceKey) -> [ServiceKey] {
+        var path: [ServiceKey] = []
+        if let state = _asm_thread_state() { path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
+        if path.last != key { path.append(key) }
+        return path
+    }
+
     /// The entry whose factory is innermost on this thread, if any.
     var currentEntry: UInt? { depth > 0 ? frameEntry(depth - 1) : nil }
 

@@ -34,9 +34,23 @@ import Darwin
 /// a registration made through a scope is made in its container — and so a ``Resolver``: tasks of one request may
 /// resolve through it at once (a scoped instance is still made once).
 public final class Scope: Container, @unchecked Sendable {
-    // @unchecked Sendable: as Container; a scope adds no stored property.
+    // @unchecked Sendable: as Container; a scope adds one immutable property.
 
-    init(storage: _ScopeStorage, label: String) { super.init(scopeOf: storage, label: label) }
+    /// The container whose registrations the scope resolves as its own (see ``Container/registryOwner``).
+    let viewed: Container
+
+    init(storage: _ScopeStorage, label: String) {
+        viewed = storage.parent.registryOwner
+        super.init(scopeOf: storage, over: viewed, label: label)
+    }
+
+    /// A view of `container` that resolves in the scope of `storage`, which was made from another container: how a
+    /// request scope's resolution runs in a module's container it reached through the module's exports (see
+    /// ``_ScopedEntry``). Its scoped instances are the request's, disposed when the request's scope ends.
+    init(storage: _ScopeStorage, over container: Container, label: String) {
+        viewed = container.registryOwner
+        super.init(scopeOf: storage, over: viewed, label: label)
+    }
 
     /// The container the scope was made from.
     public var container: Container { storage.parent }
@@ -68,8 +82,11 @@ public final class Scope: Container, @unchecked Sendable {
     ///   value for it, or when the scope has ended.
     public func provide<Value>(_ value: Value, as type: Value.Type = Value.self, name: String? = nil) throws(ScopeError) {
         let key = ServiceKey(serviceType: Value.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        guard let entry = _lookupRetained(key), let declared = entry as? ServiceEntry<Value>,
-              declared.isScopedValueDeclaration else {
+        // Through forwarders to the declaration: a module's export forwards into the module that declared it, whose
+        // registration keys the value's slot (one slot for the request, whichever container resolves it).
+        var found = _lookupRetained(key)
+        while let target = found?.forwardTarget { found = target }
+        guard let declared = found as? ServiceEntry<Value>, declared.isScopedValueDeclaration else {
             throw ScopeError(code: .notDeclared, key: key, scope: scopeDescription)
         }
         try storage.provide(value, for: declared, key: key, scope: scopeDescription)
@@ -310,7 +327,7 @@ extension Container {
         let key = ServiceKey(serviceType: Value.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let entry = register(Value.self, name: name, file: file, line: line) { (r: Resolver) throws -> Value in
             if let validationValue, r._container?._isValidationSandbox == true { return validationValue() }
-            throw ResolutionError(code: .scopedValueNotProvided, key: key, path: [key])
+            throw ResolutionError(code: .scopedValueNotProvided, key: key, path: _ResolutionState.pathOnThisThread(to: key))
         }
         entry.inObjectScope(.scoped).notDisposed()
         entry._markScopedValueDeclaration()

@@ -1,5 +1,7 @@
 // A forwarder into a fixed container: how a module's export resolves in the module's own scope (Modules), and
-// what the typed forwarding path of ServiceEntry recognises.
+// what the typed forwarding path of ServiceEntry recognises. Found through a request scope's view, it resolves in a
+// view of the fixed container in the same request scope (one `Scope` allocated per module boundary crossed; the
+// path outside a scope is unchanged).
 
 /// A registration resolved in a fixed container (its module's scope), whichever container found it.
 @usableFromInline
@@ -28,7 +30,24 @@ final class _ScopedEntry: _AnyEntry, @unchecked Sendable {  // @unchecked: immut
     @usableFromInline func _reset(matching scope: ObjectScope?, includingSingletons: Bool) {}
 
     @usableFromInline func _resolveAny<each Arg>(_ container: Container, _ arguments: repeat each Arg) throws -> Any {
-        try target._resolveAny(scope, repeat each arguments)
+        try target._resolveAny(resolver(for: container), repeat each arguments)
+    }
+
+    /// The container the target resolves in when `container` found it: the fixed one, or when `container` is a
+    /// request scope's view, a view of the fixed one in that request's scope, so that `.scoped` registrations and
+    /// declared values of the module are the request's.
+    @inline(__always)
+    func resolver(for container: Container) -> Container {
+        guard let storage = container.scopeStorage else { return scope }
+        return view(of: storage, from: container)
+    }
+
+    /// ``scope`` viewed in the request scope whose storage is `storage`; `container` (that scope's view, which found
+    /// this entry) itself when it already is one of ``scope``.
+    @inline(never)
+    func view(of storage: _ScopeStorage, from container: Container) -> Container {
+        if container.registryOwner === scope { return container }
+        return Scope(storage: storage, over: scope, label: container.label)
     }
 
     @usableFromInline var forwardTarget: (any _AnyEntry)? { target }
@@ -37,5 +56,25 @@ final class _ScopedEntry: _AnyEntry, @unchecked Sendable {  // @unchecked: immut
     @usableFromInline func _adoptIntoSandbox(_ container: Container) {}
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
         _ScopedEntry(target: target ?? self.target, scope: scope)
+    }
+}
+
+extension _ScopedEntry: _IsolatedEntry, _AsyncEntry {
+    /// The target's isolation (through the forwarders a validation sandbox wraps it in).
+    var isolation: ServiceIsolation {
+        var current: any _AnyEntry = target
+        while true {
+            if !current.isForwarding, let isolated = current as? any _IsolatedEntry { return isolated.isolation }
+            guard let next = current.forwardTarget else { return .nonisolated }
+            current = next
+        }
+    }
+
+    /// The target resolved asynchronously in its container, or in the request's scope of it (as
+    /// ``_resolveAny(_:_:)``).
+    func _resolveAnyAsync<each Arg>(_ container: Container, _ context: _AsyncContext?,
+                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
+        async throws(ResolutionError) -> _UncheckedSendable<Any> {
+        try await (target as! any _AsyncEntry)._resolveAnyAsync(resolver(for: container), context, arguments)
     }
 }

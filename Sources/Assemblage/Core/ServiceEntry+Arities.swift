@@ -119,7 +119,7 @@ extension ServiceEntry {
     @inlinable @inline(__always)
     func _resolve0(_ container: Container) throws -> Service {
         guard factoryKind == .arity0 else {
-            if factoryKind == .scopedForwarding { return try _resolveScoped0() }
+            if factoryKind == .scopedForwarding { return try _resolveScoped0(container) }
             return try _resolvePack(container)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
@@ -130,7 +130,7 @@ extension ServiceEntry {
     @inlinable @inline(__always)
     func _resolve1<A>(_ container: Container, _ a: A) throws -> Service {
         guard factoryKind == .arity1 else {
-            if factoryKind == .scopedForwarding { return try _resolveScoped1(a) }
+            if factoryKind == .scopedForwarding { return try _resolveScoped1(container, a) }
             return try _resolvePack(container, a)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
@@ -141,7 +141,7 @@ extension ServiceEntry {
     @inlinable @inline(__always)
     func _resolve2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
         guard factoryKind == .arity2 else {
-            if factoryKind == .scopedForwarding { return try _resolveScoped2(a, b) }
+            if factoryKind == .scopedForwarding { return try _resolveScoped2(container, a, b) }
             return try _resolvePack(container, a, b)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
@@ -152,7 +152,7 @@ extension ServiceEntry {
     @inlinable @inline(__always)
     func _resolve3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
         guard factoryKind == .arity3 else {
-            if factoryKind == .scopedForwarding { return try _resolveScoped3(a, b, c) }
+            if factoryKind == .scopedForwarding { return try _resolveScoped3(container, a, b, c) }
             return try _resolvePack(container, a, b, c)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
@@ -160,27 +160,33 @@ extension ServiceEntry {
     }
 
     /// A module export resolved in its module's scope, with no runtime arguments (out of line: one call per
-    /// module boundary).
+    /// module boundary). Found through a request scope's view (`container`), it takes the type-erased
+    /// forwarding path, which resolves in a view of the module's container in that request's scope (tested
+    /// first, apart from the typed call: the path outside a scope then costs only the test).
     @inlinable @inline(never)
-    func _resolveScoped0() throws -> Service {
-        try _withScopedTarget { target, scope in try target._resolve0(scope) }
+    func _resolveScoped0(_ container: Container) throws -> Service {
+        if container.scopeStorage != nil { return try _resolveForwarded(container) }
+        return try _withScopedTarget { target, scope in try target._resolve0(scope) }
     }
 
     /// A module export resolved in its module's scope, with one runtime argument.
     @inlinable @inline(never)
-    func _resolveScoped1<A>(_ a: A) throws -> Service {
-        try _withScopedTarget { target, scope in try target._resolve1(scope, a) }
+    func _resolveScoped1<A>(_ container: Container, _ a: A) throws -> Service {
+        if container.scopeStorage != nil { return try _resolveForwarded(container, a) }
+        return try _withScopedTarget { target, scope in try target._resolve1(scope, a) }
     }
 
     /// A module export resolved in its module's scope, with two runtime arguments.
     @inlinable @inline(never)
-    func _resolveScoped2<A, B>(_ a: A, _ b: B) throws -> Service {
-        try _withScopedTarget { target, scope in try target._resolve2(scope, a, b) }
+    func _resolveScoped2<A, B>(_ container: Container, _ a: A, _ b: B) throws -> Service {
+        if container.scopeStorage != nil { return try _resolveForwarded(container, a, b) }
+        return try _withScopedTarget { target, scope in try target._resolve2(scope, a, b) }
     }
 
     /// A module export resolved in its module's scope, with three runtime arguments.
     @inlinable @inline(never)
-    func _resolveScoped3<A, B, C>(_ a: A, _ b: B, _ c: C) throws -> Service {
-        try _withScopedTarget { target, scope in try target._resolve3(scope, a, b, c) }
+    func _resolveScoped3<A, B, C>(_ container: Container, _ a: A, _ b: B, _ c: C) throws -> Service {
+        if container.scopeStorage != nil { return try _resolveForwarded(container, a, b, c) }
+        return try _withScopedTarget { target, scope in try target._resolve3(scope, a, b, c) }
     }
 }

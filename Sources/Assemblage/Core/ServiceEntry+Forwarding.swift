@@ -2,7 +2,8 @@
 // module boundary.
 
 extension ServiceEntry {
-    /// Runs `body` with the target of a ``scopedKind`` forwarder and the module scope it resolves in.
+    /// Runs `body` with the target of a ``scopedKind`` forwarder and the module scope it resolves in (outside a
+    /// request scope: through one, `_resolveScoped0…3` take the type-erased path, ``_ScopedEntry`` making the view).
     @inlinable @inline(__always)
     func _withScopedTarget<R>(_ body: (ServiceEntry<Service>, Container) throws -> R) rethrows -> R {
         try Unmanaged<_ScopedEntry>.fromOpaque(UnsafeRawPointer(factoryAddress!))

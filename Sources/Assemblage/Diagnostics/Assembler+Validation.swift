@@ -25,9 +25,15 @@ extension Assembler {
 extension ModuleAssembler {
     /// Validates the whole module graph: every registration of every module, each in its module's scope.
     ///
+    /// Every registration is resolved through a sandbox request scope, as ``Container/validate(_:)`` does, so a
+    /// module's `.scoped` registrations and declared scoped values are checked as they run in a request (see
+    /// ``ModuleAssembler/makeScope(label:)``).
+    ///
     /// Besides what ``Container/validate(_:)`` reports, a module that resolves something only a module it does
-    /// not depend on registers is reported as an undeclared dependency (naming both modules and the fix), and
-    /// the assembler's warnings (replacements that replace nothing, contributions dropped) are included.
+    /// not depend on registers (a scoped value another module declares included) is reported as an undeclared
+    /// dependency (naming both modules and the fix); a module's decorator that matches nothing the module, its
+    /// dependencies or the modules depending on it register is reported as an unmatched decorator; and the
+    /// assembler's warnings (replacements that replace nothing, contributions dropped) are included.
     ///
     /// ```swift
     /// let report = try ModuleAssembler([AppModule()]).validate()
@@ -55,6 +61,7 @@ extension ModuleAssembler {
                     + "which only \(owner) registers, and \(requester) does not depend on \(owner): add "
                     + "\(owner).self to \(requester).dependencies.", affected: issue.affected))
         }
+        issues += unmatchedModuleDecorators()
         for warning in warnings {
             issues.append(ValidationIssue(
                 severity: warning.code == .unusedReplacement ? .warning : .note,
@@ -62,5 +69,34 @@ extension ModuleAssembler {
                 key: warning.key, message: warning.description))
         }
         return ValidationReport(issues: issues, checkedCount: report.checkedCount, graph: report.graph)
+    }
+
+    /// The decorators of every module that match nothing they can wrap: a module's decorator wraps what the module
+    /// and its dependencies register, and (exported) what the modules depending on it register.
+    func unmatchedModuleDecorators() -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        for (position, record) in records.enumerated()
+        where record.container.writer.withLock({ !record.container.records.decorators.isEmpty }) {
+            // The modules that depend on it, transitively: assembled after it (dependencies come first).
+            var reaching: Set<ObjectIdentifier> = [ObjectIdentifier(record)]
+            var chain: [Container] = []
+            var seen = Set<ObjectIdentifier>()
+            func add(_ module: _ModuleRecord) {
+                for container in module.container.lookupChain() where seen.insert(ObjectIdentifier(container)).inserted {
+                    chain.append(container)
+                }
+            }
+            add(record)
+            for dependent in records[(position + 1)...]
+            where dependent.dependencies.contains(where: { reaching.contains(ObjectIdentifier($0)) }) {
+                reaching.insert(ObjectIdentifier(dependent))
+                add(dependent)
+            }
+            let place = "\(record.type.name), its dependencies or the modules that depend on it"
+            issues += record.container.unmatchedDecorators(searching: chain, where: place).map { problem in
+                ValidationIssue(severity: .warning, kind: .unmatchedDecorator, key: nil, message: problem.message)
+            }
+        }
+        return issues
     }
 }

@@ -1,4 +1,59 @@
 extension ModuleAssembler {
+    /// Makes a request scope over every module of the graph: `.scoped` registrations of any module resolve through
+    /// it, each in its own module, and share the request's instances (see ``resolver``).
+    ///
+    /// ```swift
+    /// let scope = assembler.makeScope(label: "request")
+    /// try scope.provide(request)
+    /// let feed = try scope.require(FeedViewModel.self)
+    /// try await scope.end()   // disposes every module's scoped instances, newest first
+    /// ```
+    ///
+    /// Prefer ``withScope(label:isolation:_:)``, which cannot forget to end it.
+    ///
+    /// - Parameter label: The scope's name in diagnostics.
+    /// - Returns: The scope.
+    public func makeScope(label: String = "scope") -> Scope { root.makeScope(label: label) }
+
+    /// Runs `body` in a new request scope over every module of the graph and ends it afterwards, also when `body`
+    /// throws (see ``Container/withScope(label:isolation:_:)``).
+    ///
+    /// ```swift
+    /// let page = try await assembler.withScope(label: "request") { scope in
+    ///     try scope.provide(request)
+    ///     return try await scope.require(FeedViewModel.self).page()
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - label: The scope's name in diagnostics.
+    ///   - isolation: The caller's actor, inferred.
+    ///   - body: The unit of work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``DisposalError`` when `body` succeeded and a disposer failed.
+    public func withScope<R>(label: String = "scope", isolation: isolated (any Actor)? = #isolation,
+                             _ body: (Scope) async throws -> R) async throws -> R {
+        try await root.withScope(label: label, isolation: isolation, body)
+    }
+
+    /// Runs `body` in a new request scope over every module of the graph and ends it synchronously afterwards
+    /// (see ``Container/withSynchronousScope(label:_:)``).
+    ///
+    /// ```swift
+    /// let total = try assembler.withSynchronousScope { scope in try scope.require(Invoice.self).total }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - label: The scope's name in diagnostics.
+    ///   - body: The unit of work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``DisposalError`` when `body` succeeded and a disposer failed or needed
+    ///   `await`.
+    @available(*, noasync, message: "in an async context, use `try await withScope`, which awaits async disposers")
+    public func withSynchronousScope<R>(label: String = "scope", _ body: (Scope) throws -> R) throws -> R {
+        try root.withSynchronousScope(label: label, body)
+    }
+
     /// One module's view of the graph: its own registrations and its dependencies', transitively.
     ///
     /// This is the resolver the module's factories and its `loaded` hook receive. Use it to check what a

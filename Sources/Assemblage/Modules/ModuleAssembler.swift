@@ -184,6 +184,24 @@ public final class ModuleAssembler: Sendable {
     /// ```swift
     /// let feed = try assembler.resolver.require(FeedViewModel.self)
     /// ```
+    ///
+    /// ## Request scopes
+    /// `.scoped` registrations of any module live in a request scope: make one with ``makeScope(label:)`` or
+    /// ``withScope(label:isolation:_:)`` (the same as a scope of this resolver, which is a ``Container``).
+    /// Resolved through it, each module's registration still runs in its module, in the same request: its scoped
+    /// instances are the request's, shared by every module within it and disposed when it ends, and values the
+    /// modules declare with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` are provided
+    /// to it:
+    ///
+    /// ```swift
+    /// try await assembler.withScope(label: "request") { scope in
+    ///     try scope.provide(request)                          // declared by SessionModule
+    ///     let feed = try scope.require(FeedViewModel.self)    // FeedModule's, over SessionModule's session
+    /// }
+    /// ```
+    ///
+    /// A scope of one module's view (``resolver(for:)``) works the same way, seeing that module and its
+    /// dependencies only.
     public var resolver: Resolver { root }
 
     /// The modules this assembler assembled, in assembly order (modules reused from the parent excluded).

@@ -4,7 +4,7 @@ import Testing
 // Modules with validation: `ModuleAssembler.validate()` over trees whose modules use the other features —
 // autoregistration, collections, main-actor and async factories — and what it finds matches what resolving does.
 // (The build-time graph check of module trees is tested with the plugin's own tests. Scoped services, declared scoped
-// values and decorators in modules are not pinned here: see the report of issue 29's cross-feature tests.)
+// values and decorators in modules: ScopedModuleTreeValidationTests.swift.)
 
 private final class ValidatedLedger: Sendable {}
 

@@ -2,10 +2,8 @@ import Assemblage
 import Testing
 
 // Request scopes (`.scoped`, `withScope`, `registerScopedValue`, disposal) in a module tree: a scope made from the
-// view of the module that registers the scoped services (`resolver(for:)`), which is a `Container`.
-//
-// (A scope made from the assembler's root resolver or from a dependent module's view does not reach a module's
-// scoped registrations today; see the report of issue 29's cross-feature tests. Those cases are not pinned here.)
+// view of the module that registers the scoped services (`resolver(for:)`), which is a `Container`. Scopes made from
+// the assembler or from a dependent module's view: RequestScopesAcrossModulesTests.swift.
 
 /// The request's session, made once per request from the declared request value.
 private final class ModuleRequestSession: Disposable, @unchecked Sendable {  // @unchecked: immutable but the log.

@@ -148,7 +148,81 @@ enum ModulesDoc {
     }
     // end-snippet
 
+    struct Request: Sendable {
+        let id: Int
+    }
+
+    /// One request's session: made once per request, closed when the request ends.
+    final class Session: Disposable, @unchecked Sendable {  // @unchecked: `isClosed` is written once, by the end.
+        let request: Request
+        private(set) var isClosed = false
+        init(request: Request) { self.request = request }
+        func dispose() { isClosed = true }
+    }
+
+    final class Timeline: Sendable {
+        let session: Session
+        let feed: FeedService
+        init(session: Session, feed: FeedService) {
+            self.session = session
+            self.feed = feed
+        }
+    }
+
+    // snippet: modules-request-scope-define
+    struct RequestModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [] }
+
+        func assemble(container: Container) {
+            container.registerScopedValue(Request.self)                    // each request provides it
+            container.register(Session.self) { r in Session(request: try r.require(Request.self)) }
+                .inObjectScope(.scoped)
+        }
+    }
+
+    struct TimelineModule: AutoInitModuleAssembly {
+        static var dependencies: [any ModuleAssembly.Type] { [RequestModule.self, FeedModule.self] }
+
+        func assemble(container: Container) {
+            container.register(Timeline.self) { r in
+                Timeline(session: try r.require(Session.self), feed: try r.require(FeedService.self))
+            }.inObjectScope(.scoped)
+        }
+    }
+    // end-snippet
+
     @Suite("Docs: Module Trees and Overrides") struct Samples {
+        @Test func requestScopesAcrossModules() async throws {
+            // snippet: modules-request-scope
+            let assembler = try ModuleAssembler([TimelineModule(), StorageModule(path: "feed.sqlite")])
+            let timeline = try await assembler.withScope(label: "request 42") { scope in
+                try scope.provide(Request(id: 42))           // declared by RequestModule
+                return try scope.require(Timeline.self)      // TimelineModule's, over RequestModule's session
+            }   // the request ends: its Timeline and Session are disposed, newest first
+            // end-snippet
+            #expect(timeline.session.request.id == 42)
+            #expect(timeline.session.isClosed)
+        }
+
+        @Test func requestScopeMadeByHand() async throws {
+            let assembler = try ModuleAssembler([TimelineModule(), StorageModule(path: "feed.sqlite")])
+            // snippet: modules-request-scope-manual
+            let scope = assembler.makeScope(label: "job")       // a scope of assembler.resolver
+            try scope.provide(Request(id: 7))
+            let session = try scope.require(Session.self)       // RequestModule's
+            let timeline = try scope.require(Timeline.self)     // TimelineModule's, over the same session
+            try await scope.end()                               // disposes both, newest first
+            // end-snippet
+            #expect(timeline.session === session)
+            #expect(session.isClosed)
+            let sessionOnly = try #require(try assembler.resolver(for: RequestModule.self) as? Container)
+            try await sessionOnly.withScope { scope in
+                try scope.provide(Request(id: 8))
+                #expect(try scope.require(Session.self).request.id == 8)
+                #expect(scope.resolve(Timeline.self) == nil)   // RequestModule's view does not see TimelineModule
+            }
+        }
+
         @Test func assembleTheTree() throws {
             // snippet: modules-assemble
             let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "feed.sqlite")])
