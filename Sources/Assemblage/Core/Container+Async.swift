@@ -271,12 +271,12 @@ extension ServiceEntry: _AsyncEntry {
             // Made, then kept per argument values by the synchronous machinery: when two tasks make the same
             // key at once, both factories run and the first instance stored is the one both get. Made with the
             // owner's resolver, as every shared instance (see `_resolve`).
-            let owner = container._sharedResolver
+            let owner = try _asyncSharedResolver(for: container, context)
             return try await _AsyncLongLived.run { () async throws(ResolutionError) -> _UncheckedSendable<Service> in
                 try await _constructAsync(owner, context, creation: nil, arguments)
             }
         case .container, .singleton, .weak, .custom:
-            let owner = container._sharedResolver
+            let owner = try _asyncSharedResolver(for: container, context)
             let made = try await coordinator.once(_OnceKey(graph: nil, entry: pointer), key: key, frame: context.frame,
                                                   isReady: { kind == .container || kind == .singleton
                                                       ? _withReadSection { _sharedInstance() } : _storedInstance(kind) },
@@ -287,6 +287,15 @@ extension ServiceEntry: _AsyncEntry {
             })
             return _UncheckedSendable(made)
         }
+    }
+
+    /// ``_sharedResolver(for:_:)`` for the async path (its error path is the async frames'): the container that
+    /// makes a shared instance asked for through `resolving`; an ended scope makes nothing.
+    func _asyncSharedResolver(for resolving: Container, _ context: _AsyncContext) throws(ResolutionError) -> Container {
+        if let scope = resolving.scopeStorage, scope.hasEnded {
+            throw ResolutionError(code: .scopeEnded, key: key, path: (context.frame?.pathKeys ?? []) + [key])
+        }
+        return resolving._sharedResolver
     }
 
     /// Runs the factory in a new frame, then stores the instance in its scope and runs its `initCompleted`

@@ -105,9 +105,8 @@ extension ServiceEntry {
     /// ``Container/_sharedResolver``); an ended scope or a shut-down container makes nothing.
     func _sharedResolver(for resolving: Container, _ state: _ResolutionState) throws -> Container {
         if resolving.isShutDown { throw resolving._shutDownFailure(key, path: state.path) }
-        guard let scope = resolving.scopeStorage else { return resolving }
-        if scope.hasEnded { throw _scopedFailure(state, .scopeEnded) }
-        return resolving.registryOwner
+        if let scope = resolving.scopeStorage, scope.hasEnded { throw _scopedFailure(state, .scopeEnded) }
+        return resolving._sharedResolver
     }
 
     /// Applies the decorators registered for this service type and name, farthest container first.

@@ -121,6 +121,18 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         #expect((pool.resolver as? Container) === container)
     }
 
+    @Test func anEndedScopeMakesNoAsyncSharedInstance() async throws {
+        final class Pool: Sendable {}
+        let container = Container()
+        container.register(Pool.self) { _ async in Pool() }.inObjectScope(.container)
+        let scope = container.makeScope()
+        try await scope.end()
+        await #expect { try await scope.resolveAsync(Pool.self) } throws: {
+            ($0 as? ResolutionError)?.code == .scopeEnded
+        }
+        _ = try await container.resolveAsync(Pool.self)  // the container itself still makes it
+    }
+
     @MainActor @Test func aMainActorSingletonFirstMadeThroughAScopeGetsItsContainersResolver() throws {
         @MainActor final class Screen {
             let resolver: Resolver
