@@ -3,6 +3,7 @@
 // through what a shared instance keeps.
 import Assemblage
 import Foundation
+import Synchronization
 
 /// A `.container` service that keeps what its factory received: the resolver and a `Provider` of the request.
 final class RequestKeeper: @unchecked Sendable {  // @unchecked: immutable.
@@ -15,14 +16,27 @@ final class RequestKeeper: @unchecked Sendable {  // @unchecked: immutable.
     }
 }
 
-/// A `.scoped` service of one request, which holds its keeper.
-final class RequestHandler: Sendable {
+/// A `.scoped` service of one request, which holds its keeper; disposed (once) when the request ends.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+final class RequestHandler: Disposable, Sendable {
     let request: ScopeRequest
     let keeper: RequestKeeper
+    private let state: ScopeRunState
+    private let disposals = Atomic<Int>(0)
 
-    init(request: ScopeRequest, keeper: RequestKeeper) {
+    init(request: ScopeRequest, keeper: RequestKeeper, state: ScopeRunState) {
         self.request = request
         self.keeper = keeper
+        self.state = state
+        state.count(state.created)
+    }
+
+    func dispose() {
+        if disposals.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == 1 {
+            state.count(state.disposed)
+        } else {
+            state.count(state.doubleDisposed)
+        }
     }
 }
 
@@ -34,7 +48,7 @@ extension ScopeRun {
     static var keeperResetInterval: Int { 32 }
 
     /// The container of the scenario: keepers and handlers over a declared request.
-    static func keeperContainer() -> Container {
+    static func keeperContainer(_ state: ScopeRunState) -> Container {
         let container = Container(label: "stress.shared")
         container.registerScopedValue(ScopeRequest.self)
         for index in 0..<keeperNames {
@@ -43,7 +57,7 @@ extension ScopeRun {
             }.inObjectScope(.container)
             container.register(RequestHandler.self, name: "handler\(index)") { r in
                 RequestHandler(request: try r.require(ScopeRequest.self),
-                               keeper: try r.require(RequestKeeper.self, name: "keeper\(index)"))
+                               keeper: try r.require(RequestKeeper.self, name: "keeper\(index)"), state: state)
             }.inObjectScope(.scoped)
         }
         return container
@@ -52,7 +66,7 @@ extension ScopeRun {
     // MARK: sharedThroughScopes
 
     func sharedThroughScopes() -> ScopeOutcome {
-        let container = Self.keeperContainer()
+        let container = Self.keeperContainer(state)
         let totals = ScopeTotals()
         let seconds = runThreads { _, start in
             let deadline = deadlineAfter(start)
