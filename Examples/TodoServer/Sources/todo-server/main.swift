@@ -48,7 +48,7 @@ if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
 let configuration: TodoServerConfiguration
 let reader: ConfigReader
 do {
-    (configuration, reader) = try await TodoServerConfiguration.load(configFile: commandLine.values["--config"])
+    (configuration, reader) = try await TodoServerConfiguration.loadWithReader(configFile: commandLine.values["--config"])
 } catch let error as ConfigurationError {
     refuse(error.message)
 } catch {

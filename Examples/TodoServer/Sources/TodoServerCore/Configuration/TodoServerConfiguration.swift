@@ -103,23 +103,25 @@ public struct TodoServerConfiguration: Sendable, Equatable {
         defaultFile: String = exampleConfigurationFile,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) async throws -> TodoServerConfiguration {
-        let (reader, file) = try await makeReader(environment: environment, configFile: configFile,
-                                                  defaultFile: defaultFile, workingDirectory: workingDirectory)
-        return try TodoServerConfiguration(reader: reader, configurationFile: file, environment: environment,
-                                           workingDirectory: workingDirectory)
+        try await loadWithReader(environment: environment, configFile: configFile, defaultFile: defaultFile,
+                                 workingDirectory: workingDirectory).configuration
     }
 
-    /// The settings and the reader behind them, as the server's commands read them: ``makeReader(environment:configFile:defaultFile:workingDirectory:)``,
-    /// then the settings checked.
+    /// ``load(environment:configFile:defaultFile:workingDirectory:)`` with the reader behind the settings, which
+    /// the server's commands also hand to the container as its property source.
     ///
-    /// - Throws: ``ConfigurationError`` for a wrong value, option or file; what else the reader throws.
-    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
-                            configFile: String?) async throws -> (configuration: TodoServerConfiguration,
-                                                                  reader: ConfigReader) {
-        let made = try await makeReader(environment: environment, configFile: configFile)
-        let configuration = try TodoServerConfiguration(reader: made.reader, configurationFile: made.file,
-                                                        environment: environment)
-        return (configuration, made.reader)
+    /// - Throws: ``ConfigurationError`` as `load` does.
+    public static func loadWithReader(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        configFile: String? = nil,
+        defaultFile: String = exampleConfigurationFile,
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) async throws -> (configuration: TodoServerConfiguration, reader: ConfigReader) {
+        let (reader, file) = try await makeReader(environment: environment, configFile: configFile,
+                                                  defaultFile: defaultFile, workingDirectory: workingDirectory)
+        let configuration = try TodoServerConfiguration(reader: reader, configurationFile: file,
+                                                        environment: environment, workingDirectory: workingDirectory)
+        return (configuration, reader)
     }
 
     /// The swift-configuration reader of the table above: the environment (`TODO_` variables) first, then the
