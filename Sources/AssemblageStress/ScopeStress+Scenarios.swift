@@ -121,9 +121,12 @@ struct ScopeRun: Sendable {
         return ProcessMeasure.seconds(since: start)
     }
 
-    // MARK: concurrentScopes
-
-    func concurrentScopes() -> ScopeOutcome {
+    /// Each thread runs `body` for `configuration.scopes` requests, or until the time limit, with a new request
+    /// id each; a request that throws counts as an other error (and notes it), any other as a scope. `body` counts
+    /// its own resolves in the outcome it is handed.
+    func requestLoops(_ body: @escaping @Sendable (_ index: Int, _ id: Int, inout ScopeOutcome) throws -> Void)
+        -> ScopeOutcome
+    {
         let totals = ScopeTotals()
         let seconds = runThreads { _, start in
             let deadline = deadlineAfter(start)
@@ -135,22 +138,7 @@ struct ScopeRun: Sendable {
                 }
                 let id = state.nextRequestID()
                 do {
-                    let visit: ScopeVisit
-                    switch index % 16 {
-                    case 7:
-                        visit = try container.withSynchronousScope(label: "request") { scope in
-                            try self.visit(scope, id: id)
-                        }
-                    case 15:
-                        visit = try visitAsynchronously(id: id)
-                    default:
-                        let scope = container.makeScope(label: "request")
-                        visit = try self.visit(scope, id: id)
-                        try scope.endSynchronously()
-                        if !scope.isEnded { throw ScopeStressFailure("the scope is not ended after end()") }
-                    }
-                    mine.resolves += visit.resolves
-                    countNotDisposed(visit)
+                    try body(index, id, &mine)
                     mine.scopes += 1
                 } catch {
                     mine.otherErrors += 1
@@ -162,6 +150,29 @@ struct ScopeRun: Sendable {
         var outcome = totals.outcome
         outcome.seconds = seconds
         return outcome
+    }
+
+    // MARK: concurrentScopes
+
+    func concurrentScopes() -> ScopeOutcome {
+        requestLoops { index, id, mine in
+            let visit: ScopeVisit
+            switch index % 16 {
+            case 7:
+                visit = try container.withSynchronousScope(label: "request") { scope in
+                    try self.visit(scope, id: id)
+                }
+            case 15:
+                visit = try visitAsynchronously(id: id)
+            default:
+                let scope = container.makeScope(label: "request")
+                visit = try self.visit(scope, id: id)
+                try scope.endSynchronously()
+                if !scope.isEnded { throw ScopeStressFailure("the scope is not ended after end()") }
+            }
+            mine.resolves += visit.resolves
+            countNotDisposed(visit)
+        }
     }
 
     /// What one visit of a scope resolved.

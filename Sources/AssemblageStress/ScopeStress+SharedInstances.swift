@@ -67,39 +67,18 @@ extension ScopeRun {
 
     func sharedThroughScopes() -> ScopeOutcome {
         let container = Self.keeperContainer(state)
-        let totals = ScopeTotals()
-        let seconds = runThreads { _, start in
-            let deadline = deadlineAfter(start)
-            var mine = ScopeOutcome()
-            var generator = SplitMix()
-            for index in 0..<configuration.scopes {
-                if ProcessMeasure.now() >= deadline {
-                    mine.cutShort = true
-                    break
-                }
-                if index % Self.keeperResetInterval == Self.keeperResetInterval - 1 {
-                    container.resetObjectScope(.container)
-                }
-                let id = state.nextRequestID()
-                let name = Int(generator.next() % UInt64(Self.keeperNames))
-                do {
-                    try container.withSynchronousScope(label: "request") { scope in
-                        try scope.provide(ScopeRequest(id: id))
-                        let handler = try scope.require(RequestHandler.self, name: "handler\(name)")
-                        mine.resolves += 1
-                        check(handler, id: id, container: container)
-                    }
-                    mine.scopes += 1
-                } catch {
-                    mine.otherErrors += 1
-                    state.note("scope \(id): \(error)")
-                }
+        return requestLoops { index, id, mine in
+            if index % Self.keeperResetInterval == Self.keeperResetInterval - 1 {
+                container.resetObjectScope(.container)
             }
-            totals.add(mine)
+            let name = id % Self.keeperNames
+            try container.withSynchronousScope(label: "request") { scope in
+                try scope.provide(ScopeRequest(id: id))
+                let handler = try scope.require(RequestHandler.self, name: "handler\(name)")
+                mine.resolves += 1
+                check(handler, id: id, container: container)
+            }
         }
-        var outcome = totals.outcome
-        outcome.seconds = seconds
-        return outcome
     }
 
     /// Checks that the handler is this request's, and that its keeper reaches no request: its resolver is the

@@ -57,7 +57,7 @@ public final class Scope: Container, @unchecked Sendable {
 
     /// Whether the scope has ended: its scoped instances are disposed, and resolving one through it fails with
     /// ``ErrorCode/scopeEnded-46o0m``.
-    public var isEnded: Bool { storage.isEnded }
+    public var isEnded: Bool { storage.hasEnded }
 
     var storage: _ScopeStorage { scopeStorage! }  // set for every scope
 

@@ -188,8 +188,6 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         }
     }
 
-    var isEnded: Bool { locked { $0.pointee.ended } }
-
     /// The generation's bit that says the scope has ended (set under the lock with the `ended` flag).
     @usableFromInline static var endedBit: UInt32 { 0x8000_0000 }
 
