@@ -91,7 +91,7 @@ public class Container: @unchecked Sendable {
     /// from, or a module's container that a request scope's resolution reached), so lookups through it are that
     /// container's, at the same cost; making a scope allocates the view and the storage and nothing else. A view
     /// of a validation sandbox's container records its lookups as the container does.
-    init(scopeOf storage: _ScopeStorage, over owner: Container, label: String) {
+    init(scopeOf storage: _ScopeStorage, over owner: borrowing Container, label: String) {
         role = .scopeView(storage)
         registry = owner.registry
         words = owner.words

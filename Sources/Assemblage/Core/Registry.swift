@@ -73,8 +73,13 @@ extension Container {
     /// from (outwards, for scopes of scopes), or the module's container a request scope's view resolves in.
     /// Registrations made through a scope belong to it.
     final var registryOwner: Container {
-        guard scopeStorage != nil else { return self }
-        return unsafeDowncast(self, to: Scope.self).viewed  // every scope's view is a Scope
+        var owner = self
+        while let storage = owner.scopeStorage {
+            // Every scope's view is a Scope; a module's view names its container, any other shares its parent's.
+            if let module = unsafeDowncast(owner, to: Scope.self).moduleView { return module }
+            owner = storage.parent
+        }
+        return owner
     }
 
     /// The resolver that makes shared instances (`.container`, `.singleton`, `.weak`, multiton, custom scopes)

@@ -36,20 +36,25 @@ import Darwin
 public final class Scope: Container, @unchecked Sendable {
     // @unchecked Sendable: as Container; a scope adds one immutable property.
 
-    /// The container whose registrations the scope resolves as its own (see ``Container/registryOwner``).
-    let viewed: Container
+    /// The module's container a request scope's view resolves in (see ``Container/registryOwner``), or nil for a
+    /// scope made from a container, whose registry is its parent's. Nil in the common case so that making a
+    /// scope retains no container beyond the one its storage keeps: a container is weakly referenced by its
+    /// registrations, so its reference count lives in a side table and each retain and release of it takes the
+    /// runtime's slow path.
+    let moduleView: Container?
 
     init(storage: _ScopeStorage, label: String) {
-        viewed = storage.parent.registryOwner
-        super.init(scopeOf: storage, over: viewed, label: label)
+        moduleView = nil
+        super.init(scopeOf: storage, over: storage.parent, label: label)
     }
 
     /// A view of `container` that resolves in the scope of `storage`, which was made from another container: how a
     /// request scope's resolution runs in a module's container it reached through the module's exports (see
     /// ``_ScopedEntry``). Its scoped instances are the request's, disposed when the request's scope ends.
     init(storage: _ScopeStorage, over container: Container, label: String) {
-        viewed = container.registryOwner
-        super.init(scopeOf: storage, over: viewed, label: label)
+        let owner = container.registryOwner
+        moduleView = owner
+        super.init(scopeOf: storage, over: owner, label: label)
     }
 
     /// The container the scope was made from.
