@@ -1,31 +1,43 @@
 #!/usr/bin/env python3
-"""Checks that the Assemblage library's layers depend on each other one way only.
+"""Checks that the Assemblage library's layers depend on each other only as declared.
 
-Each folder of Sources/Assemblage is a layer; LAYERS lists them bottom to top. A file may name the types declared
-in its own layer and in the layers below it, never a type declared in a layer above (comments and string literals
-are not read, so documentation may mention any type). The core reaches higher layers only through protocols and
-hooks it declares itself.
+Each layer is one or more folders of Sources/Assemblage; LAYERS says which, and which other layers each may use
+(a directed acyclic graph, not a total order: nothing has to sit above everything it does not use). A file may
+name what its own layer and the layers it uses declare: types (nested ones too), and the members and functions
+declared in extensions and at file level (so that `uniqued(by:)` from Diagnostics is seen in Resolution).
+Comments and string literals are not read, so documentation may mention anything. A name declared in several
+layers is allowed when one of them is visible. Private and fileprivate declarations are not names of a layer.
 
-Usage: scripts/check-layers.py [--list]   (--list prints each layer's files and declared types)
-Exit status 1, with one line per use, when a lower layer names a higher layer's type.
+Usage: scripts/check-layers.py [--list] [--graph]
+  --list   prints each layer's folders and the names it declares
+  --graph  prints, for each layer, the layers its files actually use (to compare with LAYERS)
+Exit status 1, with one line per use, when a file names what a layer it may not use declares.
 """
 import pathlib
 import re
+import shutil
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "Sources" / "Assemblage"
 
-# Bottom to top. Integrations (code behind the package traits) is the top: it may use everything.
-LAYERS = [
-    "Primitives",    # atomics, locks, epoch reclamation, append-only lists: no container types
-    "Core",          # keys, registrations, the container, resolution, object scopes, request scopes, disposal
-    "Hierarchy",     # parents' globals: the main and root containers, the ambient container, property wrappers
-    "Properties",    # configuration properties: values, sources, loaders, decoding
-    "Assembly",      # Swinject-style assemblies and the assembler
-    "Modules",       # module trees: ModuleAssembly, ModuleAssembler, module scopes, contributions
-    "Diagnostics",   # validation, explain, the dependency graph
-    "Integrations",  # swift-configuration, swift-log, swift-service-lifecycle (package traits)
-]
+# Layer: (folders, layers it may use). The core is one layer of several concept folders whose files use each
+# other freely; everything above it uses it.
+LAYERS = {
+    "Primitives":   (["Primitives"], []),   # atomics, locks, reclamation, append-only lists: no container types
+    "Core":         (["Errors", "Container", "Registration", "Resolution", "Lifetimes", "Concurrency", "Generated"],
+                     ["Primitives"]),       # keys, registrations, the container, resolution, lifetimes, disposal
+    "Globals":      (["Globals"], ["Core", "Primitives"]),          # the main and root containers, the ambient one
+    "PropertyWrappers": (["PropertyWrappers"], ["Globals", "Core", "Primitives"]),  # @Injected and its kin
+    "Properties":   (["Properties"], ["Core", "Primitives"]),       # configuration properties
+    "Assembly":     (["Assembly"], ["Properties", "Core", "Primitives"]),  # Swinject-style assemblies, the assembler
+    "Modules":      (["Modules"], ["Assembly", "Core", "Primitives"]),     # module trees, module containers
+    "Diagnostics":  (["Diagnostics"], ["Modules", "Assembly", "Core", "Primitives"]),  # validation, explain, graph
+    "Integrations": (["Integrations"], ["Diagnostics", "Modules", "Assembly", "Properties", "Globals", "Core",
+                                        "Primitives"]),      # swift-configuration, swift-log, service-lifecycle
+    "Compatibility": (["Compatibility"], ["Diagnostics", "Modules", "Assembly", "Properties", "PropertyWrappers",
+                                          "Globals", "Core", "Primitives"]),  # other libraries' spellings
+}
+FOLDER_LAYER = {folder: layer for layer, (folders, _) in LAYERS.items() for folder in folders}
 
 DECLARATION = re.compile(
     r"^\s*(?:@[\w().,: \"]+\s+)*(?:(?:public|internal|private|fileprivate|package|open|final|indirect|"
@@ -77,45 +89,122 @@ def strip_comments_and_strings(source):
     return "".join(out)
 
 
+MEMBER = re.compile(
+    r"^\s*(?:@[\w().,: \"]+\s+)*((?:(?:public|internal|private|fileprivate|package|open|final|static|class|override|"
+    r"mutating|nonmutating|nonisolated|isolated|dynamic|lazy|weak|unowned|@usableFromInline|@inlinable|@inline\(\w+\)|"
+    r"@discardableResult|@_disfavoredOverload|@exclusivity\(\w+\))\s+)*)(?:func|var|let)\s+([A-Za-z_]\w*)", re.M)
+LABEL = re.compile(r"[(,]\s*(?:_\s+)?([A-Za-z_]\w*)\s*:")
+CASE = re.compile(r"^\s*(?:indirect\s+)?case\s+((?:[A-Za-z_]\w*(?:\([^)]*\))?(?:\s*=\s*[^,]+)?\s*,?\s*)+)$")
+# Members of Foundation and Dispatch (which have no interface to read on Linux) that the library uses.
+FOUNDATION_NAMES = {"main"}
+USE = re.compile(r"(?:\.|\b)([A-Za-z_]\w*)\s*(?=\()|\.([A-Za-z_]\w*)")
+
+
+def declared_names(code):
+    """Types, and the functions and properties declared at file level or as members of a type or an extension
+    (not private ones, and not the locals of a function body)."""
+    names = set(DECLARATION.findall(code))
+    depth, bodies = 0, []  # bodies: the depths at which a type's or an extension's body opened
+    for line in code.split("\n"):
+        stripped = line.strip()
+        if depth == 0 or (bodies and bodies[-1] == depth - 1):
+            m = MEMBER.match(line)
+            if m and not re.search(r"\b(private|fileprivate)\b", m.group(1) or ""):
+                names.add(m.group(2))
+                # Its parameters' and tuple elements' labels (`[(entry: …, order: Int)]`) are read as members.
+                names |= set(LABEL.findall(line))
+            case = CASE.match(line)
+            if case:
+                names |= set(re.findall(r"(?:^|,)\s*([A-Za-z_]\w*)", case.group(1)))
+        opens_body = re.search(r"\b(extension|class|struct|enum|protocol|actor)\s+[A-Za-z_]", stripped) and \
+            not re.search(r"\b(func|var|let)\b", stripped.split("{")[0])
+        for ch in line:
+            if ch == "{":
+                if opens_body and (depth == 0 or (bodies and bodies[-1] == depth - 1)):
+                    bodies.append(depth)
+                    opens_body = False
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if bodies and depth == bodies[-1]:
+                    bodies.pop()
+    return names
+
+
+def standard_library_names():
+    """Every identifier the toolchain's Swift and _Concurrency interfaces declare or use: a member named like one
+    of them (`isEmpty`, `value`) cannot be told from the standard library's by name, so it is not checked."""
+    swiftc = shutil.which("swiftc")
+    names = set()
+    if swiftc:
+        lib = pathlib.Path(swiftc).resolve().parent.parent / "lib" / "swift"
+        for module in ("Swift", "_Concurrency", "Synchronization", "Dispatch"):
+            for interface in lib.glob(f"*/{module}.swiftmodule/*.swiftinterface"):
+                names |= set(IDENTIFIER.findall(interface.read_text(errors="replace")))
+    return names
+
+
 def main():
     files = {}
     unknown = []
     for path in sorted(ROOT.rglob("*.swift")):
-        layer = path.relative_to(ROOT).parts[0]
-        if layer not in LAYERS:
+        folder = path.relative_to(ROOT).parts[0]
+        if folder not in FOLDER_LAYER:
             unknown.append(path)
             continue
-        files[path] = (LAYERS.index(layer), strip_comments_and_strings(path.read_text()))
+        files[path] = (FOLDER_LAYER[folder], strip_comments_and_strings(path.read_text()))
     if unknown:
         for path in unknown:
-            print(f"{path.relative_to(ROOT.parent.parent)}: not in a layer folder ({', '.join(LAYERS)})")
+            print(f"{path.relative_to(ROOT.parent.parent)}: not in a layer's folder ({', '.join(FOLDER_LAYER)})")
         return 1
 
-    owner = {}  # type name -> layer index
-    for path, (level, code) in files.items():
-        for name in DECLARATION.findall(code):
-            owner[name] = min(level, owner.get(name, level))
+    owners = {}  # name -> the layers that declare it
+    types = set()
+    for path, (layer, code) in files.items():
+        types |= set(DECLARATION.findall(code))
+        for name in declared_names(code):
+            owners.setdefault(name, set()).add(layer)
+    # Members and functions are checked where they are used as such (`.name` or `name(`), and only when no type
+    # is so named and the standard library has no identifier so spelled.
+    common = standard_library_names() | FOUNDATION_NAMES
+    members = {name for name in owners if name not in types}
+    for name in members & common:
+        del owners[name]
 
     if "--list" in sys.argv:
-        for level, layer in enumerate(LAYERS):
-            names = sorted(n for n, l in owner.items() if l == level)
-            print(f"{layer}: {len(names)} types: {', '.join(names)}")
+        for layer, (folders, _) in LAYERS.items():
+            names = sorted(n for n, ls in owners.items() if layer in ls)
+            print(f"{layer} ({', '.join(folders)}): {len(names)} names: {', '.join(names)}")
         return 0
 
+    used = {layer: set() for layer in LAYERS}
     violations = 0
-    for path, (level, code) in files.items():
+    for path, (layer, code) in files.items():
+        visible = {layer, *LAYERS[layer][1]}
+        own_private = {m.group(2) for m in MEMBER.finditer(code) if re.search(r"\b(private|fileprivate)\b", m.group(1))}
         for number, line in enumerate(code.split("\n"), start=1):
-            for name in sorted(set(IDENTIFIER.findall(line))):
-                used = owner.get(name)
-                if used is not None and used > level:
-                    violations += 1
-                    print(f"{path.relative_to(ROOT.parent.parent)}:{number}: {LAYERS[level]} names {name}, "
-                          f"declared in {LAYERS[used]} (a higher layer)")
+            names = set(IDENTIFIER.findall(line))
+            member_uses = {a or b for a, b in USE.findall(line)}
+            names = {n for n in names if n not in members or n in member_uses}
+            for name in sorted(names):
+                declaring = owners.get(name)
+                if not declaring:
+                    continue
+                if name in own_private:
+                    continue
+                used[layer] |= declaring - {layer} if len(declaring) == 1 else set()
+                if declaring & visible:
+                    continue
+                violations += 1
+                print(f"{path.relative_to(ROOT.parent.parent)}:{number}: {layer} names {name}, declared in "
+                      f"{', '.join(sorted(declaring))}, which {layer} may not use")
+    if "--graph" in sys.argv:
+        for layer in LAYERS:
+            print(f"{layer} uses: {', '.join(sorted(used[layer])) or 'nothing'}")
     if violations:
-        print(f"check-layers: {violations} uses of a higher layer's type; layers, bottom to top: "
-              + " → ".join(LAYERS))
+        print(f"check-layers: {violations} uses of a layer that the user's layer may not use (see LAYERS)")
         return 1
-    print(f"check-layers: {len(files)} files in {len(LAYERS)} layers, every dependency points down")
+    print(f"check-layers: {len(files)} files in {len(LAYERS)} layers, every dependency as declared")
     return 0
 
 

@@ -291,13 +291,6 @@ extension ObjectScope {
     static var longLivedRank: Int { 3 }
 }
 
-extension Array {
-    func uniqued<Key: Hashable>(by key: (Element) -> Key) -> [Element] {
-        var seen = Set<Key>()
-        return filter { seen.insert(key($0)).inserted }
-    }
-}
-
 /// Throw-away copies of a container and its fallbacks that share factories but not instances, and record
 /// every lookup.
 final class _Sandbox {
@@ -390,17 +383,17 @@ final class _Sandbox {
 
     /// Copies the forwarders, now that every entry they may forward to has a copy.
     ///
-    /// A module's exports forward through a `_ScopedEntry` into the module's own container, which lookup does
+    /// A module's exports forward through a `_ModuleExportEntry` into the module's own container, which lookup does
     /// not reach by fallbacks: that container is mirrored too, and the copy keeps resolving in the mirror.
     func finish() {
         while !forwarders.isEmpty || !elementForwarders.isEmpty {
             let pendingElements = elementForwarders
             elementForwarders = []
             for (element, type, container) in pendingElements {
-                guard let scoped = element.entry.forwardTarget as? _ScopedEntry else { continue }
+                guard let scoped = element.entry.forwardTarget as? _ModuleExportEntry else { continue }
                 let scope = mirror(scoped.scope)
                 guard let target = entryCopies[ObjectIdentifier(scoped.target)] else { continue }
-                let copied = element.entry._sandboxCopy(forwardingTo: _ScopedEntry(target: target, scope: scope))
+                let copied = element.entry._sandboxCopy(forwardingTo: _ModuleExportEntry(target: target, scope: scope))
                 container.writer.withLock {
                     container.records.collectionElements[type, default: []]
                         .append(_CollectionElement(entry: copied, name: element.name, priority: element.priority))
@@ -411,9 +404,9 @@ final class _Sandbox {
             for (original, container) in pending {
                 guard let target = original.forwardTarget else { continue }
                 let copiedTarget: (any _AnyEntry)?
-                if let scoped = target as? _ScopedEntry {
+                if let scoped = target as? _ModuleExportEntry {
                     let scope = mirror(scoped.scope)
-                    copiedTarget = entryCopies[ObjectIdentifier(scoped.target)].map { _ScopedEntry(target: $0, scope: scope) }
+                    copiedTarget = entryCopies[ObjectIdentifier(scoped.target)].map { _ModuleExportEntry(target: $0, scope: scope) }
                 } else {
                     copiedTarget = entryCopies[ObjectIdentifier(target)]
                 }

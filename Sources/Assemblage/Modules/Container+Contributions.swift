@@ -32,7 +32,7 @@ extension Container {
     @discardableResult
     public func contribute<Target: DynamicModuleAssembly>(into module: Target.Type,
                                                           _ contributions: (ModuleContribution) -> Void) -> Bool {
-        guard let scope = _moduleScope(creating: false), let graph = scope.graph else { return false }
+        guard let scope = _moduleExporter(creating: false), let graph = scope.graph else { return false }
         guard let target = graph.dynamicTarget(for: ObjectIdentifier(module)) else {
             let name = _ModuleType(module).name
             graph.warn(.init(.contributionDropped, module: name, path: [scope.module ?? label, name],

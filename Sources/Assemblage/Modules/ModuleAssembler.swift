@@ -99,7 +99,7 @@ public final class ModuleAssembler: Sendable {
             let node = plan.nodes[position]
             guard case .instance(let instance) = node.source else { continue }
             let exports = Container(label: "\(node.type.name) (exports)")
-            let scope = _ModuleScope(module: node.type.name, exports: exports, graph: graph,
+            let scope = _ModuleExporter(module: node.type.name, exports: exports, graph: graph,
                                      index: (exportIndex, records.count))
             let container = Container(behaviors: [scope], label: node.type.name)
             let dependencies = node.dependencies.compactMap { byNode[$0] }

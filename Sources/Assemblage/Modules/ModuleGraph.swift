@@ -29,10 +29,10 @@ final class _ModuleRecord: Sendable {
     let lookupList: _Fallbacks?
     /// The modules it depends on, in declared order (after replacements).
     let dependencies: [_ModuleRecord]
-    let scope: _ModuleScope
+    let scope: _ModuleExporter
 
     init(type: _ModuleType, container: Container, exports: Container, lookupList: _Fallbacks?,
-         dependencies: [_ModuleRecord], scope: _ModuleScope) {
+         dependencies: [_ModuleRecord], scope: _ModuleExporter) {
         self.type = type
         self.container = container
         self.exports = exports

@@ -24,7 +24,7 @@ extension ServiceEntry {
     public func eager() -> Self {
         let kind = objectScope.kind
         if kind != .singleton && kind != .container { inObjectScope(.singleton) }
-        guard let scope = container?._moduleScope(creating: true) else { return self }
+        guard let scope = container?._moduleExporter(creating: true) else { return self }
         let key = self.key
         let create: @Sendable (Container) throws -> Void
         if key.argumentCount == 0 {
@@ -56,7 +56,7 @@ extension Container {
     /// - Throws: ``ResolutionError`` for the first registration that cannot be made; the ones before it
     ///   have been created.
     public func createEagerServices() throws(ResolutionError) {
-        guard let scope = _moduleScope(creating: false) else { return }
+        guard let scope = _moduleExporter(creating: false) else { return }
         if let failure = scope.createEagerServices(in: self).first { throw failure.error }
     }
 }

@@ -42,7 +42,9 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// A short name for the scope, used in descriptions and diagnostics.
     public let description: String
     @usableFromInline let kind: Kind
-    private let storageFactory: () -> InstanceStorage
+    /// A custom scope's storage factory; nil for the built-in scopes, whose instances live in the registration
+    /// itself (its atomic words, a multiton table, a request scope's slots), never in an `InstanceStorage`.
+    private let storageFactory: (() -> InstanceStorage)?
     private let parent: ObjectScopeProtocol?
 
     /// Creates a custom scope whose instances live in storage that `storageFactory` makes, one per registration.
@@ -59,42 +61,55 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
         self.kind = .custom
     }
 
-    private init(kind: Kind, description: String, storageFactory: @escaping () -> InstanceStorage) {
+    private init(kind: Kind, description: String) {
         self.kind = kind
         self.description = description
-        self.storageFactory = storageFactory
+        self.storageFactory = nil
         self.parent = nil
     }
 
     /// Makes the storage for one registration in this scope.
     ///
+    /// A custom scope's registrations keep their instances in this storage. The built-in scopes do not use one
+    /// (their instances live in the registration); for them this returns the storage with the same rule —
+    /// `PermanentStorage` for `.container`, `.singleton` and `.multiton`, `GraphStorage` for `.graph`,
+    /// `WeakStorage` for `.weak`, `TransientStorage` for `.transient` and `.scoped` — which is what a custom scope
+    /// whose `parent` is a built-in one composes with.
+    ///
     /// - Returns: The scope's storage, composed with its parent's when it has one.
     public func makeStorage() -> InstanceStorage {
-        if let parent { return CompositeStorage([storageFactory(), parent.makeStorage()]) }
-        return storageFactory()
+        let own = storageFactory?() ?? Self.storageWithTheRule(of: kind)
+        if let parent { return CompositeStorage([own, parent.makeStorage()]) }
+        return own
+    }
+
+    private static func storageWithTheRule(of kind: Kind) -> InstanceStorage {
+        switch kind {
+        case .transient, .scoped: TransientStorage()
+        case .graph: GraphStorage()
+        case .weak: WeakStorage()
+        case .container, .singleton, .multiton, .custom: PermanentStorage()
+        }
     }
 
     /// A new instance on every resolve.
-    public static let transient = ObjectScope(kind: .transient, description: "transient",
-                                              storageFactory: TransientStorage.init)
+    public static let transient = ObjectScope(kind: .transient, description: "transient")
 
     /// One instance per top-level resolution: the default, as in Swinject.
     ///
     /// Inside one call to `resolve`, every request for the registration gets the same instance,
     /// which is what makes property-injection cycles (see ``ServiceEntry/initCompleted(_:)``) close.
-    public static let graph = ObjectScope(kind: .graph, description: "graph", storageFactory: GraphStorage.init)
+    public static let graph = ObjectScope(kind: .graph, description: "graph")
 
     /// One instance per registration, shared with child containers, until ``Container/resetObjectScope(_:)-(ObjectScope)``.
-    public static let container = ObjectScope(kind: .container, description: "container",
-                                              storageFactory: PermanentStorage.init)
+    public static let container = ObjectScope(kind: .container, description: "container")
 
     /// Shared while something else holds a strong reference to it; shared within one resolution, too.
-    public static let weak = ObjectScope(kind: .weak, description: "weak", storageFactory: WeakStorage.init)
+    public static let weak = ObjectScope(kind: .weak, description: "weak")
 
     /// One instance per registration for the life of the program, created once and never cleared by
     /// ``Container/resetObjectScope(_:)-(ObjectScope)`` or a module reset.
-    public static let singleton = ObjectScope(kind: .singleton, description: "singleton",
-                                              storageFactory: PermanentStorage.init)
+    public static let singleton = ObjectScope(kind: .singleton, description: "singleton")
 
     /// One instance per distinct value of the registration's runtime arguments, kept until a reset.
     ///
@@ -107,8 +122,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// Every argument must be `Hashable` at run time; one that is not fails the resolve with
     /// ``ErrorCode/argumentsNotHashable``. A registration without arguments keeps one instance.
     /// Hits take a lock (unlike `.container`), so prefer `.container` when there are no arguments.
-    public static let multiton = ObjectScope(kind: .multiton, description: "multiton",
-                                             storageFactory: PermanentStorage.init)
+    public static let multiton = ObjectScope(kind: .multiton, description: "multiton")
 
     /// One instance per ``Scope``: the unit of work a server handles (a request, a job, a task).
     ///
@@ -128,7 +142,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     ///     try await work.commit()
     /// }   // disposed here
     /// ```
-    public static let scoped = ObjectScope(kind: .scoped, description: "scoped", storageFactory: TransientStorage.init)
+    public static let scoped = ObjectScope(kind: .scoped, description: "scoped")
 
     /// How long instances in this scope live, from shortest to longest; used to find captive dependencies.
     var lifetimeRank: Int {

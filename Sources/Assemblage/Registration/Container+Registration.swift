@@ -340,33 +340,3 @@ extension Container: CustomStringConvertible, CustomDebugStringConvertible {
     }
 }
 
-/// An error in setting up containers (not in resolving): typed, with a readable message.
-///
-/// ```swift
-/// do {
-///     try main.addFallback(payments)
-/// } catch {
-///     print(error)   // Adding payments as a fallback of main would make lookup loop: payments already reaches main.
-/// }
-/// ```
-public struct ContainerError: AssemblageError, Equatable {
-    /// What went wrong: an ``ErrorCode`` whose static members (`fallbackCycle`, `decoratorWithoutService`) name the
-    /// failures. New codes may be added; switch with a `default`.
-    public typealias Code = ErrorCode<ContainerError>
-
-    /// What went wrong.
-    public let code: Code
-    /// A sentence describing the problem and how to fix it.
-    public let message: String
-
-    /// The ``message``.
-    public var summary: String { message }
-}
-
-/// The kinds of ``ContainerError``.
-extension ErrorCode where Domain == ContainerError {
-    /// Adding the fallback would make lookup loop.
-    public static var fallbackCycle: Self { Self("fallbackCycle") }
-    /// A decorator matches no registration or collection element.
-    public static var decoratorWithoutService: Self { Self("decoratorWithoutService") }
-}

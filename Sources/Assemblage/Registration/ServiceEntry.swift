@@ -69,13 +69,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
 
-    /// A forwarding entry. When `target` is a ``_ScopedEntry`` around a `ServiceEntry<Service>` (a module's
+    /// A forwarding entry. When `target` is a ``_ModuleExportEntry`` around a `ServiceEntry<Service>` (a module's
     /// export of its own registration), the entry forwards with its type known: ``scopedKind``, whose resolve
     /// paths call the target's typed paths directly instead of the type-erased ones.
     init(key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite) {
         self.key = key
         self.factory = nil
-        if let scoped = target as? _ScopedEntry, scoped.target is ServiceEntry<Service> {
+        if let scoped = target as? _ModuleExportEntry, scoped.target is ServiceEntry<Service> {
             self.factoryAddress = Unmanaged.passUnretained(scoped).toOpaque()
             self.factoryKind = .scopedForwarding
         } else {

@@ -5,7 +5,7 @@
 
 /// A registration resolved in a fixed container (its module's scope), whichever container found it.
 @usableFromInline
-final class _ScopedEntry: _AnyEntry, @unchecked Sendable {  // @unchecked: immutable.
+final class _ModuleExportEntry: _AnyEntry, @unchecked Sendable {  // @unchecked: immutable.
     let target: any _AnyEntry
     let scope: Container
     /// `target` and `scope`, unretained (this object holds them), for the typed forwarding path.
@@ -55,11 +55,11 @@ final class _ScopedEntry: _AnyEntry, @unchecked Sendable {  // @unchecked: immut
     /// Never in a table itself; validation re-creates it around the copies (see `_Sandbox`).
     @usableFromInline func _adoptIntoSandbox(_ container: Container) {}
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
-        _ScopedEntry(target: target ?? self.target, scope: scope)
+        _ModuleExportEntry(target: target ?? self.target, scope: scope)
     }
 }
 
-extension _ScopedEntry: _IsolatedEntry, _AsyncEntry {
+extension _ModuleExportEntry: _IsolatedEntry, _AsyncEntry {
     /// The target's isolation (through the forwarders a validation sandbox wraps it in).
     var isolation: ServiceIsolation {
         var current: any _AnyEntry = target

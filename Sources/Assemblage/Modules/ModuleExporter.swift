@@ -12,12 +12,12 @@
 // Going through exports keeps every factory in its own module's scope, and keeps lookup linear: exports
 // have no fallbacks, so a miss costs one probe per module in the closure, never a walk of a diamond twice.
 //
-// The exports are filled by a `Behavior` on the scope (`_ModuleScope`), so registrations made after
+// The exports are filled by a `Behavior` on the scope (`_ModuleExporter`), so registrations made after
 // assembly (in `loaded`, or by contributions) are exported too.
 
 /// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its
 /// exports, its module graph, and its eager registrations. Stored as a `Behavior` of the container.
-final class _ModuleScope: Behavior, _ContributionHooks, _MissingRegistrationHints, @unchecked Sendable {
+final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationHints, @unchecked Sendable {
     // @unchecked Sendable: `module` is immutable; `exports` and `graph` are weak references written only
     // in `init`; `eager` is a locked box.
 
@@ -50,7 +50,7 @@ final class _ModuleScope: Behavior, _ContributionHooks, _MissingRegistrationHint
         guard let exports else { return }
         let key = ServiceKey(serviceType: Type.self, argumentsType: entry.key.argumentsType, name: name,
                              argumentCount: entry.key.argumentCount)
-        let proxy = ServiceEntry<Type>(key: key, forwardingTo: _ScopedEntry(target: entry, scope: container),
+        let proxy = ServiceEntry<Type>(key: key, forwardingTo: _ModuleExportEntry(target: entry, scope: container),
                                        site: entry.site)
         proxy.container = exports
         _ = exports.add(proxy)
@@ -62,7 +62,7 @@ final class _ModuleScope: Behavior, _ContributionHooks, _MissingRegistrationHint
     func container<Service>(_ container: Container, didRegisterElement entry: ServiceEntry<Service>, name: String?,
                             priority: Int) {
         guard let exports else { return }
-        let proxy = ServiceEntry<Service>(key: entry.key, forwardingTo: _ScopedEntry(target: entry, scope: container),
+        let proxy = ServiceEntry<Service>(key: entry.key, forwardingTo: _ModuleExportEntry(target: entry, scope: container),
                                           site: entry.site)
         proxy.container = exports
         exports.writer.withLock {
@@ -112,12 +112,12 @@ struct _EagerService: Sendable {
 }
 
 extension Container {
-    /// This container's ``_ModuleScope``; with `creating`, one is attached when there is none.
-    func _moduleScope(creating: Bool) -> _ModuleScope? {
+    /// This container's ``_ModuleExporter``; with `creating`, one is attached when there is none.
+    func _moduleExporter(creating: Bool) -> _ModuleExporter? {
         writer.withLock {
-            if let scope = hooks.behaviors.lazy.compactMap({ $0 as? _ModuleScope }).first { return scope }
+            if let scope = hooks.behaviors.lazy.compactMap({ $0 as? _ModuleExporter }).first { return scope }
             guard creating else { return nil }
-            let scope = _ModuleScope(module: nil, exports: nil, graph: nil)
+            let scope = _ModuleExporter(module: nil, exports: nil, graph: nil)
             _ = hooks.add(scope)
             return scope
         }

@@ -38,7 +38,7 @@ enum _FactoryKind: Int8, Sendable {
     /// `_MainActorFactoryBox<Service, repeat each Arg>`: a `@MainActor` factory.
     case mainActor = -4
     /// A forwarder into a module's scope whose target has this entry's service type (``ServiceEntry/factoryAddress``
-    /// is the ``_ScopedEntry``); ``ServiceEntry/forwarded`` is set too, so every type-erased path treats it as a
+    /// is the ``_ModuleExportEntry``); ``ServiceEntry/forwarded`` is set too, so every type-erased path treats it as a
     /// forwarder.
     case scopedForwarding = -5
 

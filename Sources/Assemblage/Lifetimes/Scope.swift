@@ -50,7 +50,7 @@ public final class Scope: Container, @unchecked Sendable {
 
     /// A view of `container` that resolves in the scope of `storage`, which was made from another container: how a
     /// request scope's resolution runs in a module's container it reached through the module's exports (see
-    /// ``_ScopedEntry``). Its scoped instances are the request's, disposed when the request's scope ends.
+    /// ``_ModuleExportEntry``). Its scoped instances are the request's, disposed when the request's scope ends.
     init(storage: _ScopeStorage, over container: Container, label: String) {
         let owner = container.registryOwner
         moduleView = owner
@@ -161,58 +161,6 @@ public final class Scope: Container, @unchecked Sendable {
         }
         if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
     }
-}
-
-/// Why a scope refused a value.
-///
-/// ```swift
-/// do {
-///     try scope.provide(request)
-/// } catch {
-///     print(error)   // scope "request" already has a value for Request; each scope takes one value per declaration.
-/// }
-/// ```
-public struct ScopeError: AssemblageError, Equatable {
-    /// What went wrong: an ``ErrorCode`` whose static members (`notDeclared`, `alreadyProvided`, `scopeEnded`)
-    /// name the scope's refusals.
-    public typealias Code = ErrorCode<ScopeError>
-
-    /// What went wrong.
-    public let code: Code
-    /// The value's type and name.
-    public let key: ServiceKey
-    /// The scope, described.
-    public let scope: String
-
-    /// What the scope refused, and why.
-    public var summary: String {
-        switch code {
-        case .notDeclared:
-            return "\(key) is not declared as a scoped value, so \(scope) cannot take it."
-        case .alreadyProvided:
-            return "\(scope) already has a value for \(key); each scope takes one value per declaration."
-        default:
-            return "\(scope) has ended; it takes no more values."
-        }
-    }
-
-    /// For ``ErrorCode/notDeclared``: the declaration to add.
-    public var details: [ErrorDetail] {
-        guard code == .notDeclared else { return [] }
-        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
-        return [ErrorDetail("Fix", "declare it on the container with registerScopedValue("
-            + "\(_typeName(key.serviceType, qualified: false)).self\(name)).")]
-    }
-}
-
-/// The kinds of ``ScopeError``.
-extension ErrorCode where Domain == ScopeError {
-    /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)``.
-    public static var notDeclared: Self { Self("notDeclared") }
-    /// The scope already has a value for it, provided or resolved.
-    public static var alreadyProvided: Self { Self("alreadyProvided") }
-    /// The scope has ended.
-    public static var scopeEnded: Self { Self("scopeEnded") }
 }
 
 extension Container {

@@ -1,4 +1,4 @@
-// The core's hook for the ambient container (the public switches are in Hierarchy/Container+Ambient.swift).
+// The core's hook for the ambient container (the public switches are in Globals/Container+Globals.swift).
 
 /// The task-local switch behind ``Container/root``: the single source of truth for "which container does
 /// this task resolve from by default". Anything that offers a task-scoped override (a test trait, a

@@ -1,0 +1,53 @@
+// Errors of request scopes: a value provided twice, for no declaration, or after the scope ended.
+
+/// Why a scope refused a value.
+///
+/// ```swift
+/// do {
+///     try scope.provide(request)
+/// } catch {
+///     print(error)   // scope "request" already has a value for Request; each scope takes one value per declaration.
+/// }
+/// ```
+public struct ScopeError: AssemblageError, Equatable {
+    /// What went wrong: an ``ErrorCode`` whose static members (`notDeclared`, `alreadyProvided`, `scopeEnded`)
+    /// name the scope's refusals.
+    public typealias Code = ErrorCode<ScopeError>
+
+    /// What went wrong.
+    public let code: Code
+    /// The value's type and name.
+    public let key: ServiceKey
+    /// The scope, described.
+    public let scope: String
+
+    /// What the scope refused, and why.
+    public var summary: String {
+        switch code {
+        case .notDeclared:
+            return "\(key) is not declared as a scoped value, so \(scope) cannot take it."
+        case .alreadyProvided:
+            return "\(scope) already has a value for \(key); each scope takes one value per declaration."
+        default:
+            return "\(scope) has ended; it takes no more values."
+        }
+    }
+
+    /// For ``ErrorCode/notDeclared``: the declaration to add.
+    public var details: [ErrorDetail] {
+        guard code == .notDeclared else { return [] }
+        let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+        return [ErrorDetail("Fix", "declare it on the container with registerScopedValue("
+            + "\(_typeName(key.serviceType, qualified: false)).self\(name)).")]
+    }
+}
+
+/// The kinds of ``ScopeError``.
+extension ErrorCode where Domain == ScopeError {
+    /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)``.
+    public static var notDeclared: Self { Self("notDeclared") }
+    /// The scope already has a value for it, provided or resolved.
+    public static var alreadyProvided: Self { Self("alreadyProvided") }
+    /// The scope has ended.
+    public static var scopeEnded: Self { Self("scopeEnded") }
+}
