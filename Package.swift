@@ -4,7 +4,8 @@ import PackageDescription
 // Opt-in integrations, gated by package traits as apple/swift-configuration gates its own optional dependencies.
 // No trait is enabled by default, so the `Assemblage` library depends on nothing but the toolchain for a user who
 // does not ask for one: `.package(url: "…/Assemblage", from: "…", traits: ["Configuration"])`. The integration
-// code lives in Sources/Assemblage/Integrations/, inside `#if Configuration` (and so on) blocks.
+// code lives in Sources/Assemblage/Integrations/ and (for swift-configuration) Sources/AssemblageProperties/, inside
+// `#if Configuration` (and so on) blocks.
 let traits: Set<Trait> = [
     .trait(name: "Configuration",
            description: "Properties read through swift-configuration's ConfigReader and its providers."),
@@ -17,10 +18,14 @@ let traits: Set<Trait> = [
 
 /// The integrations' products, each only when its trait is enabled: the library and its integration tests use them.
 let integrationProducts: [Target.Dependency] = [
-    .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
     .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
     .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+]
+
+/// swift-configuration, for the properties library's `ConfigReaderPropertySource`, only with its trait.
+let configurationProduct: [Target.Dependency] = [
+    .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
 ]
 
 let package = Package(
@@ -28,6 +33,9 @@ let package = Package(
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "Assemblage", targets: ["Assemblage"]),
+        // Configuration properties (JSON, plist, environment, swift-configuration sources) injected into
+        // registrations: a library of its own, as Swinject keeps its property loader apart.
+        .library(name: "AssemblageProperties", targets: ["AssemblageProperties"]),
         .library(name: "AssemblageScenes", targets: ["AssemblageScenes"]),
         .library(name: "AssemblageTesting", targets: ["AssemblageTesting"]),
         // Opt-in build-time graph check: add `plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]`
@@ -50,12 +58,15 @@ let package = Package(
         // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
         .target(name: "_AssemblageShims"),
         .target(name: "Assemblage", dependencies: ["_AssemblageShims"] + integrationProducts),
+        // Configuration properties: values, sources, loaders and their parsers, decoding, and the Assembler's
+        // `propertyLoaders:`. The only part of Assemblage that uses Foundation beyond FoundationEssentials.
+        .target(name: "AssemblageProperties", dependencies: ["Assemblage"] + configurationProduct),
         // Scene modules and navigation: a separate target so that a server never links it.
         .target(name: "AssemblageScenes", dependencies: ["Assemblage"]),
         // Helpers for tests of apps: a Swift Testing trait and an XCTest-friendly helper (uses the toolchain's
         // Testing module).
         .target(name: "AssemblageTesting", dependencies: ["Assemblage"]),
-        .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage", "AssemblageScenes"],
+        .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage", "AssemblageProperties", "AssemblageScenes"],
                           resources: [.copy("settings.json")],
                           plugins: ["AssemblageGraphCheck"]),
         // The build-time graph check: a lexer, a scanner of the registration DSL and the checker (no
@@ -67,12 +78,12 @@ let package = Package(
         // plugin, so that every article's code builds with it without a false error; code broken on purpose carries
         // `// assemblage-check: ignore`. Test targets are never built for a package that depends on this one, so
         // this costs such a package nothing.
-        .testTarget(name: "AssemblageTests", dependencies: ["Assemblage"], resources: [.copy("Fixtures")],
+        .testTarget(name: "AssemblageTests", dependencies: ["Assemblage", "AssemblageProperties"], resources: [.copy("Fixtures")],
                     plugins: ["AssemblageGraphCheck"]),
         // Tests of the trait-gated integrations: every file is wrapped in `#if Configuration` (and so on), so the
         // target is empty unless the traits are enabled (`swift test --enable-all-traits --filter
         // AssemblageIntegrationTests`, as .ci/run does).
-        .testTarget(name: "AssemblageIntegrationTests", dependencies: ["Assemblage"] + integrationProducts,
+        .testTarget(name: "AssemblageIntegrationTests", dependencies: ["Assemblage", "AssemblageProperties"] + integrationProducts + configurationProduct,
                     plugins: ["AssemblageGraphCheck"]),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"], plugins: ["AssemblageGraphCheck"]),
         .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"],
@@ -86,7 +97,7 @@ let package = Package(
                     plugins: ["AssemblageGraphCheck"]),
         // Stress, cycles, bad input, memory and fuzzing: bounded tests. The ones that take seconds (fuzzing, a million
         // resolves, sweeps) run, and every test prints its figure, only with ASSEMBLAGE_HEAVY_TESTS=1 (.ci/run).
-        .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage", "AssemblageTestSupport"]),
+        .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage", "AssemblageProperties", "AssemblageTestSupport"]),
         // The ASSEMBLAGE_HEAVY_TESTS switch and the `.heavy` trait, shared by the test targets with heavy tests.
         .target(name: "AssemblageTestSupport", path: "Tests/AssemblageTestSupport"),
         // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
@@ -95,7 +106,7 @@ let package = Package(
         // run against a release build (`swift run -c release assemblage-stress`) and, bounded, in the test suite (the
         // scenarios only with ASSEMBLAGE_HEAVY_TESTS=1, as .ci/run sets it for its heavy-test and sanitizer steps).
         .target(name: "AssemblageStressSupport"),
-        .target(name: "AssemblageStress", dependencies: ["Assemblage", "AssemblageStressSupport"]),
+        .target(name: "AssemblageStress", dependencies: ["Assemblage", "AssemblageProperties", "AssemblageStressSupport"]),
         .executableTarget(name: "assemblage-stress", dependencies: ["AssemblageStress"]),
         .testTarget(name: "AssemblageStressTests", dependencies: ["AssemblageStress", "Assemblage", "AssemblageTestSupport"]),
     ],

@@ -17,6 +17,7 @@ let package = Package(
         // Links both documented libraries, so that the plugin sees them as this package's dependencies.
         .target(name: "AssemblageDocs", dependencies: [
             .product(name: "Assemblage", package: "Assemblage"),
+            .product(name: "AssemblageProperties", package: "Assemblage"),
             .product(name: "AssemblageScenes", package: "Assemblage"),
         ]),
     ],

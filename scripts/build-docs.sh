@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(Assemblage AssemblageScenes); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(Assemblage AssemblageProperties AssemblageScenes); fi
 
 status=0
 for target in "${targets[@]}"; do

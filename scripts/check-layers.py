@@ -19,6 +19,8 @@ import shutil
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "Sources" / "Assemblage"
+# The package's other libraries (AssemblageProperties, AssemblageScenes, AssemblageTesting) are targets of their
+# own: the compiler keeps them to Assemblage's public and `package` API, and Assemblage cannot import them.
 
 # Layer: (folders, layers it may use). The core is one layer of several concept folders whose files use each
 # other freely; everything above it uses it.
@@ -28,13 +30,12 @@ LAYERS = {
                      ["Primitives"]),       # keys, registrations, the container, resolution, lifetimes, disposal
     "Globals":      (["Globals"], ["Core", "Primitives"]),          # the main and root containers, the ambient one
     "PropertyWrappers": (["PropertyWrappers"], ["Globals", "Core", "Primitives"]),  # @Injected and its kin
-    "Properties":   (["Properties"], ["Core", "Primitives"]),       # configuration properties
-    "Assembly":     (["Assembly"], ["Properties", "Core", "Primitives"]),  # Swinject-style assemblies, the assembler
+    "Assembly":     (["Assembly"], ["Core", "Primitives"]),                # Swinject-style assemblies, the assembler
     "Modules":      (["Modules"], ["Assembly", "Core", "Primitives"]),     # module trees, module containers
     "Diagnostics":  (["Diagnostics"], ["Modules", "Assembly", "Core", "Primitives"]),  # validation, explain, graph
-    "Integrations": (["Integrations"], ["Diagnostics", "Modules", "Assembly", "Properties", "Globals", "Core",
-                                        "Primitives"]),      # swift-configuration, swift-log, service-lifecycle
-    "Compatibility": (["Compatibility"], ["Diagnostics", "Modules", "Assembly", "Properties", "PropertyWrappers",
+    "Integrations": (["Integrations"], ["Diagnostics", "Modules", "Assembly", "Globals", "Core",
+                                        "Primitives"]),      # swift-log, swift-service-lifecycle
+    "Compatibility": (["Compatibility"], ["Diagnostics", "Modules", "Assembly", "PropertyWrappers",
                                           "Globals", "Core", "Primitives"]),  # other libraries' spellings
 }
 FOLDER_LAYER = {folder: layer for layer, (folders, _) in LAYERS.items() for folder in folders}

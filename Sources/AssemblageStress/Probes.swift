@@ -1,6 +1,7 @@
 // Memory and scaling probes for the targets of issue 16. Each probe runs in a process of its own (the
 // `assemblage-stress` runner starts one per probe), so resident memory and "cold" mean that process alone.
 import Assemblage
+import AssemblageProperties
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Assemblage
+import AssemblageProperties
 
 struct ServiceAssembly: Assembly {
     func assemble(container: Container) {

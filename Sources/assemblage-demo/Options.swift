@@ -1,4 +1,5 @@
 import Assemblage
+import AssemblageProperties
 
 /// The demo's command line, parsed: unknown flags are an error (usage, exit status 2), not ignored.
 struct DemoOptions: Equatable {

@@ -53,7 +53,7 @@ import Testing
         #expect(
             accessors.contains(
                 """
-                    /// UserManager, registered at Assemblies.swift:15.
+                    /// UserManager, registered at Assemblies.swift:16.
                     func userManager() throws(ResolutionError) -> UserManager {
                         try require(UserManager.self)
                     }

@@ -21,7 +21,7 @@
 /// Keep a reference to the assembler or to its resolver: the resolver keeps the container alive.
 public final class Assembler: Sendable {
     /// The container the assemblies register into.
-    let container: Container
+    package let container: Container
 
     /// What the app resolves from.
     public var resolver: Resolver { container }

@@ -65,7 +65,7 @@ public struct DependencyGraph: Sendable, Equatable {
         var lines = ["flowchart LR"]
         for node in nodes {
             let text = "\(node.key.description)<br/>\(node.scope) · \(node.container)"
-            lines.append("  \(node.id)[\"\(text.replacingOccurrences(of: "\"", with: "#quot;"))\"]")
+            lines.append("  \(node.id)[\"\(text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "#quot;"))\"]")
         }
         for edge in edges { lines.append("  \(edge.from) --> \(edge.to)") }
         return lines.joined(separator: "\n")
@@ -86,7 +86,12 @@ public struct DependencyGraph: Sendable, Equatable {
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        var escaped = ""
+        for character in text {
+            if character == "\\" || character == "\"" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 
     /// A JSON string literal.

@@ -1,4 +1,11 @@
+// LocalizedError comes from FoundationEssentials where the toolchain has it (Linux, recent Apple SDKs), so that the
+// library does not load Foundation's internationalization and ICU libraries; `error.localizedDescription`, which
+// a user gets by importing Foundation, uses the same conformance.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The one shape of every error Assemblage throws: a code, a summary line, and detail lines under it. Each error
 // type says what it knows (its code, its summary, its details); the text a user reads is rendered here, the
@@ -8,7 +15,7 @@ import Foundation
 /// ``details`` under it that say where and how to fix it.
 ///
 /// Every error type of the library adopts it — ``ResolutionError``, ``ScopeError``, ``DisposalError``,
-/// ``ContainerError``, ``PropertyError``, ``ModuleAssemblyError``, ``InjectionError`` and the scenes'
+/// ``ContainerError``, `PropertyError`, ``ModuleAssemblyError``, ``InjectionError`` and the scenes'
 /// `NavigationError` — so they print alike: the summary on the first line, each detail on a line of its own,
 /// indented, with the detail's label first.
 ///

@@ -3,7 +3,7 @@ extension String {
     ///
     /// Every name or key the library shows quoted goes through it: property errors and descriptions, the
     /// environment loader's description, and the dependency graph's JSON.
-    var jsonStringLiteral: String {
+    package var jsonStringLiteral: String {
         var output = "\""
         for scalar in unicodeScalars {
             switch scalar {

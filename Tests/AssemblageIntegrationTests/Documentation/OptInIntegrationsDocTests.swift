@@ -1,5 +1,6 @@
 #if Configuration
     import Assemblage
+    import AssemblageProperties
     import Configuration
     import Foundation
     import Testing

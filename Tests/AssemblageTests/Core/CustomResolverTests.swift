@@ -1,4 +1,5 @@
 import Assemblage
+import AssemblageProperties
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Assemblage
+import AssemblageProperties
 import Foundation
 import Testing
 
@@ -196,6 +197,16 @@ enum PropertiesDoc {
             #expect(token == "s3cr3t")
             #expect(timeout == 5)
             #expect(container.property("api.retries", as: Int.self) == 3)
+        }
+
+        @Test func libraryLandingPageReadsAPropertyInAFactory() throws {
+            struct APIClient { let url: String }
+            // snippet: properties-landing
+            let container = Container()
+            try container.applyPropertyLoader(DictionaryPropertyLoader(["api": ["url": "https://example.com"]]))
+            container.register(APIClient.self) { r in APIClient(url: try r.requireProperty("api.url")) }
+            // end-snippet
+            #expect(try container.require(APIClient.self).url == "https://example.com")
         }
 
         @Test func bundleLoaderIsTypedWhenTheFileIsMissing() {

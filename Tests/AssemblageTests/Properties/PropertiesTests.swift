@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Assemblage
+import AssemblageProperties
 
 // MARK: - PropertyValue
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Assemblage
+import AssemblageProperties
 
 /// A fresh directory under the system temporary directory, removed by
 /// ``remove()``.

@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// A loader that reads a file of one ``PropertyFileFormat`` from a file URL, a bundle resource or bytes in memory.
@@ -42,7 +43,7 @@ public struct PropertyFileLoader<Format: PropertyFileFormat>: PropertyLoader {
     /// ``PropertyFileFormat/fileExtension`` (`json`, `plist`).
     ///
     /// The resource is looked up now; if it does not exist, ``load()`` throws
-    /// ``ErrorCode/missingFile`` naming the resource and the bundle. `name` may include the extension.
+    /// `missingFile` naming the resource and the bundle. `name` may include the extension.
     /// In a Swift package, pass `Bundle.module` to read a target's resources (this works on Linux too); with
     /// `.copy("Directory")` resources, pass the directory as `subdirectory`.
     ///
@@ -116,10 +117,10 @@ public struct PropertyFileLoader<Format: PropertyFileFormat>: PropertyLoader {
     /// ```
     ///
     /// - Returns: The root dictionary's keys and values.
-    /// - Throws: ``PropertyError`` with code ``ErrorCode/missingFile`` or
-    ///   ``ErrorCode/unreadableFile``, or the format's error: ``ErrorCode/malformedFile``
-    ///   (with the line, and for JSON the column), ``ErrorCode/rootNotDictionary``,
-    ///   ``ErrorCode/invalidValue`` or (JSON only) ``ErrorCode/duplicateKey``.
+    /// - Throws: ``PropertyError`` with code `missingFile` or
+    ///   `unreadableFile`, or the format's error: `malformedFile`
+    ///   (with the line, and for JSON the column), `rootNotDictionary`,
+    ///   `invalidValue` or (JSON only) `duplicateKey`.
     public func load() throws -> [String: PropertyValue] {
         try Format.parse(read(), source: sourceDescription)
     }
@@ -230,9 +231,9 @@ public typealias PlistPropertyLoader = PropertyFileLoader<PlistPropertyFormat>
 /// - `//` line comments and `/* */` block comments are allowed wherever whitespace is. Comment markers inside
 ///   strings, as in `"http://example.com"`, are ordinary text.
 /// - A leading UTF-8 byte-order mark is ignored. UTF-16 and UTF-32 files are rejected, as is any invalid UTF-8.
-/// - `null` is rejected (``ErrorCode/invalidValue``): properties have no null; remove the key instead.
-/// - A key repeated within one object is rejected (``ErrorCode/duplicateKey``).
-/// - Numbers overflowing `Double`, such as `1e400`, are rejected (``ErrorCode/invalidValue``) rather
+/// - `null` is rejected (`invalidValue`): properties have no null; remove the key instead.
+/// - A key repeated within one object is rejected (`duplicateKey`).
+/// - Numbers overflowing `Double`, such as `1e400`, are rejected (`invalidValue`) rather
 ///   than read as infinity.
 /// - Arrays and objects may nest at most 64 levels deep (the root object counts as one). The parser does not
 ///   recurse, so even 10,000 levels of hostile input fail cleanly; the limit keeps later recursive work on the
@@ -273,9 +274,9 @@ public enum JSONPropertyFormat: PropertyFileFormat {
     ///   - data: The UTF-8 encoded JSON text.
     ///   - source: The name to give in errors.
     /// - Returns: The root object's keys and values.
-    /// - Throws: ``PropertyError`` with code ``ErrorCode/malformedFile``,
-    ///   ``ErrorCode/rootNotDictionary``, ``ErrorCode/invalidValue`` or
-    ///   ``ErrorCode/duplicateKey``, always with the line and column.
+    /// - Throws: ``PropertyError`` with code `malformedFile`,
+    ///   `rootNotDictionary`, `invalidValue` or
+    ///   `duplicateKey`, always with the line and column.
     public static func parse(_ data: Data, source: String) throws -> [String: PropertyValue] {
         try JSONPropertyParser.parse(data, source: source)
     }
@@ -287,7 +288,7 @@ public enum JSONPropertyFormat: PropertyFileFormat {
 /// Property-list dates and data load as ``PropertyValue/date(_:)`` and ``PropertyValue/data(_:)``; `<integer>`
 /// as ``PropertyValue/integer(_:)``; `<real>` as ``PropertyValue/double(_:)``; `<true/>`/`<false/>` as
 /// ``PropertyValue/bool(_:)``. Non-finite reals (`inf`, `nan`) and integers beyond `Int` are rejected with
-/// ``ErrorCode/invalidValue``, nesting deeper than 64 levels as for JSON. Unlike JSON, duplicate keys
+/// `invalidValue`, nesting deeper than 64 levels as for JSON. Unlike JSON, duplicate keys
 /// cannot be detected: the system parser keeps the last occurrence. Syntax errors carry the line number when the
 /// system parser reports one, but no column.
 ///
@@ -320,8 +321,8 @@ public enum PlistPropertyFormat: PropertyFileFormat {
     ///   - data: The encoded property list.
     ///   - source: The name to give in errors.
     /// - Returns: The root dictionary's keys and values.
-    /// - Throws: ``PropertyError`` with code ``ErrorCode/malformedFile``,
-    ///   ``ErrorCode/rootNotDictionary`` or ``ErrorCode/invalidValue``.
+    /// - Throws: ``PropertyError`` with code `malformedFile`,
+    ///   `rootNotDictionary` or `invalidValue`.
     public static func parse(_ data: Data, source: String) throws -> [String: PropertyValue] {
         try PlistPropertyParser.parse(data, source: source)
     }

@@ -1,3 +1,5 @@
+import Assemblage
+
 /// Where a merged value came from: the source's description, and the layer that set it.
 ///
 /// Every merge into a ``Properties`` value (a loader's properties, a lookup source) is one *layer*, numbered in
@@ -102,7 +104,7 @@ extension Properties {
     ///
     /// - Returns: The first value found and its source's description, or `nil`.
     /// - Throws: A ``PropertyError`` from a source; any other error wrapped as
-    ///   ``ErrorCode/loadFailed`` with the key and the source.
+    ///   `loadFailed` with the key and the source.
     /// The value `key` reads as, through the loaded values and the lookup sources, with its source's
     /// description (`nil` when it is not known).
     func resolve(_ key: String, as kind: PropertyValueKind) throws -> (value: PropertyValue, source: String?)? {

@@ -79,9 +79,9 @@ extension Properties {
     ///   - key: A key: a top-level name or a dotted key path.
     ///   - type: The type to read; usually inferred.
     /// - Returns: The converted value.
-    /// - Throws: ``PropertyError`` with code ``ErrorCode/missingKey`` or
-    ///   ``ErrorCode/typeMismatch-9yjsn``, or the error of a ``PropertySource`` that failed
-    ///   (``ErrorCode/loadFailed`` when it was not a `PropertyError`).
+    /// - Throws: ``PropertyError`` with code `missingKey` or
+    ///   `typeMismatch`, or the error of a ``PropertySource`` that failed
+    ///   (`loadFailed` when it was not a `PropertyError`).
     public func requireProperty<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) throws -> T {
         guard let (value, source) = try resolve(key, as: T.propertyValueKind) else {
             throw PropertyError(
@@ -126,9 +126,9 @@ extension Properties {
     /// - Returns: The decoded value.
     /// - Throws: ``PropertyError`` whose ``PropertyError/keyPath`` is the full path of the offending value
     ///   (`database.port`, `servers[1].host`) and whose ``PropertyError/source`` is the loader or source that
-    ///   supplied it, with code ``ErrorCode/missingKey``, ``ErrorCode/typeMismatch-9yjsn``,
-    ///   ``ErrorCode/invalidValue`` (for example a number that does not fit an `Int8`, or an invalid
-    ///   enum raw value), or ``ErrorCode/decodingFailed`` for other errors thrown by the type's
+    ///   supplied it, with code `missingKey`, `typeMismatch`,
+    ///   `invalidValue` (for example a number that does not fit an `Int8`, or an invalid
+    ///   enum raw value), or `decodingFailed` for other errors thrown by the type's
     ///   initializer; or the error of a ``PropertySource`` that failed.
     public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
         let context = lookupSources.isEmpty ? nil : PropertyLookupContext(layers: lookupSources)
@@ -236,6 +236,7 @@ extension Properties {
     }
 }
 
+import Assemblage
 /// Where the coding path of a `decodeProperties` call starts in the origin tree.
 struct PropertyErrorBase {
     /// The origin node at the decoded key (the root for a root decode).

@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// A loader that reads environment variables sharing a prefix, and maps their names to key paths.
@@ -26,8 +27,8 @@ import Foundation
 /// ``Properties/property(_:as:)`` and ``Properties/decodeProperties(_:forKey:)`` alike.
 ///
 /// Two variables of one loader must not map to the same key path (`APP_PORT` and `APP_port`:
-/// ``ErrorCode/duplicateKey``) nor one to a component of the other's path (`APP_DB` and `APP_DB_HOST`:
-/// ``ErrorCode/conflictingKeys``, since `db` cannot be a value and a dictionary at once). The error
+/// `duplicateKey`) nor one to a component of the other's path (`APP_DB` and `APP_DB_HOST`:
+/// `conflictingKeys`, since `db` cannot be a value and a dictionary at once). The error
 /// names both variables. Such clashes are common in the whole environment of a process (`TERM` and
 /// `TERM_PROGRAM`), so load it with a prefix, or with ``KeyMapping/verbatim``.
 ///
@@ -177,8 +178,8 @@ public struct EnvironmentPropertyLoader: PropertyLoader {
     ///
     /// - Returns: One ``PropertyValue/string(_:)`` per matching variable whose name maps to a key.
     /// - Throws: With ``KeyMapping/keyPath``, a ``PropertyError`` naming both variables when two of them map
-    ///   to the same key path (``ErrorCode/duplicateKey``) or one maps to a component of the other's
-    ///   path (``ErrorCode/conflictingKeys``). Never with ``KeyMapping/verbatim``.
+    ///   to the same key path (`duplicateKey`) or one maps to a component of the other's
+    ///   path (`conflictingKeys`). Never with ``KeyMapping/verbatim``.
     public func load() throws -> [String: PropertyValue] {
         var values: [String: PropertyValue] = [:]
         guard keyMapping != .verbatim else {

@@ -1,10 +1,9 @@
+import Assemblage
+
 extension Container {
     /// The properties applied to this container itself (its fallbacks' are merged beneath them when read), kept
-    /// in the core's per-container extension storage; read and written under `writer`.
-    var ownProperties: Properties {
-        get { hooks.extensionStorage[ObjectIdentifier(Properties.self)] as? Properties ?? Properties() }
-        set { hooks.extensionStorage[ObjectIdentifier(Properties.self)] = newValue }
-    }
+    /// in the core's per-container extension state.
+    var ownProperties: Properties { extensionState(Properties.self, default: Properties()) }
 
     /// The properties visible from this container: its own, over those of its fallbacks.
     ///
@@ -20,12 +19,12 @@ extension Container {
     /// ```
     public var properties: Properties {
         // A scope's view shares its container's registry, and so its properties and fallbacks.
-        let (own, hasFallbacks) = writer.withLock { (ownProperties, fallbackList != nil) }
+        let own = ownProperties
         guard hasFallbacks else { return own }
         // Each container once, in lookup order; the earliest wins, so merge from the last.
         var merged = Properties()
-        for container in lookupChain().reversed() {
-            merged.merge(container === self ? own : container.writer.withLock { container.ownProperties })
+        for container in containersInLookupOrder.reversed() {
+            merged.merge(container === self ? own : container.ownProperties)
         }
         return merged
     }
@@ -61,7 +60,7 @@ extension Container {
     /// - Throws: ``PropertyError`` from the first loader that fails; nothing is merged then.
     public func applyPropertyLoaders(_ loaders: [any PropertyLoader]) throws {
         let loaded = try Properties(loaders: loaders)
-        writer.withLock { ownProperties.merge(loaded) }
+        updateExtensionState(Properties.self, default: Properties()) { $0.merge(loaded) }
     }
 
     /// Adds a source that is asked key by key when a property is read, over everything applied so far.
@@ -78,7 +77,7 @@ extension Container {
     ///
     /// - Parameter source: The source.
     public func addPropertySource(_ source: any PropertySource) {
-        writer.withLock { ownProperties.addSource(source) }
+        updateExtensionState(Properties.self, default: Properties()) { $0.addSource(source) }
     }
 }
 
@@ -102,12 +101,12 @@ extension Resolver {
     ///   - type: The type to read.
     /// - Returns: The value, or `nil`.
     public func property<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) -> T? {
-        _container?.properties.property(key, as: type)
+        containerBehind?.properties.property(key, as: type)
     }
 
     /// Reads a property as `T`, or throws an error naming the key, the expected type and what was found.
     ///
-    /// The same as ``Properties/requireProperty(_:as:)`` on the container's ``Container/properties``.
+    /// The same as ``Properties/requireProperty(_:as:)`` on the container's `Container.properties`.
     ///
     /// ```swift
     /// container.register(Server.self) { r in Server(port: try r.requireProperty("server.port")) }
@@ -119,12 +118,12 @@ extension Resolver {
     /// - Returns: The value.
     /// - Throws: ``PropertyError`` (`.missingKey` or `.typeMismatch`).
     public func requireProperty<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) throws -> T {
-        try _requireContainer(for: "requireProperty").properties.requireProperty(key, as: type)
+        try containerBehind(for: "requireProperty").properties.requireProperty(key, as: type)
     }
 
     /// Decodes a configuration value from one key, or from all properties when `key` is `nil`.
     ///
-    /// The same as ``Properties/decodeProperties(_:forKey:)`` on the container's ``Container/properties``.
+    /// The same as ``Properties/decodeProperties(_:forKey:)`` on the container's `Container.properties`.
     ///
     /// ```swift
     /// struct ServerConfig: Decodable { let host: String; let port: Int }
@@ -137,6 +136,6 @@ extension Resolver {
     /// - Returns: The decoded value.
     /// - Throws: ``PropertyError`` naming the key path that failed.
     public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
-        try _requireContainer(for: "decodeProperties").properties.decodeProperties(type, forKey: key)
+        try containerBehind(for: "decodeProperties").properties.decodeProperties(type, forKey: key)
     }
 }

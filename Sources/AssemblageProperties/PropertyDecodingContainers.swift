@@ -1,3 +1,5 @@
+import Assemblage
+
 // The three decoding containers of ``PropertyValueDecoder``: keyed (a dictionary, whose fields lookup sources may
 // answer one by one), unkeyed (an array, whose elements are always loaded values) and single-value.
 

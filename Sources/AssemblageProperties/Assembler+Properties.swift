@@ -1,3 +1,5 @@
+import Assemblage
+
 // Properties for assemblies: the assembler applies property loaders and sources to its container.
 
 extension Assembler {
@@ -45,7 +47,7 @@ extension Assembler {
     }
 
     /// Adds a source that is asked key by key to the assembler's container; see
-    /// ``Container/addPropertySource(_:)-(PropertySource)``.
+    /// `Container.addPropertySource(_:)`.
     ///
     /// ```swift
     /// assembler.addPropertySource(SecretsDirectorySource(directory: secretsURL))

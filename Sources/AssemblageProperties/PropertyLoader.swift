@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// A source of configuration properties.
@@ -16,7 +17,7 @@ import Foundation
 ///
 /// Implement the protocol to add a new source. Throw ``PropertyError`` for
 /// failures (other errors are wrapped with code
-/// ``ErrorCode/loadFailed``):
+/// `loadFailed`):
 ///
 /// ```swift
 /// struct CommandLineLoader: PropertyLoader {

@@ -1,3 +1,5 @@
+import Assemblage
+
 // The codes of `PropertyError`, each a static member of `ErrorCode<PropertyError>` (`PropertyError.Code`).
 
 /// The kinds of ``PropertyError``.

@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// A single configuration value loaded from a property source.

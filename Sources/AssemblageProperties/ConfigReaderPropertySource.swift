@@ -1,3 +1,5 @@
+import Assemblage
+
 #if Configuration
     import Configuration
     import Foundation
@@ -6,8 +8,8 @@
     ///
     /// Configuration that a `ConfigReader` reads from its providers — environment variables, JSON, YAML and
     /// property-list files, command-line arguments, in-memory values, providers of your own — reaches factories
-    /// through the same ``Resolver/property(_:as:)``, ``Resolver/requireProperty(_:as:)`` and
-    /// ``Resolver/decodeProperties(_:forKey:)`` calls as loaded properties. Keys are the reader's: the property
+    /// through the same `Resolver.property(_:as:)`, `Resolver.requireProperty(_:as:)` and
+    /// `Resolver.decodeProperties(_:forKey:)` calls as loaded properties. Keys are the reader's: the property
     /// `server.port` is the `ConfigKey` `["server", "port"]`, which `EnvironmentVariablesProvider` reads from
     /// `SERVER_PORT` and a JSON provider from `{"server": {"port": …}}`. A reader scoped with `scoped(to:)` adds
     /// its prefix as usual.
@@ -33,7 +35,7 @@
     /// for `Double`, `Float` and `Decimal`, `.bytes` for `Data`) and, when that finds nothing, for the other types
     /// in turn (string, int, double, bool, the arrays, bytes): a value the provider holds as another type is then
     /// converted by the rules of ``PropertyValue`` (an in-memory `.int(5)` reads as `Double` 5), and one that does
-    /// not convert is a ``ErrorCode/typeMismatch-9yjsn`` that names the key and this source. A key that is
+    /// not convert is a `typeMismatch` that names the key and this source. A key that is
     /// missing thus costs up to ten lookups in the reader (and ten events for its access reporter).
     ///
     /// **Limits.** A reader cannot list its keys: a property read as a dictionary (`[String: Int]`) sees only

@@ -1,3 +1,5 @@
+import Assemblage
+
 /// The kind of value a reader of properties expects: what a ``PropertySource`` is asked for.
 ///
 /// A source that stores typed values (swift-configuration's providers ask for a type with every lookup) uses

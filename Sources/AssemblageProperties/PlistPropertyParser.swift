@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// Reads a property list with `PropertyListSerialization` and converts what it returns into ``PropertyValue``,

@@ -1,3 +1,5 @@
+import Assemblage
+
 /// A source of properties that is asked key by key, when a property is read.
 ///
 /// A ``PropertyLoader`` returns every value of its source at once, and ``Properties`` merges them. Some sources
@@ -7,7 +9,7 @@
 /// ``Properties/value(forKey:)`` and, field by field, by ``Properties/decodeProperties(_:forKey:)`` (and so by the
 /// resolver's `property`, `requireProperty` and `decodeProperties`).
 ///
-/// Add one with ``Properties/addSource(_:)`` or ``Container/addPropertySource(_:)-(PropertySource)``.
+/// Add one with ``Properties/addSource(_:)`` or `Container.addPropertySource(_:)`.
 /// Precedence is that of loaders: **what is added later wins**, key by key. A source added after a loader
 /// answers before the loader's values; a loader applied after a source wins over the source for every key it
 /// sets (a loader that replaces a top-level key, such as a JSON file setting `"server"`, hides the source's
@@ -52,7 +54,7 @@ public protocol PropertySource: Sendable {
     ///   - kind: The kind of value the reader expects.
     /// - Returns: The value, or `nil` when the source has no value for the key.
     /// - Throws: A ``PropertyError`` when the source cannot be read; any other error is reported as a
-    ///   ``PropertyError`` with code ``ErrorCode/loadFailed`` naming the key and this source.
+    ///   ``PropertyError`` with code `loadFailed` naming the key and this source.
     ///   Non-throwing readers such as ``Properties/property(_:as:)`` treat a throwing source as having no value.
     func value(atKeyPath keyPath: [String], as kind: PropertyValueKind) throws -> PropertyValue?
 

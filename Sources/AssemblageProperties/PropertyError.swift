@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// An error raised while loading or reading properties.

@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// A `Decoder` over the properties at one key path: the loaded ``PropertyValue`` there, and the

@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// Configuration properties merged from loaders and lookup sources, in layers.
@@ -126,8 +127,8 @@ public struct Properties: Sendable {
     ///
     /// - Parameter loader: The source to load.
     /// - Throws: The loader's ``PropertyError``; any other error is wrapped in a ``PropertyError`` with code
-    ///   ``ErrorCode/loadFailed``. For a key-path loader, also ``ErrorCode/invalidKey``,
-    ///   ``ErrorCode/duplicateKey`` or ``ErrorCode/conflictingKeys`` when its keys do not
+    ///   `loadFailed`. For a key-path loader, also `invalidKey`,
+    ///   `duplicateKey` or `conflictingKeys` when its keys do not
     ///   form one tree.
     public init(loader: any PropertyLoader) throws {
         let values = try Self.load(loader)

@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// The strict JSON parser with comments of ``JSONPropertyFormat`` (which lists how it differs from RFC 8259),

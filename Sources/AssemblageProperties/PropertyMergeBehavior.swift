@@ -1,3 +1,5 @@
+import Assemblage
+
 /// How ``Properties`` merges what a ``PropertyLoader`` returns over the properties merged before it.
 ///
 /// Files replace whole top-level values; the environment overrides single nested values. A loader says which
@@ -44,9 +46,9 @@ public struct PropertyMergeBehavior: Hashable, Sendable, CustomStringConvertible
     /// - A value on the way that is not a dictionary (a string where the path needs a dictionary) is replaced
     ///   by a dictionary: what is merged later wins.
     /// - Within one loader, two keys that differ only in case, or a key that is also the prefix of another
-    ///   (`db` and `db.host`), are an error: ``ErrorCode/duplicateKey`` or
-    ///   ``ErrorCode/conflictingKeys``. An empty component (`server..port`) is
-    ///   ``ErrorCode/invalidKey``.
+    ///   (`db` and `db.host`), are an error: `duplicateKey` or
+    ///   `conflictingKeys`. An empty component (`server..port`) is
+    ///   `invalidKey`.
     ///
     /// ```swift
     /// EnvironmentPropertyLoader(prefix: "APP_").mergeBehavior   // .overridingKeyPaths

@@ -1,3 +1,4 @@
+import Assemblage
 import Foundation
 
 /// A type that can be read from, and written as, a ``PropertyValue``.
@@ -29,7 +30,7 @@ public protocol PropertyRepresentable: Sendable {
     ///
     /// Return `nil` rather than guessing: ``Properties/requireProperty(_:as:)``
     /// turns `nil` into a ``PropertyError`` with code
-    /// ``ErrorCode/typeMismatch-9yjsn``.
+    /// `typeMismatch`.
     ///
     /// ```swift
     /// Int(propertyValue: .string("12")) // 12
