@@ -112,3 +112,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The upcoming language features the Swift server libraries turn on, for the package's libraries: existentials
+// spelled `any P`, imports internal unless they say otherwise (a module's public API names what it re-exposes),
+// and members visible only from modules a file imports itself. Tests, the demo and the tools keep the spelling
+// users write today, so that the articles' code (compiled in the tests) reads as an app's does.
+for target in package.targets where target.type == .regular {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -259,7 +259,7 @@ def container_resolution():
 def factory_box(n):
     count = "no arguments" if n == 0 else f"{NUMBERS[n]} argument{'s' if n > 1 else ''}"
     generics = ", ".join(["Service"] + letters(n))
-    function = f"@Sendable ({', '.join(['Resolver'] + letters(n))}) throws -> Service"
+    function = f"@Sendable ({', '.join(['any Resolver'] + letters(n))}) throws -> Service"
     return [
         f"/// Holds a factory with {count}.",
         "@usableFromInline",
@@ -290,7 +290,7 @@ def maker(n):
             w(f"        self.{v} = {v}")
         w("    }")
     w("    @inlinable @inline(__always)")
-    w("    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {")
+    w("    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {")
     box = f"_Factory{n}<{', '.join(['Service'] + letters(n))}>"
     call = f"try $0.call({', '.join(['resolver'] + lower(n))})"
     line = f"        try Unmanaged<{box}>.fromOpaque(box)._withUnsafeGuaranteedRef {{ {call} }}"
@@ -519,7 +519,7 @@ def register_method(n):
     w("        name: String? = nil,")
     w("        file: String = #fileID,")
     w("        line: Int = #line,")
-    w(f"        factory: @escaping @Sendable ({', '.join(['Resolver'] + [f'Arg{i}' for i in range(1, n + 1)])}) throws -> Service")
+    w(f"        factory: @escaping @Sendable ({', '.join(['any Resolver'] + [f'Arg{i}' for i in range(1, n + 1)])}) throws -> Service")
     w("    ) -> ServiceEntry<Service> {")
     out += wrapped("        ", "let key = ServiceKey(", key_expression([f"Arg{i}" for i in range(1, n + 1)]), ")")
     w(f"        return register(key, _Factory{n}(factory), kind: .arity{n}, site: RegistrationSite(file: file, line: line))")
@@ -595,7 +595,7 @@ def autoregistration():
         w(f"            Service.self, parameters: {', '.join(l + '.self' for l in names)}, arguments: Void.self,")
         w("            at: RegistrationSite(file: file, line: line))")
         w("        return register(Service.self, name: name, file: file, line: line) {")
-        w("            (resolver: Resolver) throws -> Service in")
+        w("            (resolver: any Resolver) throws -> Service in")
         w("            try initializer(")
         calls = [f"                _autoresolve({l}.self, resolver, {i + 1}, site)" for i, l in enumerate(names)]
         w(",\n".join(calls))

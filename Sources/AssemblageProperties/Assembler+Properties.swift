@@ -1,4 +1,4 @@
-import Assemblage
+public import Assemblage
 
 // Properties for assemblies: the assembler applies property loaders and sources to its container.
 
@@ -17,7 +17,7 @@ extension Assembler {
     ///   - propertyLoaders: Loaded in order (later wins), all or nothing.
     ///   - container: The container to register into.
     /// - Throws: ``PropertyError`` when a loader fails; no assembly runs then.
-    public convenience init(_ assemblies: [Assembly], propertyLoaders: [any PropertyLoader],
+    public convenience init(_ assemblies: [any Assembly], propertyLoaders: [any PropertyLoader],
                             container: Container = Container()) throws {
         try container.applyPropertyLoaders(propertyLoaders)
         self.init(assemblies, container: container)
@@ -30,7 +30,7 @@ extension Assembler {
     ///   - propertyLoaders: Loaded in order (later wins), all or nothing.
     ///   - container: The container to register into.
     /// - Throws: ``PropertyError`` when a loader fails.
-    public convenience init(assemblies: [Assembly], propertyLoaders: [any PropertyLoader],
+    public convenience init(assemblies: [any Assembly], propertyLoaders: [any PropertyLoader],
                             container: Container = Container()) throws {
         try self.init(assemblies, propertyLoaders: propertyLoaders, container: container)
     }

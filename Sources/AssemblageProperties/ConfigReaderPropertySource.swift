@@ -1,7 +1,6 @@
-import Assemblage
-
 #if Configuration
-    import Configuration
+    public import Assemblage
+    public import Configuration
     import Foundation
 
     /// A ``PropertySource`` backed by a swift-configuration `ConfigReader` (package trait `Configuration`).

@@ -1,4 +1,4 @@
-import Assemblage
+public import Assemblage
 
 extension Container {
     /// The properties applied to this container itself (its fallbacks' are merged beneath them when read), kept

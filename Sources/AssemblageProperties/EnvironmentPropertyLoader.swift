@@ -1,5 +1,5 @@
 import Assemblage
-import Foundation
+public import Foundation
 
 /// A loader that reads environment variables sharing a prefix, and maps their names to key paths.
 ///

@@ -1,4 +1,4 @@
-import Assemblage
+public import Assemblage
 
 // The codes of `PropertyError`, each a static member of `ErrorCode<PropertyError>` (`PropertyError.Code`).
 

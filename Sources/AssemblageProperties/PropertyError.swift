@@ -1,4 +1,4 @@
-import Assemblage
+public import Assemblage
 import Foundation
 
 /// An error raised while loading or reading properties.

@@ -1,5 +1,5 @@
 import Assemblage
-import Foundation
+public import Foundation
 
 /// A loader that reads a file of one ``PropertyFileFormat`` from a file URL, a bundle resource or bytes in memory.
 ///

@@ -1,5 +1,5 @@
 import Assemblage
-import Foundation
+public import Foundation
 
 /// A type that can be read from, and written as, a ``PropertyValue``.
 ///

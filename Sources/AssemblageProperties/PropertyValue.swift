@@ -1,5 +1,5 @@
 import Assemblage
-import Foundation
+public import Foundation
 
 /// A single configuration value loaded from a property source.
 ///

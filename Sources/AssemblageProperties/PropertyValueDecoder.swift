@@ -1,5 +1,5 @@
 import Assemblage
-import Foundation
+public import Foundation
 
 /// A `Decoder` over the properties at one key path: the loaded ``PropertyValue`` there, and the
 /// ``PropertySource``s that may answer for the keys under it.

@@ -1,4 +1,4 @@
-import Assemblage
+public import Assemblage
 
 extension Container {
     /// Registers a scene module under its ``SceneModule/moduleName``, so that navigations can name it.
@@ -44,7 +44,7 @@ extension Container {
     @discardableResult
     public func register<Scene: SceneModule>(
         scene: Scene.Type, file: String = #fileID, line: Int = #line,
-        factory: @escaping @Sendable (Resolver) throws -> Scene
+        factory: @escaping @Sendable (any Resolver) throws -> Scene
     ) -> ServiceEntry<AnySceneModule<Scene.View>> {
         register(AnySceneModule<Scene.View>.self, name: Scene.moduleName, file: file, line: line) { r in
             AnySceneModule(try factory(r))

@@ -1,4 +1,9 @@
-import Assemblage
+public import Assemblage
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // LocalizedError's defaults, which the AssemblageError conformance uses
+#else
+import Foundation
+#endif
 
 /// Why a navigation did not happen.
 ///

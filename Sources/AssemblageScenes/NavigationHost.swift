@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// Shows scenes on a platform: the thin layer between the ``TransitionCoordinator`` and a UI toolkit.

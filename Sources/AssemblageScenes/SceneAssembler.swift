@@ -1,4 +1,4 @@
-import Assemblage
+public import Assemblage
 
 /// Sets an app's scenes up: registers everything, creates the ``TransitionCoordinator`` and shows the
 /// starting scene on a host.
@@ -39,7 +39,7 @@ public final class SceneAssembler {
     private let registrations: @MainActor (Container) -> Void
 
     /// What the app resolves from.
-    public var resolver: Resolver { container }
+    public var resolver: any Resolver { container }
 
     /// Creates an assembler and runs `registrations` into `container`.
     ///
@@ -77,7 +77,7 @@ public final class SceneAssembler {
     ///   - parameters: What the starting scene is built with.
     ///   - assemblies: The app's assemblies, in order.
     ///   - container: The container to register into.
-    public convenience init(startingScene: String, parameters: SceneParameters = [:], assemblies: [Assembly],
+    public convenience init(startingScene: String, parameters: SceneParameters = [:], assemblies: [any Assembly],
                             container: Container = Container()) {
         self.init(startingScene: startingScene, parameters: parameters, container: container) { container in
             Assembler(container: container).apply(assemblies: assemblies)

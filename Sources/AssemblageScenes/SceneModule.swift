@@ -1,4 +1,4 @@
-import Assemblage
+public import Assemblage
 
 /// Builds one scene of the app: resolves what the scene needs and returns its view.
 ///
@@ -72,7 +72,7 @@ public protocol SceneModule: Sendable {
     /// - Throws: Anything; the coordinator reports it as ``Assemblage/ErrorCode/sceneBuildFailed`` (or
     ///   ``Assemblage/ErrorCode/invalidParameters`` for a ``NavigationError`` of that code) and shows nothing.
     @MainActor
-    func build(resolver: Resolver, parameters: Parameters) throws -> View
+    func build(resolver: any Resolver, parameters: Parameters) throws -> View
 }
 
 extension SceneModule {
@@ -91,7 +91,7 @@ extension SceneModule where Parameters == SceneParameters {
     /// - Returns: The scene's view.
     /// - Throws: What ``build(resolver:parameters:)`` throws.
     @MainActor
-    public func build(resolver: Resolver) throws -> View {
+    public func build(resolver: any Resolver) throws -> View {
         try build(resolver: resolver, parameters: [:])
     }
 }
@@ -112,7 +112,7 @@ public struct AnySceneModule<View>: Sendable {
     public let moduleName: String
     /// The name of the parameters type the scene takes.
     public let parametersTypeName: String
-    private let buildView: @MainActor @Sendable (Resolver, SceneParameters) throws -> View
+    private let buildView: @MainActor @Sendable (any Resolver, SceneParameters) throws -> View
 
     /// Wraps a scene module.
     ///
@@ -153,7 +153,7 @@ public struct AnySceneModule<View>: Sendable {
     ///   - moduleName: The scene's name.
     ///   - build: Resolves what the scene needs and creates its view, on the main actor.
     public init(moduleName: String,
-                build: @escaping @MainActor @Sendable (Resolver, SceneParameters) throws -> View) {
+                build: @escaping @MainActor @Sendable (any Resolver, SceneParameters) throws -> View) {
         self.moduleName = moduleName
         self.parametersTypeName = String(describing: SceneParameters.self)
         self.buildView = build
@@ -171,7 +171,7 @@ public struct AnySceneModule<View>: Sendable {
     /// - Returns: The scene's view.
     /// - Throws: What the scene throws, or ``NavigationError`` when the parameters do not fit a typed scene.
     @MainActor
-    public func build(resolver: Resolver, parameters: SceneParameters = [:]) throws -> View {
+    public func build(resolver: any Resolver, parameters: SceneParameters = [:]) throws -> View {
         try buildView(resolver, parameters)
     }
 }

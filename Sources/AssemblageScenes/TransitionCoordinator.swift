@@ -1,4 +1,5 @@
-import Assemblage
+public import Assemblage
+import FoundationEssentials
 
 /// Navigates between scenes by name: resolves and builds the scene, keeps the ``NavigationState`` and
 /// tells its ``NavigationHost`` what to show.
@@ -59,7 +60,7 @@ public final class TransitionCoordinator {
     public nonisolated static let moduleName = "TransitionCoordinator"
 
     /// What scenes are resolved from and built with.
-    public let resolver: Resolver
+    public let resolver: any Resolver
     /// What is on screen. Changes when a navigation succeeds (before the host animates it), and when the
     /// host reports a change it made on its own.
     public private(set) var state = NavigationState()
@@ -105,7 +106,7 @@ public final class TransitionCoordinator {
     /// ```
     ///
     /// - Parameter resolver: Resolves the scene modules and what they need.
-    public init(resolver: Resolver) {
+    public init(resolver: any Resolver) {
         self.resolver = resolver
     }
 

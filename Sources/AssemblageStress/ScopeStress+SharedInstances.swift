@@ -7,10 +7,10 @@ import Synchronization
 
 /// A `.container` service that keeps what its factory received: the resolver and a `Provider` of the request.
 final class RequestKeeper: @unchecked Sendable {  // @unchecked: immutable.
-    let resolver: Resolver
+    let resolver: any Resolver
     let request: Provider<ScopeRequest>
 
-    init(resolver: Resolver, request: Provider<ScopeRequest>) {
+    init(resolver: any Resolver, request: Provider<ScopeRequest>) {
         self.resolver = resolver
         self.request = request
     }

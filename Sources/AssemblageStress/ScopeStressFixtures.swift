@@ -348,7 +348,7 @@ struct ScopeFixture: Sendable {
     }
 
     /// What node `index`'s factory resolves before making the node.
-    private func dependencies(of index: Int, _ r: Resolver, _ state: ScopeRunState) throws(ResolutionError)
+    private func dependencies(of index: Int, _ r: any Resolver, _ state: ScopeRunState) throws(ResolutionError)
         -> (ScopeRequest, (any ScopeNode)?, ScopeCommand?)
     {
         let request = try r.require(ScopeRequest.self)
@@ -360,7 +360,7 @@ struct ScopeFixture: Sendable {
     }
 
     /// Resolves node `index` through `resolver`.
-    func node(_ index: Int, _ resolver: Resolver) throws(ResolutionError) -> any ScopeNode {
+    func node(_ index: Int, _ resolver: any Resolver) throws(ResolutionError) -> any ScopeNode {
         if Self.isPlain(index) { return try resolver.require(PlainNode.self, name: names[index]) }
         return try resolver.require(DisposableNode.self, name: names[index])
     }

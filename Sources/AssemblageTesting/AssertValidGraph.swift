@@ -1,5 +1,5 @@
 #if canImport(Testing)
-import Assemblage
+public import Assemblage
 import Foundation
 import Testing
 #if canImport(XCTest)

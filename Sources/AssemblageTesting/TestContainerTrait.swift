@@ -1,6 +1,6 @@
 #if canImport(Testing)
-import Assemblage
-import Testing
+public import Assemblage
+public import Testing
 
 /// A Swift Testing trait that gives each test a fresh container, layered over a base container and
 /// installed as the task's root while the test runs.

@@ -1,4 +1,4 @@
-import Assemblage
+public import Assemblage
 
 /// Runs `operation` with a fresh container layered over `base`, installed as the task's root (`Container.root`).
 ///

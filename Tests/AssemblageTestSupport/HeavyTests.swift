@@ -1,7 +1,7 @@
 // The one switch between the behaviour suite and the heavy runs, shared by the test targets that have heavy tests.
 
 import Foundation
-import Testing
+public import Testing
 
 /// Whether the heavy tests run and print their figures: when `ASSEMBLAGE_HEAVY_TESTS` is set (to anything but `0`),
 /// as `.ci/run` does for its heavy-test and thread-sanitizer steps. A plain `swift test` skips the tests that take

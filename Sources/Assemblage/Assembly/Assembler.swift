@@ -24,7 +24,7 @@ public final class Assembler: Sendable {
     package let container: Container
 
     /// What the app resolves from.
-    public var resolver: Resolver { container }
+    public var resolver: any Resolver { container }
 
     /// Creates an assembler over `container`, with no assemblies applied yet.
     ///
@@ -38,7 +38,7 @@ public final class Assembler: Sendable {
     /// - Parameters:
     ///   - assemblies: The assemblies, in order.
     ///   - container: The container to register into.
-    public convenience init(_ assemblies: [Assembly], container: Container = Container()) {
+    public convenience init(_ assemblies: [any Assembly], container: Container = Container()) {
         self.init(container: container)
         apply(assemblies: assemblies)
     }
@@ -55,8 +55,8 @@ public final class Assembler: Sendable {
     ///   - parent: An assembler whose registrations this one's container falls back to.
     ///   - defaultObjectScope: The scope of registrations that do not set one.
     ///   - behaviors: Objects notified of each registration.
-    public convenience init(_ assemblies: [Assembly], parent: Assembler?, defaultObjectScope: ObjectScope = .graph,
-                            behaviors: [Behavior] = []) {
+    public convenience init(_ assemblies: [any Assembly], parent: Assembler?, defaultObjectScope: ObjectScope = .graph,
+                            behaviors: [any Behavior] = []) {
         self.init(container: Container(parent: parent?.container, defaultObjectScope: defaultObjectScope,
                                        behaviors: behaviors))
         apply(assemblies: assemblies)
@@ -69,21 +69,21 @@ public final class Assembler: Sendable {
     ///   - defaultObjectScope: The scope of registrations that do not set one.
     ///   - behaviors: Objects notified of each registration.
     public convenience init(parentAssembler: Assembler?, defaultObjectScope: ObjectScope = .graph,
-                            behaviors: [Behavior] = []) {
+                            behaviors: [any Behavior] = []) {
         self.init([], parent: parentAssembler, defaultObjectScope: defaultObjectScope, behaviors: behaviors)
     }
 
     /// Applies one assembly as a batch of one: its `assemble`, then its `loaded`.
     ///
     /// - Parameter assembly: The assembly.
-    public func apply(assembly: Assembly) {
+    public func apply(assembly: any Assembly) {
         apply(assemblies: [assembly])
     }
 
     /// Applies assemblies as one batch: every `assemble` in order, then every `loaded` in the same order.
     ///
     /// - Parameter assemblies: The assemblies.
-    public func apply(assemblies: [Assembly]) {
+    public func apply(assemblies: [any Assembly]) {
         for assembly in assemblies { assembly.assemble(container: container) }
         for assembly in assemblies { assembly.loaded(resolver: container) }
     }
@@ -91,21 +91,21 @@ public final class Assembler: Sendable {
     /// Applies assemblies as one batch; the name the Assembler's original documentation uses.
     ///
     /// - Parameter assemblies: The assemblies.
-    public func addAssemblies(_ assemblies: [Assembly]) {
+    public func addAssemblies(_ assemblies: [any Assembly]) {
         apply(assemblies: assemblies)
     }
 
     /// Applies one assembly as a batch of one; the Assembler's original (1.x) name for ``apply(assembly:)``.
     ///
     /// - Parameter assembly: The assembly.
-    public func applyAssembly(_ assembly: Assembly) {
+    public func applyAssembly(_ assembly: any Assembly) {
         apply(assembly: assembly)
     }
 
     /// Applies assemblies as one batch; the Assembler's original (1.x) name for ``apply(assemblies:)``.
     ///
     /// - Parameter assemblies: The assemblies.
-    public func applyAssemblies(_ assemblies: [Assembly]) {
+    public func applyAssemblies(_ assemblies: [any Assembly]) {
         apply(assemblies: assemblies)
     }
 }
@@ -119,7 +119,7 @@ extension Assembler {
     ///   - assemblies: The assemblies, in order.
     ///   - container: The container, or `nil` for a new one.
     @available(*, deprecated, message: "Use Assembler(_:container:), which does not throw.")
-    public convenience init(assemblies: [Assembly], container: Container? = Container()) throws {
+    public convenience init(assemblies: [any Assembly], container: Container? = Container()) throws {
         self.init(assemblies, container: container ?? Container())
     }
 
@@ -131,7 +131,7 @@ extension Assembler {
     ///   - assemblies: The assemblies, in order.
     ///   - parentAssembler: The parent assembler.
     @available(*, deprecated, message: "Use Assembler(_:parent:), which does not throw.")
-    public convenience init(assemblies: [Assembly], parentAssembler: Assembler?) throws {
+    public convenience init(assemblies: [any Assembly], parentAssembler: Assembler?) throws {
         self.init(assemblies, parent: parentAssembler)
     }
 }

@@ -27,12 +27,12 @@ public protocol Assembly {
     /// Properties loaded before the batch are visible here. The default does nothing.
     ///
     /// - Parameter resolver: Resolves from the fully assembled container.
-    func loaded(resolver: Resolver)
+    func loaded(resolver: any Resolver)
 }
 
 extension Assembly {
     /// Does nothing.
-    public func loaded(resolver: Resolver) {}
+    public func loaded(resolver: any Resolver) {}
 }
 
 /// The name seed 000 (a Swinject-style library) gave ``Assembly``; code written against it compiles unchanged.

@@ -10,7 +10,7 @@ import Darwin
 /// the environment variable `ASSEMBLAGE_LOGGING_ENABLED` (or Swinject's `SWINJECT_LOGGING_ENABLED`) is `1`.
 final class LoggingDebugHelper: DebugHelper {
     func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
-                                   availableRegistrations: [ServiceKey: ServiceEntryProtocol]) {
+                                   availableRegistrations: [ServiceKey: any ServiceEntryProtocol]) {
         guard LoggingDebugHelper.isEnabled else { return }
         let sameType = availableRegistrations
             .filter { ObjectIdentifier($0.key.serviceType) == ObjectIdentifier(key.serviceType) }
@@ -34,10 +34,10 @@ extension ServiceEntry {
     /// or `() -> Service` (anything else makes a factory that throws, saying what it got).
     convenience init(serviceType: Service.Type, argumentsType: Any.Type, factory: Any,
                      objectScope: ObjectScope = .graph) {
-        let call: @Sendable (Resolver) throws -> Service
+        let call: @Sendable (any Resolver) throws -> Service
         let description = "\(type(of: factory))"
         switch factory {
-        case let make as @Sendable (Resolver) throws -> Service: call = make
+        case let make as @Sendable (any Resolver) throws -> Service: call = make
         case let make as @Sendable () throws -> Service: call = { _ in try make() }
         default:
             call = { _ in
@@ -58,7 +58,7 @@ struct _UncallableFactory: Error, CustomStringConvertible {
 
 extension Container {
     /// A container with a debug helper (Swinject's internal initializer, for tests written against it).
-    convenience init(parent: Container? = nil, debugHelper: DebugHelper, defaultObjectScope: ObjectScope = .graph) {
+    convenience init(parent: Container? = nil, debugHelper: any DebugHelper, defaultObjectScope: ObjectScope = .graph) {
         self.init(parent: parent, defaultObjectScope: defaultObjectScope)
         hooks.debugHelper = debugHelper
     }
@@ -77,7 +77,7 @@ extension Container {
     /// - Returns: The service, or `nil` when no registration matches or the invoker's result is not one.
     public func _resolve<Service, Arguments>(name: String?, option: (any ServiceKeyOption)? = nil,
                                              invoker: @escaping ((Arguments) -> Any) -> Any) -> Service? {
-        guard option == nil, Arguments.self == Resolver.self, isRegistered(ServiceKey(Service.self, name: name)) else {
+        guard option == nil, Arguments.self == (any Resolver).self, isRegistered(ServiceKey(Service.self, name: name)) else {
             reportResolutionFailure(Service.self,
                                     ServiceKey(serviceType: Service.self, argumentsType: Arguments.self, name: name,
                                                option: option))

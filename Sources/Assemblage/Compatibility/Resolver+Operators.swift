@@ -27,7 +27,7 @@ postfix operator ~>
 /// - Parameter resolver: The resolver; in a factory, the one it receives.
 /// - Returns: The service.
 @inlinable
-public postfix func ~> <Service>(resolver: Resolver) -> Service {
+public postfix func ~> <Service>(resolver: any Resolver) -> Service {
     do {
         return try resolver.require(Service.self)
     } catch {
@@ -47,7 +47,7 @@ public postfix func ~> <Service>(resolver: Resolver) -> Service {
 ///   - serviceType: The service type.
 /// - Returns: The service.
 @inlinable
-public func ~> <Service>(resolver: Resolver, serviceType: Service.Type) -> Service {
+public func ~> <Service>(resolver: any Resolver, serviceType: Service.Type) -> Service {
     do {
         return try resolver.require(Service.self)
     } catch {
@@ -66,7 +66,7 @@ public func ~> <Service>(resolver: Resolver, serviceType: Service.Type) -> Servi
 ///   - service: The service type and the registration name.
 /// - Returns: The service.
 @inlinable
-public func ~> <Service>(resolver: Resolver, service: (Service.Type, name: String)) -> Service {
+public func ~> <Service>(resolver: any Resolver, service: (Service.Type, name: String)) -> Service {
     do {
         return try resolver.require(Service.self, name: service.name)
     } catch {
@@ -85,7 +85,7 @@ public func ~> <Service>(resolver: Resolver, service: (Service.Type, name: Strin
 ///   - service: The service type and the argument.
 /// - Returns: The service.
 @inlinable
-public func ~> <Service, Argument>(resolver: Resolver, service: (Service.Type, argument: Argument)) -> Service {
+public func ~> <Service, Argument>(resolver: any Resolver, service: (Service.Type, argument: Argument)) -> Service {
     do {
         return try resolver.require(Service.self, argument: service.argument)
     } catch {
@@ -105,7 +105,7 @@ public func ~> <Service, Argument>(resolver: Resolver, service: (Service.Type, a
 /// - Returns: The service.
 @inlinable
 public func ~> <Service, Argument>(
-    resolver: Resolver,
+    resolver: any Resolver,
     service: (Service.Type, name: String, argument: Argument)
 ) -> Service {
     do {
@@ -131,7 +131,7 @@ public func ~> <Service, Argument>(
 /// - Returns: The service.
 @inlinable
 public func ~> <Service, each Argument>(
-    resolver: Resolver,
+    resolver: any Resolver,
     service: (Service.Type, arguments: (repeat each Argument))
 ) -> Service {
     do {
@@ -154,7 +154,7 @@ public func ~> <Service, each Argument>(
 /// - Returns: The service.
 @inlinable
 public func ~> <Service, each Argument>(
-    resolver: Resolver, service: (Service.Type, name: String, arguments: (repeat each Argument))
+    resolver: any Resolver, service: (Service.Type, name: String, arguments: (repeat each Argument))
 ) -> Service {
     do {
         return try resolver.require(Service.self, name: service.name, arguments: repeat each service.arguments)

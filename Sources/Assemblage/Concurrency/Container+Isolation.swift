@@ -49,7 +49,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        mainActorFactory: @escaping @MainActor @Sendable (Resolver) throws -> Service
+        mainActorFactory: @escaping @MainActor @Sendable (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         return register(key, _MainActorFactoryBox<Service>(mainActorFactory), kind: .mainActor,
@@ -81,7 +81,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        mainActorFactory: @escaping @MainActor @Sendable (Resolver, repeat each Arg) throws -> Service
+        mainActorFactory: @escaping @MainActor @Sendable (any Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
         return register(key, _MainActorFactoryBox<Service, repeat each Arg>(mainActorFactory),
@@ -137,7 +137,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver) async throws -> Service
+        factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         return register(key, _AsyncFactoryBox<Service>(factory), kind: .async,
@@ -164,7 +164,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver, repeat each Arg) async throws -> Service
+        factory: @escaping @Sendable (any Resolver, repeat each Arg) async throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
         return register(key, _AsyncFactoryBox<Service, repeat each Arg>(factory), kind: .async,

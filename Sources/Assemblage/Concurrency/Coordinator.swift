@@ -1,4 +1,4 @@
-import _AssemblageShims
+public import _AssemblageShims
 
 // The read section every resolve runs in, and the coordination of shared creations across threads.
 

@@ -88,15 +88,15 @@ extension ServiceEntry: _IsolatedEntry {}
 /// Holds an `async` factory with any number of arguments, with its exact function type.
 @usableFromInline
 final class _AsyncFactoryBox<Service, each Arg>: Sendable {
-    let call: @Sendable (Resolver, repeat each Arg) async throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, repeat each Arg) async throws -> Service) { self.call = call }
+    let call: @Sendable (any Resolver, repeat each Arg) async throws -> Service
+    init(_ call: @escaping @Sendable (any Resolver, repeat each Arg) async throws -> Service) { self.call = call }
 }
 
 /// Holds a main-actor factory with any number of arguments, with its exact function type.
 @usableFromInline
 final class _MainActorFactoryBox<Service, each Arg>: Sendable {
-    let call: @MainActor @Sendable (Resolver, repeat each Arg) throws -> Service
-    init(_ call: @escaping @MainActor @Sendable (Resolver, repeat each Arg) throws -> Service) { self.call = call }
+    let call: @MainActor @Sendable (any Resolver, repeat each Arg) throws -> Service
+    init(_ call: @escaping @MainActor @Sendable (any Resolver, repeat each Arg) throws -> Service) { self.call = call }
 }
 
 /// Carries a value across an isolation boundary that the compiler cannot see is safe.

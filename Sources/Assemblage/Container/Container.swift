@@ -67,14 +67,14 @@ public class Container: @unchecked Sendable {
     ///   - label: A name for this container in diagnostics.
     ///   - registeringClosure: Registers services into the new container.
     public convenience init(parent: Container? = nil, defaultObjectScope: ObjectScope = .graph,
-                            behaviors: [Behavior] = [], label: String = "container",
+                            behaviors: [any Behavior] = [], label: String = "container",
                             registeringClosure: (Container) -> Void = { _ in }) {
         self.init(parent: parent, defaultObjectScope: defaultObjectScope, behaviors: behaviors, label: label,
                   serialization: nil, registeringClosure: registeringClosure)
     }
 
     /// The designated initializer; `serialization` is the lock of a synchronized view (see `synchronize()`).
-    init(parent: Container?, defaultObjectScope: ObjectScope, behaviors: [Behavior], label: String,
+    init(parent: Container?, defaultObjectScope: ObjectScope, behaviors: [any Behavior], label: String,
          serialization: _Lock?, registeringClosure: (Container) -> Void) {
         role = serialization.map { .synchronizedView($0) } ?? .container
         registry = _Registry(behaviors: behaviors)

@@ -7,7 +7,7 @@
 struct _ContainerHooks {
     /// Objects told about each registration (``Behavior``), and the core's hooks that are behaviors: module
     /// scopes, ``ContainerObserver``s.
-    private(set) var behaviors: [Behavior] = []
+    private(set) var behaviors: [any Behavior] = []
     /// The behaviors that are ``ContainerObserver``s, in the order they were added: kept apart so that ending a
     /// scope casts no behavior.
     private(set) var observers: [any ContainerObserver] = []
@@ -15,10 +15,10 @@ struct _ContainerHooks {
     /// Values: a validation sandbox copies them into its mirror.
     var extensionStorage: [ObjectIdentifier: any Sendable] = [:]
     /// Told about resolutions that find no registration (Swinject's internal hook; set only by its initializer).
-    var debugHelper: DebugHelper?
+    var debugHelper: (any DebugHelper)?
 
     /// Adds `behavior`; returns whether it is an observer.
-    mutating func add(_ behavior: Behavior) -> Bool {
+    mutating func add(_ behavior: any Behavior) -> Bool {
         behaviors.append(behavior)
         guard let observer = behavior as? any ContainerObserver else { return false }
         observers.append(observer)
@@ -77,7 +77,7 @@ extension Container {
     /// Adds an object to be told about every later registration.
     ///
     /// - Parameter behavior: The behavior.
-    public func addBehavior(_ behavior: Behavior) {
+    public func addBehavior(_ behavior: any Behavior) {
         if writer.withLock({ hooks.add(behavior) }) { registry.markObserved() }
     }
 }

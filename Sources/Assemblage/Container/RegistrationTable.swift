@@ -1,4 +1,4 @@
-import _AssemblageShims
+public import _AssemblageShims
 
 /// A hash table from ``ServiceKey`` to entries, readable without a lock, that owns its entries.
 ///

@@ -43,7 +43,7 @@ final class _Registry: @unchecked Sendable {
         words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
     }
 
-    init(behaviors: [Behavior]) {
+    init(behaviors: [any Behavior]) {
         table = _RegistrationTable(capacity: 16)
         words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
         for behavior in behaviors {

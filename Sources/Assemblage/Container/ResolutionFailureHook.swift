@@ -10,7 +10,7 @@
 protocol DebugHelper {
     /// Called when resolving `serviceType` under `key` found no registration.
     func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
-                                   availableRegistrations: [ServiceKey: ServiceEntryProtocol])
+                                   availableRegistrations: [ServiceKey: any ServiceEntryProtocol])
 }
 
 /// What every registration is, whatever its service type (Swinject's internal protocol of the same name).
@@ -42,11 +42,11 @@ extension Container {
     /// Tells the debug helper, if any, that `key` has no registration (failure path only).
     func reportResolutionFailure<Service>(_: Service.Type, _ key: ServiceKey) {
         guard let debugHelper = writer.withLock({ hooks.debugHelper }) else { return }
-        var available: [ServiceKey: ServiceEntryProtocol] = [:]
+        var available: [ServiceKey: any ServiceEntryProtocol] = [:]
         for container in lookupChain() {
             let entries = container.writer.withLock { container.liveEntriesLocked() }
             for entry in entries where available[entry.key] == nil {
-                if let described = entry as? ServiceEntryProtocol { available[entry.key] = described }
+                if let described = entry as? any ServiceEntryProtocol { available[entry.key] = described }
             }
         }
         debugHelper.resolutionFailed(serviceType: Service.self, key: key, availableRegistrations: available)

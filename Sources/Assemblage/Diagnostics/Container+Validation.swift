@@ -10,7 +10,7 @@
 /// let report = container.validate(options)
 /// ```
 public struct ValidationOptions: Sendable {
-    var samples: [@Sendable (Resolver) throws -> Void] = []
+    var samples: [@Sendable (any Resolver) throws -> Void] = []
 
     /// Whether registrations hidden by another under the same key in a container searched first are reported
     /// (as notes). On by default; overlays hide base registrations on purpose, so turn it off for them.
@@ -22,7 +22,7 @@ public struct ValidationOptions: Sendable {
     /// Adds a sample resolve, run against the validation sandbox.
     ///
     /// - Parameter resolve: Resolves one or more registrations with sample arguments.
-    public mutating func sample(_ resolve: @escaping @Sendable (Resolver) throws -> Void) {
+    public mutating func sample(_ resolve: @escaping @Sendable (any Resolver) throws -> Void) {
         samples.append(resolve)
     }
 }

@@ -2,9 +2,9 @@
 // library does not load Foundation's internationalization and ICU libraries; `error.localizedDescription`, which
 // a user gets by importing Foundation, uses the same conformance.
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 // The one shape of every error Assemblage throws: a code, a summary line, and detail lines under it. Each error

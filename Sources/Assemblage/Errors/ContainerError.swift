@@ -1,5 +1,11 @@
 // Errors in setting up containers (not in resolving).
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // LocalizedError's defaults, which the AssemblageError conformance uses
+#else
+import Foundation
+#endif
+
 /// An error in setting up containers (not in resolving): typed, with a readable message.
 ///
 /// ```swift

@@ -1,5 +1,11 @@
 // Errors of disposal: the disposers that threw when a scope ended or a container shut down.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // LocalizedError's defaults, which the AssemblageError conformance uses
+#else
+import Foundation
+#endif
+
 /// Why disposing the instances of a scope or a container failed: every disposer that threw, none lost.
 ///
 /// ```swift

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // LocalizedError's defaults, which the AssemblageError conformance uses
+#else
+import Foundation
+#endif
+
 /// Why a service could not be resolved.
 ///
 /// Thrown by the throwing API (``Resolver/require(_:name:)`` and its argument forms); the optional API

@@ -1,5 +1,11 @@
 // Errors of request scopes: a value provided twice, for no declaration, or after the scope ended.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // LocalizedError's defaults, which the AssemblageError conformance uses
+#else
+import Foundation
+#endif
+
 /// Why a scope refused a value.
 ///
 /// ```swift

@@ -43,7 +43,7 @@ extension Container {
             Service.self, parameters: A.self, arguments: Void.self,
             at: RegistrationSite(file: file, line: line))
         return register(Service.self, name: name, file: file, line: line) {
-            (resolver: Resolver) throws -> Service in
+            (resolver: any Resolver) throws -> Service in
             try initializer(
                 _autoresolve(A.self, resolver, 1, site)
             )
@@ -81,7 +81,7 @@ extension Container {
             Service.self, parameters: A.self, B.self, arguments: Void.self,
             at: RegistrationSite(file: file, line: line))
         return register(Service.self, name: name, file: file, line: line) {
-            (resolver: Resolver) throws -> Service in
+            (resolver: any Resolver) throws -> Service in
             try initializer(
                 _autoresolve(A.self, resolver, 1, site),
                 _autoresolve(B.self, resolver, 2, site)
@@ -120,7 +120,7 @@ extension Container {
             Service.self, parameters: A.self, B.self, C.self, arguments: Void.self,
             at: RegistrationSite(file: file, line: line))
         return register(Service.self, name: name, file: file, line: line) {
-            (resolver: Resolver) throws -> Service in
+            (resolver: any Resolver) throws -> Service in
             try initializer(
                 _autoresolve(A.self, resolver, 1, site),
                 _autoresolve(B.self, resolver, 2, site),
@@ -160,7 +160,7 @@ extension Container {
             Service.self, parameters: A.self, B.self, C.self, D.self, arguments: Void.self,
             at: RegistrationSite(file: file, line: line))
         return register(Service.self, name: name, file: file, line: line) {
-            (resolver: Resolver) throws -> Service in
+            (resolver: any Resolver) throws -> Service in
             try initializer(
                 _autoresolve(A.self, resolver, 1, site),
                 _autoresolve(B.self, resolver, 2, site),
@@ -201,7 +201,7 @@ extension Container {
             Service.self, parameters: A.self, B.self, C.self, D.self, E.self, arguments: Void.self,
             at: RegistrationSite(file: file, line: line))
         return register(Service.self, name: name, file: file, line: line) {
-            (resolver: Resolver) throws -> Service in
+            (resolver: any Resolver) throws -> Service in
             try initializer(
                 _autoresolve(A.self, resolver, 1, site),
                 _autoresolve(B.self, resolver, 2, site),
@@ -243,7 +243,7 @@ extension Container {
             Service.self, parameters: A.self, B.self, C.self, D.self, E.self, F.self, arguments: Void.self,
             at: RegistrationSite(file: file, line: line))
         return register(Service.self, name: name, file: file, line: line) {
-            (resolver: Resolver) throws -> Service in
+            (resolver: any Resolver) throws -> Service in
             try initializer(
                 _autoresolve(A.self, resolver, 1, site),
                 _autoresolve(B.self, resolver, 2, site),

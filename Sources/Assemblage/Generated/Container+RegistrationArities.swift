@@ -25,7 +25,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver) throws -> Service
+        factory: @escaping @Sendable (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         return register(key, _Factory0(factory), kind: .arity0, site: RegistrationSite(file: file, line: line))
@@ -51,7 +51,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver, Arg1) throws -> Service
+        factory: @escaping @Sendable (any Resolver, Arg1) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Arg1.self, name: name, argumentCount: 1)
         return register(key, _Factory1(factory), kind: .arity1, site: RegistrationSite(file: file, line: line))
@@ -72,7 +72,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver, Arg1, Arg2) throws -> Service
+        factory: @escaping @Sendable (any Resolver, Arg1, Arg2) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: (Arg1, Arg2).self, name: name, argumentCount: 2)
         return register(key, _Factory2(factory), kind: .arity2, site: RegistrationSite(file: file, line: line))
@@ -93,7 +93,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver, Arg1, Arg2, Arg3) throws -> Service
+        factory: @escaping @Sendable (any Resolver, Arg1, Arg2, Arg3) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(
             serviceType: Service.self, argumentsType: (Arg1, Arg2, Arg3).self, name: name, argumentCount: 3)

@@ -10,32 +10,32 @@
 /// Holds a factory with no arguments.
 @usableFromInline
 final class _Factory0<Service>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
-    @usableFromInline let call: @Sendable (Resolver) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver) throws -> Service) { self.call = call }
+    @usableFromInline let call: @Sendable (any Resolver) throws -> Service
+    init(_ call: @escaping @Sendable (any Resolver) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service>(call) }
 }
 
 /// Holds a factory with one argument.
 @usableFromInline
 final class _Factory1<Service, A>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
-    @usableFromInline let call: @Sendable (Resolver, A) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, A) throws -> Service) { self.call = call }
+    @usableFromInline let call: @Sendable (any Resolver, A) throws -> Service
+    init(_ call: @escaping @Sendable (any Resolver, A) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A>(call) }
 }
 
 /// Holds a factory with two arguments.
 @usableFromInline
 final class _Factory2<Service, A, B>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
-    @usableFromInline let call: @Sendable (Resolver, A, B) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, A, B) throws -> Service) { self.call = call }
+    @usableFromInline let call: @Sendable (any Resolver, A, B) throws -> Service
+    init(_ call: @escaping @Sendable (any Resolver, A, B) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A, B>(call) }
 }
 
 /// Holds a factory with three arguments.
 @usableFromInline
 final class _Factory3<Service, A, B, C>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
-    @usableFromInline let call: @Sendable (Resolver, A, B, C) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, A, B, C) throws -> Service) { self.call = call }
+    @usableFromInline let call: @Sendable (any Resolver, A, B, C) throws -> Service
+    init(_ call: @escaping @Sendable (any Resolver, A, B, C) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A, B, C>(call) }
 }
 
@@ -47,7 +47,7 @@ struct _Make0: _Maker {
     @usableFromInline let box: UnsafeRawPointer
     @inlinable init(box: UnsafeRawPointer) { self.box = box }
     @inlinable @inline(__always)
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
         try Unmanaged<_Factory0<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver) }
     }
     @inlinable func arguments() -> [Any] { [] }
@@ -63,7 +63,7 @@ struct _Make1<A>: _Maker {
         self.a = a
     }
     @inlinable @inline(__always)
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
         try Unmanaged<_Factory1<Service, A>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a) }
     }
     @inlinable func arguments() -> [Any] { [a] }
@@ -81,7 +81,7 @@ struct _Make2<A, B>: _Maker {
         self.b = b
     }
     @inlinable @inline(__always)
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
         try Unmanaged<_Factory2<Service, A, B>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a, b) }
     }
     @inlinable func arguments() -> [Any] { [a, b] }
@@ -101,7 +101,7 @@ struct _Make3<A, B, C>: _Maker {
         self.c = c
     }
     @inlinable @inline(__always)
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
         try Unmanaged<_Factory3<Service, A, B, C>>.fromOpaque(box)._withUnsafeGuaranteedRef {
             try $0.call(resolver, a, b, c)
         }

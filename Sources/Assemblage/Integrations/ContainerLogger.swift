@@ -1,5 +1,5 @@
 #if Logging
-import Logging
+public import Logging
 
 /// Logs what a container makes and disposes through swift-log, at debug level, and disposal failures at error
 /// level (trait `Logging`).

@@ -1,7 +1,7 @@
 #if ServiceLifecycle
-import Logging
-import ServiceLifecycle
-import UnixSignals
+public import Logging
+public import ServiceLifecycle
+public import UnixSignals
 
 /// A swift-service-lifecycle `Service` that owns a container's lifetime: it runs until graceful shutdown and then
 /// shuts the container down, disposing what it made in reverse creation order (trait `ServiceLifecycle`).

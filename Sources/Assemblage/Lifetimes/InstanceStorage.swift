@@ -101,7 +101,7 @@ public final class WeakStorage: InstanceStorage {
 
 /// Combines storages: reads the first that has an instance, writes to all.
 public final class CompositeStorage: InstanceStorage {
-    let components: [InstanceStorage]
+    let components: [any InstanceStorage]
 
     /// The first component's instance that is present.
     public var instance: Any? {
@@ -110,7 +110,7 @@ public final class CompositeStorage: InstanceStorage {
     }
 
     /// Creates storage over `components`, consulted in order.
-    public init(_ components: [InstanceStorage]) { self.components = components }
+    public init(_ components: [any InstanceStorage]) { self.components = components }
 
     /// Tells every component.
     public func graphResolutionCompleted() { components.forEach { $0.graphResolutionCompleted() } }

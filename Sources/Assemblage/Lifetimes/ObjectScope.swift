@@ -4,7 +4,7 @@
 /// build a scope whose storage is computed differently.
 public protocol ObjectScopeProtocol: AnyObject, Sendable {
     /// Makes the storage that keeps instances of one registration in this scope.
-    func makeStorage() -> InstanceStorage
+    func makeStorage() -> any InstanceStorage
 }
 
 /// How long a resolved instance lives, and who shares it.
@@ -44,8 +44,8 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     @usableFromInline let kind: Kind
     /// A custom scope's storage factory; nil for the built-in scopes, whose instances live in the registration
     /// itself (its atomic words, a multiton table, a request scope's slots), never in an `InstanceStorage`.
-    private let storageFactory: (() -> InstanceStorage)?
-    private let parent: ObjectScopeProtocol?
+    private let storageFactory: (() -> any InstanceStorage)?
+    private let parent: (any ObjectScopeProtocol)?
 
     /// Creates a custom scope whose instances live in storage that `storageFactory` makes, one per registration.
     ///
@@ -53,8 +53,8 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     ///   - storageFactory: Makes the storage for one registration (for example `PermanentStorage.init`).
     ///   - description: A short name shown in diagnostics.
     ///   - parent: A scope whose storage is consulted too (as Swinject's `.weak` consults `.graph`).
-    public init(storageFactory: @escaping () -> InstanceStorage, description: String = "",
-                parent: ObjectScopeProtocol? = nil) {
+    public init(storageFactory: @escaping () -> any InstanceStorage, description: String = "",
+                parent: (any ObjectScopeProtocol)? = nil) {
         self.storageFactory = storageFactory
         self.description = description
         self.parent = parent
@@ -77,13 +77,13 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// whose `parent` is a built-in one composes with.
     ///
     /// - Returns: The scope's storage, composed with its parent's when it has one.
-    public func makeStorage() -> InstanceStorage {
+    public func makeStorage() -> any InstanceStorage {
         let own = storageFactory?() ?? Self.storageWithTheRule(of: kind)
         if let parent { return CompositeStorage([own, parent.makeStorage()]) }
         return own
     }
 
-    private static func storageWithTheRule(of kind: Kind) -> InstanceStorage {
+    private static func storageWithTheRule(of kind: Kind) -> any InstanceStorage {
         switch kind {
         case .transient, .scoped: TransientStorage()
         case .graph: GraphStorage()

@@ -278,7 +278,7 @@ extension Container {
                                            validationValue: (@Sendable () -> Value)? = nil,
                                            file: String = #fileID, line: Int = #line) -> ServiceEntry<Value> {
         let key = ServiceKey(serviceType: Value.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        let entry = register(Value.self, name: name, file: file, line: line) { (r: Resolver) throws -> Value in
+        let entry = register(Value.self, name: name, file: file, line: line) { (r: any Resolver) throws -> Value in
             if let validationValue, r._container?._isValidationSandbox == true { return validationValue() }
             throw ResolutionError(code: .scopedValueNotProvided, key: key, path: _ResolutionState.pathOnThisThread(to: key))
         }

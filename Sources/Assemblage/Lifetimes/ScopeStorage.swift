@@ -1,4 +1,4 @@
-import _AssemblageShims
+public import _AssemblageShims
 
 #if canImport(Glibc)
 import Glibc

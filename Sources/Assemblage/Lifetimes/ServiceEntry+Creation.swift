@@ -139,7 +139,7 @@ extension ServiceEntry {
     }
 
     /// Must be called under the coordinator's lock.
-    func customStorage() -> InstanceStorage {
+    func customStorage() -> any InstanceStorage {
         let instances = storedInstances
         if let storage = instances.storage { return storage }
         let made = objectScope.makeStorage()

@@ -95,7 +95,7 @@ public struct ModuleContribution: Sendable {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service
+        factory: @escaping @Sendable (any Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
         let contributor = self.contributor
         let contributorName = self.contributorName

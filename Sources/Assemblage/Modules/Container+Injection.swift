@@ -35,10 +35,10 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        _ injection: @escaping @Sendable (Resolver, Object) throws -> Void
+        _ injection: @escaping @Sendable (any Resolver, Object) throws -> Void
     ) -> InjectionEntry<Object> {
         let entry = register(Object.self, name: name, file: file, line: line) {
-            (_: Resolver, target: _InjectionTarget<Object>) in target.object
+            (_: any Resolver, target: _InjectionTarget<Object>) in target.object
         }
         entry.inObjectScope(.transient)
         entry.initCompleted(injection)
@@ -96,7 +96,7 @@ public struct InjectionEntry<Object: AnyObject>: Sendable {
     /// - Parameter step: Receives the resolver and the object; may throw.
     /// - Returns: The injection, for chaining.
     @discardableResult
-    public func initCompleted(_ step: @escaping @Sendable (Resolver, Object) throws -> Void) -> Self {
+    public func initCompleted(_ step: @escaping @Sendable (any Resolver, Object) throws -> Void) -> Self {
         entry.initCompleted(step)
         return self
     }

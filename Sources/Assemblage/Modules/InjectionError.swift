@@ -1,5 +1,11 @@
 // Errors of injection into existing instances.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // LocalizedError's defaults, which the AssemblageError conformance uses
+#else
+import Foundation
+#endif
+
 /// Why ``Resolver/inject(into:name:)`` failed.
 ///
 /// ```swift

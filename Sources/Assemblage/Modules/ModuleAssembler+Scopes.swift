@@ -70,7 +70,7 @@ extension ModuleAssembler {
     /// - Returns: The module's scope, as a ``Resolver``.
     /// - Throws: ``ModuleAssemblyError`` with ``ErrorCode/moduleNotInGraph`` when neither
     ///   `module` nor a replacement of it is in this graph or the parent's.
-    public func resolver(for module: any ModuleAssembly.Type) throws(ModuleAssemblyError) -> Resolver {
+    public func resolver(for module: any ModuleAssembly.Type) throws(ModuleAssemblyError) -> any Resolver {
         try requireRecord(module).container
     }
 

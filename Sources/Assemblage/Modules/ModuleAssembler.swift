@@ -202,7 +202,7 @@ public final class ModuleAssembler: Sendable {
     ///
     /// A scope of one module's view (``resolver(for:)``) works the same way, seeing that module and its
     /// dependencies only.
-    public var resolver: Resolver { root }
+    public var resolver: any Resolver { root }
 
     /// The modules this assembler assembled, in assembly order (modules reused from the parent excluded).
     ///

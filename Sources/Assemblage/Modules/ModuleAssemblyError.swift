@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // LocalizedError's defaults, which the AssemblageError conformance uses
+#else
+import Foundation
+#endif
+
 /// Why a module graph could not be assembled: every problem found, each with the dependency path that
 /// led to it.
 ///

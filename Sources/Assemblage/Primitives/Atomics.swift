@@ -1,4 +1,4 @@
-import _AssemblageShims
+public import _AssemblageShims
 
 /// A block of pointer-sized words that are read and written atomically.
 ///

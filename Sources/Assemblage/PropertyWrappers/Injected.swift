@@ -48,7 +48,7 @@ public struct Injected<Service> {
     ///   - container: The resolver to resolve from; `nil` for the effective ``Container/root``.
     /// - Precondition: The service can be resolved. Otherwise the program stops with the full
     ///   ``ResolutionError`` description; use ``OptionalInjected`` where a missing service is expected.
-    public init(name: String? = nil, container: Resolver? = nil) {
+    public init(name: String? = nil, container: (any Resolver)? = nil) {
         let resolver: any Resolver = container ?? Container.root
         do {
             wrappedValue = try resolver.require(Service.self, name: name)
@@ -63,7 +63,7 @@ extension Injected: Sendable where Service: Sendable {}
 
 /// The message for a non-optional injection that could not be made (the one place a property wrapper stops
 /// the program: a non-optional property must have a value).
-func _injectionFailure(_ wrapper: String, _ service: Any.Type, name: String?, from resolver: Resolver,
+func _injectionFailure(_ wrapper: String, _ service: Any.Type, name: String?, from resolver: any Resolver,
                        _ error: ResolutionError, alternative: String) -> String {
     let named = name.map { " (name: \"\($0)\")" } ?? ""
     return """

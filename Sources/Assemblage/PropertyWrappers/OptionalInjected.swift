@@ -49,7 +49,7 @@ public struct OptionalInjected<Service> {
     /// - Parameters:
     ///   - name: The registration name; `nil` for the unnamed registration.
     ///   - container: The resolver to resolve from; `nil` for the effective ``Container/root``.
-    public init(name: String? = nil, container: Resolver? = nil) {
+    public init(name: String? = nil, container: (any Resolver)? = nil) {
         let resolver: any Resolver = container ?? Container.root
         do {
             wrappedValue = try resolver.require(Service.self, name: name)

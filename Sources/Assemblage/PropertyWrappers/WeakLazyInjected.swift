@@ -30,7 +30,7 @@
 @propertyWrapper
 public struct WeakLazyInjected<Service> {
     private let name: String?
-    private let container: Resolver?
+    private let container: (any Resolver)?
     private let slot = _LazySlot<_WeakObject>()
 
     /// Prepares the property; nothing is resolved until it is first read.
@@ -43,7 +43,7 @@ public struct WeakLazyInjected<Service> {
     /// - Parameters:
     ///   - name: The registration name; `nil` for the unnamed registration.
     ///   - container: The resolver to resolve from; `nil` for the effective ``Container/root`` at first read.
-    public init(name: String? = nil, container: Resolver? = nil) {
+    public init(name: String? = nil, container: (any Resolver)? = nil) {
         self.name = name
         self.container = container
     }

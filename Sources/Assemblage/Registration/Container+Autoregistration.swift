@@ -173,7 +173,7 @@ extension Container {
 /// `position` is the parameter's, one-based, for the error.
 @inlinable @inline(__always)
 func _autoresolve<Parameter, each Argument>(
-    _: Parameter.Type, _ resolver: Resolver, _ position: Int, _ site: _Autoregistration,
+    _: Parameter.Type, _ resolver: any Resolver, _ position: Int, _ site: _Autoregistration,
     _ arguments: repeat each Argument
 ) throws -> Parameter {
     for argument in repeat each arguments {

@@ -44,7 +44,7 @@ extension Container {
         priority: Int = 0,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver) throws -> Service
+        factory: @escaping @Sendable (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line),

@@ -1,4 +1,4 @@
-import _AssemblageShims
+public import _AssemblageShims
 
 /// Whether any decorator was ever registered in the process: the resolve path checks one relaxed load
 /// before it looks for decorators, so that containers without decorators pay nothing for them.
@@ -13,8 +13,8 @@ enum _Decorators {
 /// A decorator with its exact service type.
 @usableFromInline
 final class _DecoratorBox<Service>: Sendable {
-    @usableFromInline let call: @Sendable (Resolver, Service) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, Service) throws -> Service) { self.call = call }
+    @usableFromInline let call: @Sendable (any Resolver, Service) throws -> Service
+    init(_ call: @escaping @Sendable (any Resolver, Service) throws -> Service) { self.call = call }
 }
 
 /// One registered decorator.
@@ -62,7 +62,7 @@ extension Container {
     ///   - decorator: Receives the resolver and the instance; returns what the caller gets instead.
     public func decorate<Service>(_ serviceType: Service.Type, name: String? = nil, file: String = #fileID,
                                   line: Int = #line,
-                                  _ decorator: @escaping @Sendable (Resolver, Service) throws -> Service) {
+                                  _ decorator: @escaping @Sendable (any Resolver, Service) throws -> Service) {
         let record = _DecoratorRecord(serviceType: Service.self, name: name, box: _DecoratorBox(decorator),
                                       site: RegistrationSite(file: file, line: line))
         writer.withLock { records.decorators[ObjectIdentifier(Service.self), default: []].append(record) }

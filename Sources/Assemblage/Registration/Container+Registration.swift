@@ -32,7 +32,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service
+        factory: @escaping @Sendable (any Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
         return register(key, _FactoryBox<Service, repeat each Arg>(factory), kind: .pack,
@@ -75,7 +75,7 @@ extension Container {
     }
 
     /// Inserts an entry under the writer lock; returns the behaviors to notify outside it.
-    func add(_ entry: any _AnyEntry) -> [Behavior] {
+    func add(_ entry: any _AnyEntry) -> [any Behavior] {
         var retired: [AnyObject] = []
         writer.lock()
         if table.find(entry.key) == nil, !table.hasRoomForOneMore {
@@ -137,7 +137,7 @@ extension Container {
     /// Discards the instances kept for registrations in `objectScope` (any ``ObjectScopeProtocol``).
     ///
     /// - Parameter objectScope: The scope to clear.
-    public func resetObjectScope(_ objectScope: ObjectScopeProtocol) {
+    public func resetObjectScope(_ objectScope: any ObjectScopeProtocol) {
         guard let scope = objectScope as? ObjectScope else { return }
         resetObjectScope(scope)
     }
@@ -156,7 +156,7 @@ extension Container {
     /// - Parameters:
     ///   - objectScope: The scope to clear.
     ///   - serviceType: Only registrations of this type are cleared.
-    public func resetObjectScope(_ objectScope: ObjectScopeProtocol, serviceType: Any.Type) {
+    public func resetObjectScope(_ objectScope: any ObjectScopeProtocol, serviceType: Any.Type) {
         guard let scope = objectScope as? ObjectScope else { return }
         resetObjectScope(scope, serviceType: serviceType)
     }
@@ -205,7 +205,7 @@ extension Container {
     /// ```
     ///
     /// - Returns: The synchronized view, a ``Container`` (as in Swinject 2.10), typed as a ``Resolver``.
-    public func synchronize() -> Resolver {
+    public func synchronize() -> any Resolver {
         Container(parent: self, defaultObjectScope: defaultObjectScope, behaviors: [], label: "\(label) (synchronized)",
                   serialization: serialization ?? _Lock(recursive: true), registeringClosure: { _ in })
     }
@@ -307,7 +307,7 @@ extension Container: CustomStringConvertible, CustomDebugStringConvertible {
     /// ``debugDescription`` adds each registration's site, collection elements and decorators.
     public var description: String {
         let lines = currentEntries.compactMap { entry in
-            (entry as? ServiceEntryProtocol).map { "\n    { \($0.describe(with: entry.key)) }" }
+            (entry as? any ServiceEntryProtocol).map { "\n    { \($0.describe(with: entry.key)) }" }
         }
         return "[" + lines.sorted().joined(separator: ",") + "\n]"
     }

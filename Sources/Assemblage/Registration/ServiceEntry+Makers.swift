@@ -5,8 +5,8 @@
 /// Holds a factory with any number of arguments, with its exact function type.
 @usableFromInline
 final class _FactoryBox<Service, each Arg>: Sendable {  // an immutable @Sendable closure
-    @usableFromInline let call: @Sendable (Resolver, repeat each Arg) throws -> Service
-    init(_ call: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) { self.call = call }
+    @usableFromInline let call: @Sendable (any Resolver, repeat each Arg) throws -> Service
+    init(_ call: @escaping @Sendable (any Resolver, repeat each Arg) throws -> Service) { self.call = call }
 }
 
 /// A fixed-arity factory box that can make the equivalent pack box, for resolves through the variadic path.
@@ -27,7 +27,7 @@ protocol _PackBoxMaking: AnyObject {
 @usableFromInline
 protocol _Maker {
     /// Runs the factory, whose box makes `Service` (the entry's factory kind guarantees it).
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service
+    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service
     /// The runtime arguments as a list (the `.multiton` scope's key).
     func arguments() -> [Any]
 }
@@ -43,7 +43,7 @@ struct _MakePack<each Arg>: _Maker {
         values = arguments
     }
     @usableFromInline
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
         try Unmanaged<_FactoryBox<Service, repeat each Arg>>.fromOpaque(box)._withUnsafeGuaranteedRef {
             try $0.call(resolver, repeat each values)
         }
@@ -54,12 +54,12 @@ struct _MakePack<each Arg>: _Maker {
 /// A maker over closures (paths that are not hot: isolated and async registrations).
 struct _MakeClosure<Made>: _Maker {
     let argumentList: () -> [Any]
-    let call: (Resolver) throws -> Made
-    init(arguments: @escaping () -> [Any], make: @escaping (Resolver) throws -> Made) {
+    let call: (any Resolver) throws -> Made
+    init(arguments: @escaping () -> [Any], make: @escaping (any Resolver) throws -> Made) {
         argumentList = arguments
         call = make
     }
-    func make<Service>(_ resolver: Resolver, as: Service.Type) throws -> Service {
+    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
         try call(resolver) as! Service  // Made is Service: the entry's closure path makes its own type
     }
     func arguments() -> [Any] { argumentList() }

@@ -2,7 +2,7 @@
 
 /// The instances a weak, custom or multiton registration keeps (guarded by the coordinator's lock).
 final class _StoredInstances<Service> {
-    var storage: InstanceStorage?
+    var storage: (any InstanceStorage)?
     weak var weakInstance: AnyObject?
     var multiton: [[AnyHashable]: Service] = [:]
 }
@@ -18,7 +18,7 @@ final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable aft
 /// append-only storage, so adding n steps costs O(n) in all, and the version a step replaces is retired.
 @usableFromInline
 final class _Completions<Service>: Sendable {  // immutable: a list of @Sendable steps
-    typealias Step = @Sendable (Resolver, Service) throws -> Void
+    typealias Step = @Sendable (any Resolver, Service) throws -> Void
     let steps: _AppendOnlyList<Step>
     init(_ steps: _AppendOnlyList<Step>) { self.steps = steps }
 }

@@ -1,4 +1,4 @@
-import _AssemblageShims
+public import _AssemblageShims
 
 /// One registration: how a service is made, in which scope its instances live, and what runs after it is made.
 ///
@@ -135,7 +135,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// - Parameter objectScope: The scope.
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func inObjectScope(_ objectScope: ObjectScopeProtocol) -> Self {
+    public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         if let scope = objectScope as? ObjectScope { return inObjectScope(scope) }
         return inObjectScope(ObjectScope(storageFactory: objectScope.makeStorage,
                                          description: String(describing: type(of: objectScope))))
@@ -157,7 +157,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// - Parameter completed: Receives the resolver and the new instance.
     /// - Returns: The entry, for chaining.
     @discardableResult
-    public func initCompleted(_ completed: @escaping @Sendable (Resolver, Service) throws -> Void) -> Self {
+    public func initCompleted(_ completed: @escaping @Sendable (any Resolver, Service) throws -> Void) -> Self {
         let replaced: AnyObject? = _Coordinator.shared.withLock {
             let old = words.loadAcquire(.completions).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue() }
             let steps = (old?.steps ?? _AppendOnlyList()).appending(completed)
@@ -298,7 +298,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Makes an instance in its scope with a closure (the isolated and async paths, which are not hot).
     func _resolve(_ container: Container, _ arguments: () -> [Any],
-                  _ make: (Resolver) throws -> Service) throws -> Service {
+                  _ make: (any Resolver) throws -> Service) throws -> Service {
         try withoutActuallyEscaping(arguments) { arguments in
             try withoutActuallyEscaping(make) { make in
                 try _resolve(container, _MakeClosure(arguments: arguments, make: make))

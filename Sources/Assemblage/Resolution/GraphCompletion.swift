@@ -14,7 +14,7 @@ extension GraphStorage: _GraphScopedStorage {
 
 extension CompositeStorage: _GraphScopedStorage {
     func _forget(_ graph: GraphIdentifier) {
-        for case let component as _GraphScopedStorage in components { component._forget(graph) }
+        for case let component as any _GraphScopedStorage in components { component._forget(graph) }
     }
 }
 
@@ -23,6 +23,6 @@ extension InstanceStorage {
     /// creation coordinator's lock.
     func _finishGraph(_ graph: GraphIdentifier?) {
         graphResolutionCompleted()
-        if let graph, let scoped = self as? _GraphScopedStorage { scoped._forget(graph) }
+        if let graph, let scoped = self as? any _GraphScopedStorage { scoped._forget(graph) }
     }
 }

@@ -136,7 +136,7 @@ extension _ResolutionState {
         let scoped: Bool
         let restored: Bool
         let extras: Bool
-        let storages: [InstanceStorage]
+        let storages: [any InstanceStorage]
         let id: GraphIdentifier?
         let handles: [_GraphHandle]
         let reentries: Int

@@ -1,4 +1,4 @@
-import _AssemblageShims
+public import _AssemblageShims
 
 /// The state of the resolutions running on one thread: the factories being run (for cycle detection and
 /// error paths) and the graph-scoped instances of the current top-level resolution.
@@ -47,7 +47,7 @@ final class _ResolutionState {
     /// `Lazy` handle, a custom storage, a graph identifier or an allowed re-entry joins it.
     @exclusivity(unchecked) @usableFromInline var graphHasExtras = false
     /// Custom storages touched in this top-level resolution; told when it completes.
-    @exclusivity(unchecked) var touchedStorages: [InstanceStorage] = [] {
+    @exclusivity(unchecked) var touchedStorages: [any InstanceStorage] = [] {
         didSet { graphHasExtras = true }
     }
     /// Minted on demand for custom storages, `Lazy` handles and ``Container/currentObjectGraph``; or the

@@ -1,8 +1,9 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
+import Assemblage
 
 /// A host that shows scenes as text in a terminal and navigates with typed keys.
 ///

@@ -23,7 +23,7 @@ typealias _PreparedTransition = @MainActor (_ animated: Bool,
 protocol _HostBinding: AnyObject {
     var host: any NavigationHost { get }
     /// Builds the step's scene (if it has one) and returns the transition that shows it.
-    func prepare(_ step: _HostStep, resolver: Resolver) throws(NavigationError) -> _PreparedTransition
+    func prepare(_ step: _HostStep, resolver: any Resolver) throws(NavigationError) -> _PreparedTransition
     func open(_ url: URL, completion: @escaping @MainActor @Sendable (Bool) -> Void)
 }
 
@@ -36,7 +36,7 @@ final class _TypedHostBinding<Host: NavigationHost>: _HostBinding {
 
     var host: any NavigationHost { typedHost }
 
-    func prepare(_ step: _HostStep, resolver: Resolver) throws(NavigationError) -> _PreparedTransition {
+    func prepare(_ step: _HostStep, resolver: any Resolver) throws(NavigationError) -> _PreparedTransition {
         let transition: HostTransition<Host.View>
         switch step {
         case .setRoot(let entry): transition = .setRoot(try build(entry, resolver: resolver))
@@ -55,7 +55,7 @@ final class _TypedHostBinding<Host: NavigationHost>: _HostBinding {
     }
 
     /// Resolves the scene module registered under the entry's name for this host's views, and builds it.
-    private func build(_ entry: NavigationState.Entry, resolver: Resolver) throws(NavigationError) -> Host.View {
+    private func build(_ entry: NavigationState.Entry, resolver: any Resolver) throws(NavigationError) -> Host.View {
         let module: AnySceneModule<Host.View>
         do {
             module = try resolver.require(AnySceneModule<Host.View>.self, name: entry.sceneName)
