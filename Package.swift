@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "AssemblageTestSupport", path: "Tests/AssemblageTestSupport"),
         // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
         .executableTarget(name: "assemblage-leak-probe", dependencies: ["Assemblage"]),
-        // Issue 16's concurrent-mutation scenarios and memory probes, importing only the public API, so that they
+        // The concurrent-mutation scenarios and memory probes, importing only the public API, so that they
         // run against a release build (`swift run -c release assemblage-stress`) and, bounded, in the test suite (the
         // scenarios only with ASSEMBLAGE_HEAVY_TESTS=1, as .ci/run sets it for its heavy-test and sanitizer steps).
         .target(name: "AssemblageStressSupport"),

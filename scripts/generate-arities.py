@@ -554,7 +554,7 @@ def autoregistration():
     w("// The pack form (`autoregister(_:name:file:line:initializer:)` over `each Parameter`, in")
     w("// Container+Autoregistration.swift) takes any number of parameters, but this compiler lowers a pack expansion")
     w("// to a loop whose body is generic over the element type even when the pack is concrete: every parameter")
-    w("// would then be resolved by unspecialised code, about 200 instructions more per parameter than the")
+    w("// would then be resolved by unspecialised code, several times dearer per parameter than the")
     w("// `r.resolve(A.self)!` of a hand-written factory. These forms resolve each parameter with its type known, so")
     w("// the resolve specialises fully in the caller, as a hand-written factory does. Overload ranking prefers them")
     w("// to the pack form whenever they match; their behaviour is the same. Initializers of more than six")

@@ -23,7 +23,7 @@ extension Assembler {
         self.init(assemblies, container: container)
     }
 
-    /// The seed's spelling of ``init(_:propertyLoaders:container:)``.
+    /// The Swinject 1.x spelling of ``init(_:propertyLoaders:container:)``.
     ///
     /// - Parameters:
     ///   - assemblies: The assemblies, in order.

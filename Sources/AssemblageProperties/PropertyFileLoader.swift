@@ -210,7 +210,7 @@ public protocol PropertyFileFormat: Sendable {
 /// ```
 public typealias JSONPropertyLoader = PropertyFileLoader<JSONPropertyFormat>
 
-/// The seed's (Swinject 1.x) spelling of ``JSONPropertyLoader``.
+/// The Swinject 1.x (SwinjectPropertyLoader) spelling of ``JSONPropertyLoader``.
 ///
 /// ```swift
 /// let loader = JsonPropertyLoader(bundle: .main, name: "properties")

@@ -1,5 +1,5 @@
 // Readers resolving a `.container` service in a loop while one thread changes the container under them: the
-// scenarios of issue 16. Every resolved value is used (its payload read and checked), so that an instance freed
+// concurrent-mutation scenarios. Every resolved value is used (its payload read and checked), so that an instance freed
 // while a reader still held it shows as a crash or a corrupt value instead of going unnoticed.
 import Assemblage
 import Dispatch

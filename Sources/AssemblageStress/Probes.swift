@@ -1,4 +1,4 @@
-// Memory and scaling probes for the targets of issue 16. Each probe runs in a process of its own (the
+// Memory and scaling probes for the concurrent-mutation targets. Each probe runs in a process of its own (the
 // `assemblage-stress` runner starts one per probe), so resident memory and "cold" mean that process alone.
 import Assemblage
 import AssemblageProperties
@@ -42,12 +42,12 @@ package struct ProbeFigure: Codable, Sendable {
     package var unit: String
 }
 
-/// A figure held against a target of issue 16.
+/// A figure held against a target of the concurrent-mutation work.
 package struct ProbeCheck: Codable, Sendable {
     package var name: String
     /// The measured value; nil when this platform cannot measure it (the check is then skipped, not passed).
     package var measured: Double?
-    /// The target the issue states.
+    /// The target the probe holds the library to.
     package var target: Double
     /// What is asserted: the target, times the timing headroom for timings.
     package var limit: Double
@@ -142,8 +142,8 @@ private struct ProbeRun {
 
     // MARK: reregistration
 
-    /// Issue 16, item 2: 1,000,000 re-registrations of one key grew RSS by 336 B each, and replaced `.container`
-    /// instances were never freed. Target: ≤ 32 B of RSS per re-registration; replaced instances released.
+    /// Re-registering one key used to grow resident memory with every re-registration and never free replaced
+    /// `.container` instances. Target: ≤ 32 B of RSS per re-registration; replaced instances released.
     mutating func reregistration() {
         let count = 1_000_000
         let warmUp = 10_000
@@ -198,8 +198,8 @@ private struct ProbeRun {
 
     // MARK: cycles
 
-    /// Issue 16, item 2: 20,000 `register` + `removeAll()` cycles took 1.8 s and grew quadratically.
-    /// Target: ≤ 0.5 s. The figure is the fastest of three containers.
+    /// `register` + `removeAll()` cycles used to grow quadratically in time. Target: 20,000 cycles in ≤ 0.5 s.
+    /// The figure is the fastest of three containers.
     mutating func cycles() {
         func best(_ cycles: Int) -> Double {
             var fastest = Double.infinity
@@ -225,7 +225,8 @@ private struct ProbeRun {
 
     // MARK: fallbacks
 
-    /// Issue 16, item 3: 10,000 `addFallback` calls on one container took 809 MB. Target: ≤ 50 MB.
+    /// `addFallback` used to copy the whole fallback list each time, so memory grew quadratically. Target: 10,000
+    /// calls on one container in ≤ 50 MB.
     mutating func fallbacks() {
         let count = 10_000
         let container = Container(label: "probe.fallbacks")
@@ -255,9 +256,10 @@ private struct ProbeRun {
 
     // MARK: diamonds
 
-    /// Issue 16, item 3: 22 stacked diamonds (two containers falling back to one base, a top container falling
-    /// back to both; the top is the next level's base): a missing-key resolve took 88 ms, a `properties` read
-    /// 6.6 s. Target: ≤ 5 ms each. The figure is the median of 5 (of 1 when the first takes over a second).
+    /// 22 stacked diamonds (two containers falling back to one base, a top container falling back to both; the
+    /// top is the next level's base), where a search that visits a shared container once per path to it turns
+    /// exponential: a missing-key resolve and a `properties` read. Target: ≤ 5 ms each. The figure is the median of
+    /// 5 (of 1 when the first takes over a second).
     mutating func diamonds() {
         let levels = 22
         var base = Container(label: "diamond.0")

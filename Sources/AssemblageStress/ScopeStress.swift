@@ -37,8 +37,8 @@ package enum ScopeScenario: String, CaseIterable, Codable, Sendable {
     /// Resolving threads of the full-size run (``sharedScopeEnd`` has one more, which ends the scopes).
     package var defaultThreads: Int { self == .sharedScopeEnd ? 4 : 8 }
 
-    /// Scopes per thread (shared scopes, for ``sharedScopeEnd``) of the full-size run: about half a second a run
-    /// on two cores, so that 20 runs take about 10 s (and stay under 30 s on a loaded machine).
+    /// Scopes per thread (shared scopes, for ``sharedScopeEnd``) of the full-size run: sized so that a run takes
+    /// under a second on two cores and the 20 runs of CI's release step stay short, even on a loaded machine.
     package var defaultScopes: Int {
         switch self {
         case .concurrentScopes: 8_000

@@ -4,7 +4,7 @@ import Foundation
 /// The command line of `assemblage-stress`.
 struct Options {
     static let usage = """
-        assemblage-stress: issue 16's concurrent-mutation scenarios, the request-scope scenarios and the
+        assemblage-stress: the concurrent-mutation scenarios, the request-scope scenarios and the
         memory/scaling probes, for a release build.
 
         Each run of a scenario and each probe runs in a child process of its own, so a crash is counted (with its

@@ -18,7 +18,7 @@ struct Runner {
         if options.list { return list() }
 
         #if DEBUG
-            say("warning: a debug build; issue 16's targets are about release builds (swift run -c release …)")
+            say("warning: a debug build; the stress targets are about release builds (swift run -c release …)")
         #endif
         let configuration = options.configuration
         say(

@@ -1,4 +1,4 @@
-// assemblage-stress: the release-mode stress and reliability runner of issue 16.
+// assemblage-stress: the release-mode stress and reliability runner (concurrent mutation, request scopes, probes).
 //
 //     swift run -c release assemblage-stress                               # 8 threads × 1,000,000 resolves × 20 runs
 //     swift run -c release assemblage-stress --runs 3 --resolves 200000    # the bounded configuration CI runs

@@ -9,7 +9,7 @@ import Testing
     import Darwin
 #endif
 
-/// Issue 16's scenarios, bounded, in the debug and ThreadSanitizer test runs of `.ci/run` (`ASSEMBLAGE_HEAVY_TESTS=1`;
+/// The concurrent-mutation scenarios, bounded, in the debug and ThreadSanitizer test runs of `.ci/run` (`ASSEMBLAGE_HEAVY_TESTS=1`;
 /// a plain `swift test` skips them): readers resolve a `.container` service while one thread resets, empties,
 /// re-registers or adds fallbacks. The same code runs unbounded against a release build in `assemblage-stress` (see
 /// CONTRIBUTING.md), which is where a use-after-free shows as a crash; here the sanitizer sees the races.

@@ -190,7 +190,7 @@ enum Report {
         }
         let targets = targetRows(rows, cold: cold, memory: memory)
         if !targets.isEmpty {
-            add("Targets (issue 9 and DESIGN.md), Assemblage",
+            add("Targets, Assemblage",
                 ["target", "measured", "goal", "met"], targets, codeFirstColumn: false)
         }
         return sections.joined(separator: "\n\n")
@@ -224,7 +224,7 @@ enum Report {
         }
     }
 
-    /// The targets of issue 9 that this run measured, each with the figure and whether it is met.
+    /// The performance targets that this run measured, each with the figure and whether it is met.
     static func targetRows(_ rows: [Row], cold: [String: [Contestant: Double]],
                            memory: [Contestant: Memory.Result]?) -> [[String]] {
         var out: [[String]] = []
@@ -251,7 +251,7 @@ enum Report {
         }
         if let bytes = memory?[.assemblage]?.perRegistration {
             out.append(["heap per registration (register.10000)", Format.fixed(bytes, 0) + " B",
-                        "≤ ~200 B (DESIGN.md)", verdict(bytes <= 200)])
+                        "≤ ~200 B", verdict(bytes <= 200)])
         }
         return out
     }

@@ -35,7 +35,7 @@ extension Assembly {
     public func loaded(resolver: any Resolver) {}
 }
 
-/// The name seed 000 (a Swinject-style library) gave ``Assembly``; code written against it compiles unchanged.
+/// The Swinject 1.x name of ``Assembly``; code written against it compiles unchanged.
 ///
 /// ```swift
 /// struct NetworkAssembly: AssemblyType {

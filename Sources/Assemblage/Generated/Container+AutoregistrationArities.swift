@@ -5,7 +5,7 @@
 // The pack form (`autoregister(_:name:file:line:initializer:)` over `each Parameter`, in
 // Container+Autoregistration.swift) takes any number of parameters, but this compiler lowers a pack expansion
 // to a loop whose body is generic over the element type even when the pack is concrete: every parameter
-// would then be resolved by unspecialised code, about 200 instructions more per parameter than the
+// would then be resolved by unspecialised code, several times dearer per parameter than the
 // `r.resolve(A.self)!` of a hand-written factory. These forms resolve each parameter with its type known, so
 // the resolve specialises fully in the caller, as a hand-written factory does. Overload ranking prefers them
 // to the pack form whenever they match; their behaviour is the same. Initializers of more than six

@@ -1,5 +1,5 @@
 // The process-wide containers: `main` for registrations, `root` where app-wide resolution starts.
-// Resolver (seed 003) calls the container searched second a "child"; Assemblage says "parent", as Swinject
+// The Resolver library calls the container searched second a "child"; Assemblage says "parent", as Swinject
 // does, or "fallback" in general. The full mapping of Resolver's words is in the doc comment of `main`.
 
 extension Container {

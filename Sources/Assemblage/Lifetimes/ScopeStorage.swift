@@ -69,8 +69,7 @@ struct _ScopeSlot {
 /// An instance a scope holds: an object when the service type is a class, any other value in a box.
 ///
 /// Both cases are one reference, so a slot is copied and destroyed with retains and releases; an `Any` payload
-/// made every slot copy go through the runtime's value witnesses (about 100 instructions a copy, three copies per
-/// instance).
+/// made every slot copy go through the runtime's value witnesses, several times per instance.
 @usableFromInline
 enum _ScopeInstance {
     case none
@@ -83,8 +82,7 @@ enum _ScopeInstance {
     }
 
     /// `instance`, held as an object when `asObject` (``holdsObjects(of:)``, decided once per registration: the
-    /// runtime's type test and `as AnyObject` cost thousands of instructions in the merged generic code the
-    /// resolve path runs). The bit casts here and in ``get(as:)`` only move a reference between two static types
+    /// runtime's type test and `as AnyObject` are dear in the merged generic code the resolve path runs). The bit casts here and in ``get(as:)`` only move a reference between two static types
     /// of one class instance.
     @inlinable @inline(__always)
     init<T>(_ instance: T, asObject: Bool) {

@@ -63,9 +63,9 @@ extension ServiceEntry {
 
     /// Makes, or finds, this registration's instance in the scope `container` is the view of.
     ///
-    /// Inlinable, so that it specialises for the service type in the caller's module (unspecialised, boxing the
-    /// instance and copying slots through value witnesses cost about 300 instructions per instance); never inlined
-    /// into `_resolve`, whose other cases it would crowd (about 130 instructions more per `graph10` resolve).
+    /// Inlinable, so that it specialises for the service type in the caller's module (unspecialised, it would box
+    /// the instance and copy slots through value witnesses on every creation); never inlined into `_resolve`,
+    /// whose other cases it would crowd and slow down, the unscoped ones included.
     @inlinable @inline(never)
     func _createScoped<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ make: M) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
@@ -213,7 +213,7 @@ extension Container {
 }
 
 /// Counts the async factories of longer-lived registrations running now, so that a synchronous scoped creation
-/// reads the task-local async context (about 130 instructions) only when one may be above it.
+/// reads the task-local async context, a costly lookup, only when one may be above it.
 @usableFromInline
 enum _AsyncLongLived {
     private static let lock = _Lock()
@@ -236,8 +236,8 @@ enum _AsyncLongLived {
 }
 
 /// `value` as `T`. When its dynamic type is exactly `T` (checked first: one comparison of type metadata), the
-/// value is reinterpreted without the runtime's general cast, which costs several hundred instructions from
-/// `Any`; otherwise it is an ordinary `as!`.
+/// value is reinterpreted without the runtime's general cast from `Any`, which is far dearer than the
+/// comparison; otherwise it is an ordinary `as!`.
 @inlinable @inline(__always)
 func _exactCast<T>(_ value: Any, to: T.Type) -> T {
     func open<U>(_ opened: U) -> T {

@@ -21,8 +21,8 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     public var argumentCount: Int { countAndOption & 0xFFFF_FFFF }
     /// ``argumentCount`` in the low 32 bits and the number of the key's interned ``ServiceKeyOption`` (0 for
     /// none) in the high bits: one word, so that the key keeps the layout of word-sized fields that the optimiser
-    /// folds into a few compares on the resolve path (a separate 32-bit option field cost +110 instructions per
-    /// singleton resolve, measured with callgrind).
+    /// folds into a few compares on the resolve path (a separate 32-bit option field broke that folding and
+    /// slowed every resolve).
     @usableFromInline let countAndOption: Int
     @usableFromInline let hash: Int
 

@@ -135,8 +135,8 @@ final class _ResolutionState {
     /// The bit of `entry` in ``activeMask`` and ``graphMask``: the top six bits of the address times a 64-bit
     /// odd constant (Fibonacci hashing). Taking address bits directly, entries allocated a fixed size apart fell
     /// on a few bits only, and which of a chain's entries shared one (each sharing costing a scan of the frames)
-    /// depended on where the heap happened to put them: `scope.request5` counted 6,948 or 7,152 instructions with
-    /// the same binary, depending on the length of the path it was run from.
+    /// depended on where the heap happened to put them: the same binary counted different instruction totals
+    /// depending on the length of the path it was run from.
     @inlinable @inline(__always)
     static func filterBit(_ entry: UnsafeRawPointer) -> UInt {
         1 &<< ((UInt(bitPattern: entry) &* 0x9E37_79B9_7F4A_7C15) &>> 58)

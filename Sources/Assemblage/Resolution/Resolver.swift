@@ -173,7 +173,7 @@ func _asResolutionError(_ error: any Error) -> ResolutionError {
     return ResolutionError(code: .factoryFailed, key: key, path: [key], underlying: error)
 }
 
-/// The name seed 000 (a Swinject-style library) gave ``Resolver``; code written against it compiles unchanged.
+/// The Swinject 1.x name of ``Resolver``; code written against it compiles unchanged.
 ///
 /// ```swift
 /// func makeFeed(_ resolver: ResolverType) throws -> FeedViewModel {

@@ -2,7 +2,7 @@ import _AssemblageShims
 
 /// Keeps deep resolutions from overflowing small thread stacks.
 ///
-/// Every nested resolve costs stack: about 1.5 KB a level in release builds and 4.5 KB in debug builds. Secondary
+/// Every nested resolve costs stack, a kilobyte or more a level (several times that in debug builds). Secondary
 /// threads on Apple platforms (Dispatch workers, the cooperative pool) have 512 KiB, and threads a program starts
 /// itself may have far less, so a graph a few dozen levels deep could crash long before the depth limit. Before
 /// every factory runs, from the first, ``_ResolutionState`` checks the stack (one inline comparison, bounds read

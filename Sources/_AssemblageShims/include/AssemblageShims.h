@@ -42,7 +42,7 @@ static inline uint64_t _asm_increment_u64(void *_Nonnull word) {
 // MARK: Word locks (a scope's lock)
 
 /// A lock in one 32-bit word, for critical sections of a few dozen instructions: uncontended, taking and releasing
-/// it is one atomic operation each (a `pthread_mutex_t` costs a call and about 30 instructions each way). `word`
+/// it is one atomic operation each (a `pthread_mutex_t` costs a call and more work each way). `word`
 /// starts at 0 and must be 4-byte aligned. On Apple platforms the word is an `os_unfair_lock`; on Linux it is
 /// 0 (free), 1 (held) or 2 (held, with threads asleep on the futex).
 #if defined(__APPLE__)

@@ -2,7 +2,7 @@ import Assemblage
 import Foundation
 import Testing
 
-// The seed's example, as written there (with Swift 6 spellings).
+// The Assembler example of Swinject's documentation, as written there (with Swift 6 spellings).
 
 protocol FooServiceType: Sendable {}
 protocol BarServiceType: Sendable {}

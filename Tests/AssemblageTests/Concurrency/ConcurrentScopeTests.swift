@@ -2,7 +2,7 @@ import Assemblage
 import Testing
 
 @Suite struct ConcurrentScopeTests {
-    /// Issue 18's target: 10,000 concurrent scopes from tasks, every instance disposed exactly once, no instance
+    /// The request scopes' target: 10,000 concurrent scopes from tasks, every instance disposed exactly once, no instance
     /// seen from another scope (run under the thread sanitizer in CI).
     @Test func tenThousandConcurrentScopesDisposeEveryInstanceOnceAndNeverLeak() async throws {
         let container = Container()

@@ -4,7 +4,7 @@ import Testing
 import TodoLoadTest
 import TodoServerCore
 
-/// Issue 18's target for the example server: 1,000 requests at 32 concurrency on loopback, 0 errors, each
+/// The request scopes' target for the example server: 1,000 requests at 32 concurrency on loopback, 0 errors, each
 /// request's values isolated, clean shutdown. Bounded: the load stops sending after 120 s.
 @Suite struct LoadTests {
     @Test func thousandRequestsAt32ConcurrencyAreIsolatedAndShutDownCleanly() async throws {
