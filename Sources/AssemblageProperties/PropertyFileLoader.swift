@@ -215,6 +215,7 @@ public typealias JSONPropertyLoader = PropertyFileLoader<JSONPropertyFormat>
 /// ```swift
 /// let loader = JsonPropertyLoader(bundle: .main, name: "properties")
 /// ```
+@_documentation(visibility: internal)
 public typealias JsonPropertyLoader = JSONPropertyLoader
 
 /// A loader of property lists whose root is a dictionary: `PropertyFileLoader<PlistPropertyFormat>`.

@@ -109,29 +109,3 @@ public final class Assembler: Sendable {
         apply(assemblies: assemblies)
     }
 }
-
-extension Assembler {
-    /// Creates an assembler over an optional container and applies `assemblies`.
-    ///
-    /// Kept for Swinject compatibility, where this form was marked as throwing; it never throws.
-    ///
-    /// - Parameters:
-    ///   - assemblies: The assemblies, in order.
-    ///   - container: The container, or `nil` for a new one.
-    @available(*, deprecated, message: "Use Assembler(_:container:), which does not throw.")
-    public convenience init(assemblies: [any Assembly], container: Container? = Container()) throws {
-        self.init(assemblies, container: container ?? Container())
-    }
-
-    /// Creates an assembler whose container falls back to `parentAssembler`'s and applies `assemblies`.
-    ///
-    /// Kept for Swinject compatibility, where this form was marked as throwing; it never throws.
-    ///
-    /// - Parameters:
-    ///   - assemblies: The assemblies, in order.
-    ///   - parentAssembler: The parent assembler.
-    @available(*, deprecated, message: "Use Assembler(_:parent:), which does not throw.")
-    public convenience init(assemblies: [any Assembly], parentAssembler: Assembler?) throws {
-        self.init(assemblies, parent: parentAssembler)
-    }
-}

@@ -34,16 +34,3 @@ extension Assembly {
     /// Does nothing.
     public func loaded(resolver: any Resolver) {}
 }
-
-/// The Swinject 1.x name of ``Assembly``; code written against it compiles unchanged.
-///
-/// ```swift
-/// struct NetworkAssembly: AssemblyType {
-///     func assemble(container: Container) {
-///         container.register(HTTPClient.self) { _ in URLSessionClient() }
-///     }
-/// }
-/// ```
-///
-/// New code uses ``Assembly``; both names are the same protocol.
-public typealias AssemblyType = Assembly

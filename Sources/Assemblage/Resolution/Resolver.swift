@@ -172,14 +172,3 @@ func _asResolutionError(_ error: any Error) -> ResolutionError {
     let key = ServiceKey(serviceType: Any.self, argumentsType: Void.self, name: nil, argumentCount: 0)
     return ResolutionError(code: .factoryFailed, key: key, path: [key], underlying: error)
 }
-
-/// The Swinject 1.x name of ``Resolver``; code written against it compiles unchanged.
-///
-/// ```swift
-/// func makeFeed(_ resolver: ResolverType) throws -> FeedViewModel {
-///     try resolver.require(FeedViewModel.self)
-/// }
-/// ```
-///
-/// New code uses ``Resolver``; both names are the same protocol.
-public typealias ResolverType = Resolver
