@@ -9,6 +9,7 @@ extension AssemblageWorkloads {
             "resolve.moduleTree200": moduleTree200,
             "resolve.moduleTree200.flat": moduleTree200Flat,
             "register.10000": register10000,
+            "register.10000.container": register10000Container,
             "assemble.assembler100": assembler100,
             "assemble.moduleTree1000": moduleTree1000,
             "validate.1000": validate1000,
@@ -67,6 +68,23 @@ extension AssemblageWorkloads {
             let resolved = AssemblageRegistrations.resolveAll(ScaleShapes.registeredTypes[...], from: c)
             if resolved != ScaleShapes.registeredTypes.count {
                 Check.fail("Assemblage register.10000 resolved \(resolved) of \(ScaleShapes.registeredTypes.count)")
+            }
+            return c
+        }
+        _ = once()
+        return { n in
+            for _ in 0 ..< n { keepAlive(once()) }
+        }
+    }
+
+    /// register.10000 with every registration in `.container` scope: what setting a scope costs.
+    static func register10000Container() -> Run {
+        func once() -> Container {
+            let c = Container()
+            AssemblageRegistrations.registerAll(ScaleShapes.registeredTypes[...], in: c, scope: .container)
+            let resolved = AssemblageRegistrations.resolveAll(ScaleShapes.registeredTypes[...], from: c)
+            if resolved != ScaleShapes.registeredTypes.count {
+                Check.fail("Assemblage register.10000.container resolved \(resolved) of \(ScaleShapes.registeredTypes.count)")
             }
             return c
         }
@@ -154,6 +172,16 @@ enum AssemblageRegistrations {
 
     static func registerAll(_ types: ArraySlice<any ScaleService.Type>, in container: Container) {
         for type in types { register(type, in: container) }
+    }
+
+    /// `container.register(Reg123.self) { _ in Reg123() }.inObjectScope(scope)`.
+    @inline(never)
+    static func register<T: ScaleService>(_ type: T.Type, in container: Container, scope: ObjectScope) {
+        container.register(type) { _ in T() }.inObjectScope(scope)
+    }
+
+    static func registerAll(_ types: ArraySlice<any ScaleService.Type>, in container: Container, scope: ObjectScope) {
+        for type in types { register(type, in: container, scope: scope) }
     }
 
     /// `resolver.resolve(Reg123.self) != nil`.

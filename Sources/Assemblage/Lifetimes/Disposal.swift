@@ -154,16 +154,35 @@ final class _DisposalCache: Sendable {
         self.disposer = disposer
     }
 
-    /// How instances of `instance`'s type are disposed, by conformance (the slow path: a dynamic cast).
+    /// How instances of `instance`'s type are disposed, by conformance: looked up once per type in the process.
+    ///
+    /// Every registration keeps the answer for its last instance's type (``ServiceEntry/_disposer(for:)``), but a new
+    /// container's registrations start empty, so the answer is also kept here, by type: a type's conformances never
+    /// change. Asking the runtime is several dynamic casts, the first of each a scan of every conformance the
+    /// process has; the table costs one lock and one lookup.
     static func find(for instance: Any) -> (any _AnyDisposer)? {
-        func either<T: Disposable & AsyncDisposable>(_: T) -> any _AnyDisposer { _EitherDisposer<T>() }
-        func sync<T: Disposable>(_: T) -> any _AnyDisposer { _SyncDisposer<T>() }
-        func syncObject<T: AnyObject & Disposable>(_: T) -> any _AnyDisposer { _SyncObjectDisposer<T>() }
-        func async<T: AsyncDisposable>(_: T) -> any _AnyDisposer { _AsyncDisposer<T>() }
-        if let disposable = instance as? any Disposable & AsyncDisposable { return either(disposable) }
-        if let disposable = instance as? any AnyObject & Disposable { return syncObject(disposable) }
-        if let disposable = instance as? any Disposable { return sync(disposable) }
-        if let disposable = instance as? any AsyncDisposable { return async(disposable) }
+        let type = Swift.type(of: instance)
+        let key = ObjectIdentifier(type)
+        if let known = byType.withLock({ $0[key] }) { return known }
+        let found = lookUp(type)
+        byType.withLock { $0[key] = .some(found) }
+        return found
+    }
+
+    /// The disposers found so far, by the instance's dynamic type (nil: its type is not disposable).
+    private static let byType = _Locked<[ObjectIdentifier: (any _AnyDisposer)?]>([:])
+
+    /// The conformance of `type` to the disposal protocols. Metatypes are cast, not instances, so that a type that
+    /// conforms to neither costs no check for a bridged representation.
+    private static func lookUp(_ type: Any.Type) -> (any _AnyDisposer)? {
+        func either<T: Disposable & AsyncDisposable>(_: T.Type) -> any _AnyDisposer { _EitherDisposer<T>() }
+        func sync<T: Disposable>(_: T.Type) -> any _AnyDisposer { _SyncDisposer<T>() }
+        func syncObject<T: AnyObject & Disposable>(_: T.Type) -> any _AnyDisposer { _SyncObjectDisposer<T>() }
+        func async<T: AsyncDisposable>(_: T.Type) -> any _AnyDisposer { _AsyncDisposer<T>() }
+        if let disposable = type as? any (Disposable & AsyncDisposable).Type { return either(disposable) }
+        if let disposable = type as? any (AnyObject & Disposable).Type { return syncObject(disposable) }
+        if let disposable = type as? any Disposable.Type { return sync(disposable) }
+        if let disposable = type as? any AsyncDisposable.Type { return async(disposable) }
         return nil
     }
 }

@@ -49,8 +49,17 @@ extension ServiceEntry: _AnyEntry {
             }
             return words.exchange(.scope, new)
         }
-        // A resolve running now may be reading the old scope: it is released once no read section can.
-        if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
+        guard let replaced else { return }
+        let old = Unmanaged<ObjectScope>.fromOpaque(replaced)
+        // A built-in scope is one of ObjectScope's static constants, which keep it alive for the life of the
+        // process: released at once, it stays valid for a resolve reading it now. This is the common case (a
+        // registration's default scope replaced by `inObjectScope`), and it costs no reclamation.
+        if old.takeUnretainedValue().kind != .custom {
+            old.release()
+            return
+        }
+        // A resolve running now may be reading the old custom scope: it is released once no read section can.
+        _Reclaimer.retire(old.takeRetainedValue())
     }
 
     @usableFromInline func _reset(matching scope: ObjectScope?, includingSingletons: Bool) {
