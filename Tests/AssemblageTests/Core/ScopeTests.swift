@@ -178,3 +178,35 @@ final class ResolvesOnDeinit {
         for _ in 0..<100 { #expect(container.resolve(Wheel.self, name: "holder") != nil) }
     }
 }
+
+@Suite struct BuiltInScopeStorageTests {
+    @Test func builtInScopesMakeTheStorageWithTheirRule() {
+        #expect(ObjectScope.container.makeStorage() is PermanentStorage)
+        #expect(ObjectScope.singleton.makeStorage() is PermanentStorage)
+        #expect(ObjectScope.multiton.makeStorage() is PermanentStorage)
+        #expect(ObjectScope.graph.makeStorage() is GraphStorage)
+        #expect(ObjectScope.weak.makeStorage() is WeakStorage)
+        #expect(ObjectScope.transient.makeStorage() is TransientStorage)
+        #expect(ObjectScope.scoped.makeStorage() is TransientStorage)
+    }
+
+    @Test func aCustomScopeOverABuiltInOneComposesWithItsStorage() {
+        let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session", parent: ObjectScope.weak)
+        let storage = session.makeStorage()
+        #expect(storage is CompositeStorage)
+        let held = NSObjectLike()
+        storage.instance = held
+        #expect(storage.instance as AnyObject? === held)
+    }
+
+    @Test func replacingABuiltInScopeManyTimesKeepsTheLastOne() {
+        let container = Container()
+        let entry = container.register(Engine.self) { _ in Engine() }
+        for _ in 0..<1_000 { entry.inObjectScope(.transient).inObjectScope(.container) }
+        #expect(entry.objectScope === ObjectScope.container)
+        #expect(container.resolve(Engine.self) === container.resolve(Engine.self))
+    }
+}
+
+private final class NSObjectLike {}
+

@@ -284,6 +284,57 @@ final class BothTracked: Disposable, AsyncDisposable, Sendable {
     func dispose() { log.record(name) }
 }
 
+/// A class that is not disposable, whose subclass is.
+class PlainBase {}
+final class DisposableSubclass: PlainBase, Disposable, @unchecked Sendable {  // @unchecked: only `log` is shared.
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+    func dispose() { log.record("subclass") }
+}
+
+/// A value type that disposes asynchronously only.
+struct AsyncOnlyResource: AsyncDisposable {
+    let log: DisposalLog
+    func dispose() async { log.record("async value") }
+}
+
+@Suite struct DisposalByTypeTests {
+    @Test func everyNewContainerDisposesInstancesOfATypeAnotherContainerAlreadyMade() throws {
+        let log = DisposalLog()
+        for round in 0..<3 {
+            let container = Container()
+            container.register(Tracked.self) { _ in Tracked("round \(round)", log: log) }.inObjectScope(.container)
+            _ = try container.require(Tracked.self)
+            try container.shutdownSynchronously()
+        }
+        #expect(log.entries == ["round 0", "round 1", "round 2"])
+    }
+
+    @Test func disposalFollowsTheInstancesDynamicTypeNotTheRegisteredOne() throws {
+        let log = DisposalLog()
+        let container = Container()
+        container.register(PlainBase.self, name: "plain") { _ in PlainBase() }.inObjectScope(.container)
+        container.register(PlainBase.self, name: "sub") { _ in DisposableSubclass(log: log) }.inObjectScope(.container)
+        _ = try container.require(PlainBase.self, name: "plain")
+        _ = try container.require(PlainBase.self, name: "sub")
+        try container.shutdownSynchronously()
+        #expect(log.entries == ["subclass"])
+    }
+
+    @Test func aTypeWithOnlyAsyncDisposalIsRefusedBySynchronousShutdownAndDisposedByTheAsyncOne() async throws {
+        let log = DisposalLog()
+        let first = Container()
+        first.register(AsyncOnlyResource.self) { _ in AsyncOnlyResource(log: log) }.inObjectScope(.container)
+        _ = try first.require(AsyncOnlyResource.self)
+        #expect(throws: DisposalError.self) { try first.shutdownSynchronously() }
+        let second = Container()
+        second.register(AsyncOnlyResource.self) { _ in AsyncOnlyResource(log: log) }.inObjectScope(.container)
+        _ = try second.require(AsyncOnlyResource.self)
+        try await second.shutdown()
+        #expect(log.entries == ["async value"])
+    }
+}
+
 extension Scope {
     /// The synchronous end, from an async test.
     func endNow() throws { try endSynchronously() }
