@@ -105,6 +105,7 @@ let package = Package(
             "AssemblageHummingbird", "Assemblage",
             .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
             .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Hummingbird"])),
+            .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
         ] + hummingbirdProducts),
         .testTarget(name: "AssemblageVaporTests", dependencies: [
             "AssemblageVapor", "Assemblage",

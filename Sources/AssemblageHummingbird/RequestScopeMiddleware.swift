@@ -37,6 +37,10 @@ import Hummingbird
 ///
 /// Add it before the routes (and before the middleware) that use the scope; put it first on the router to give
 /// every route a scope. After ``Container/shutdown()`` a request is answered `503 Service Unavailable`.
+///
+/// The scope ends when the middleware returns the response, before Hummingbird writes its body: a streamed body
+/// that resolves from the scope while it is written finds it ended (``ErrorCode/scopeEnded-46o0m``); resolve what
+/// the body needs before returning the response.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, visionOS 1.0, *)
 public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddleware {
     /// Gives the request's scope the values it provides (and may change the context); called before the rest of
@@ -53,7 +57,13 @@ public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddl
     private let provide: Provide
     private let responseHeaders: ResponseHeaders?
 
-    /// Creates the middleware.
+    /// Creates the middleware, with the values it provides to each request's scope.
+    ///
+    /// ```swift
+    /// RequestScopeMiddleware(container: container) { request, context, scope in
+    ///     try scope.provide(try UserID(header: request.headers[.user]))
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - container: The application's container: each request gets a scope of it.
@@ -63,11 +73,27 @@ public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddl
     ///   - provide: Provides the request's values to its scope; the request itself is provided before it when
     ///     the container declares `Request` as a scoped value.
     public init(container: Container, label: String = "request", responseHeaders: ResponseHeaders? = nil,
-                provide: @escaping Provide = { _, _, _ in }) {
+                provide: @escaping Provide) {
         self.container = container
         self.label = label
         self.responseHeaders = responseHeaders
         self.provide = provide
+    }
+
+    /// Creates the middleware: each request's scope gets the request (when the container declares `Request` as a
+    /// scoped value) and nothing else.
+    ///
+    /// ```swift
+    /// router.add(middleware: RequestScopeMiddleware(container: container))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - container: The application's container: each request gets a scope of it.
+    ///   - label: Each scope's label in diagnostics and logs.
+    ///   - responseHeaders: The headers to put on every response, read from the scope; `nil` for none (then
+    ///     errors pass through unchanged).
+    public init(container: Container, label: String = "request", responseHeaders: ResponseHeaders? = nil) {
+        self.init(container: container, label: label, responseHeaders: responseHeaders) { _, _, _ in }
     }
 
     /// Runs the rest of the chain inside the request's scope, and ends the scope after it.
@@ -116,8 +142,9 @@ public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddl
 /// error would have answered, with those headers added (trait `Hummingbird`).
 ///
 /// An error that is an `HTTPResponseError` (such as `HTTPError`) makes its own response; any other error is
-/// answered `500 Internal Server Error` without a body, as Hummingbird answers it. A middleware outside the
-/// scope middleware that maps errors to responses finds the original in ``underlying``:
+/// answered `500 Internal Server Error` without a body, as Hummingbird answers it, and logged at error level with
+/// the request's logger (its details never reach the client). A middleware outside the scope middleware that maps
+/// errors to responses finds the original in ``underlying``:
 ///
 /// ```swift
 /// } catch let error as ErrorWithResponseHeaders {

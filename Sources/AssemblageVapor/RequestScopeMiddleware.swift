@@ -31,6 +31,9 @@ import Vapor
 /// them, so a route's errors become responses inside the scope. With `responseHeaders`, add it first
 /// (`app.middleware.use(…, at: .beginning)`) so that its headers are on every response. After the container's
 /// shutdown a request is answered `503 Service Unavailable`.
+///
+/// The scope ends when the middleware returns the response, before Vapor writes its body: a streamed body that
+/// resolves from the scope while it is written finds it ended; resolve what the body needs before returning.
 public struct RequestScopeMiddleware: AsyncMiddleware {
     /// Gives the request's scope the values it provides; called before the rest of the chain, once the scope is
     /// the request's.
@@ -43,7 +46,13 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
     private let provide: Provide
     private let responseHeaders: ResponseHeaders?
 
-    /// Creates the middleware.
+    /// Creates the middleware, with the values it provides to each request's scope.
+    ///
+    /// ```swift
+    /// app.middleware.use(RequestScopeMiddleware { req, scope in
+    ///     try scope.provide(try UserID(header: req.headers.first(name: "X-User")))
+    /// })
+    /// ```
     ///
     /// - Parameters:
     ///   - label: Each scope's label in diagnostics and logs.
@@ -51,11 +60,25 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
     ///     errors pass through unchanged).
     ///   - provide: Provides the request's values to its scope; the request itself is provided before it when
     ///     the container declares `Request` as a scoped value.
-    public init(label: String = "request", responseHeaders: ResponseHeaders? = nil,
-                provide: @escaping Provide = { _, _ in }) {
+    public init(label: String = "request", responseHeaders: ResponseHeaders? = nil, provide: @escaping Provide) {
         self.label = label
         self.responseHeaders = responseHeaders
         self.provide = provide
+    }
+
+    /// Creates the middleware: each request's scope gets the request (when the container declares `Request` as a
+    /// scoped value) and nothing else.
+    ///
+    /// ```swift
+    /// app.middleware.use(RequestScopeMiddleware())
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - label: Each scope's label in diagnostics and logs.
+    ///   - responseHeaders: The headers to put on every response, read from the scope; `nil` for none (then
+    ///     errors pass through unchanged).
+    public init(label: String = "request", responseHeaders: ResponseHeaders? = nil) {
+        self.init(label: label, responseHeaders: responseHeaders) { _, _ in }
     }
 
     /// Runs the rest of the chain inside the request's scope, and ends the scope after it.
