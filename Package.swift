@@ -98,7 +98,10 @@ let package = Package(
         .testTarget(name: "AssemblageIntegrationTests", dependencies: ["Assemblage"] + integrationProducts,
                     plugins: ["AssemblageGraphCheck"]),
         // The server-framework integrations: each file inside `#if Hummingbird` (or `#if Vapor`), so a target is
-        // empty unless its trait is enabled. Their tests run a server on 127.0.0.1 and load it with AsyncHTTPClient.
+        // empty unless its trait is enabled. Their tests run a server on 127.0.0.1 and load it with AsyncHTTPClient:
+        // `swift test --traits Hummingbird,Configuration --filter AssemblageHummingbirdTests` here; CI runs them from
+        // Examples/TodoServer and Examples/VaporTodo, which link these folders in, so that it compiles each
+        // framework once.
         .target(name: "AssemblageHummingbird", dependencies: ["Assemblage"] + hummingbirdProducts),
         .target(name: "AssemblageVapor", dependencies: ["Assemblage"] + vaporProducts),
         .testTarget(name: "AssemblageHummingbirdTests", dependencies: [

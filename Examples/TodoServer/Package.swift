@@ -89,6 +89,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The Hummingbird integration's own tests and the Hummingbird code of the "Server Apps" article: the files
+        // of the repository's Tests/AssemblageHummingbirdTests (a symbolic link), compiled here, where Hummingbird
+        // is built anyway, so that CI compiles it once. `Hummingbird` and `Configuration` are the traits those
+        // files are inside `#if` of.
+        .testTarget(
+            name: "AssemblageHummingbirdTests",
+            dependencies: [
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "AssemblageHummingbird", package: "Assemblage"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.define("Hummingbird"), .define("Configuration")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

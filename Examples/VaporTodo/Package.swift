@@ -40,6 +40,19 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // The Vapor integration's own tests and the Vapor code of the "Server Apps" article: the files of the
+        // repository's Tests/AssemblageVaporTests (a symbolic link), compiled here, where Vapor is built anyway, so
+        // that CI compiles Vapor once. `Vapor` is the trait those files are inside `#if` of.
+        .testTarget(
+            name: "AssemblageVaporTests",
+            dependencies: [
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "AssemblageVapor", package: "Assemblage"),
+                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: [.define("Vapor")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

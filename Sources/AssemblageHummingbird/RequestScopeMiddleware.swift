@@ -188,7 +188,10 @@ public struct ErrorWithResponseHeaders: HTTPResponseError, CustomStringConvertib
         if let underlying = underlying as? any HTTPResponseError {
             response = try underlying.response(from: request, context: context)
         } else {
-            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: underlying))"])
+            // A cancelled request is no failure of the app's.
+            if !(underlying is CancellationError) {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: underlying))"])
+            }
             response = Response(status: .internalServerError)
         }
         response.headers.replace(with: headers)
