@@ -41,8 +41,8 @@ extension Application {
 }
 
 /// Shuts the application's container down when the application shuts down (trait `Vapor`): added by
-/// ``Vapor/Application/container`` the first time it is read or set, so an app adds it only itself when it
-/// keeps its container elsewhere.
+/// ``Vapor/Application/container`` the first time it is read or set, so an app adds one itself only for a
+/// container it keeps elsewhere.
 ///
 /// Vapor shuts its lifecycle handlers down in reverse order, so the container is disposed after every handler
 /// added after it. `app.asyncShutdown()` awaits asynchronous disposers; the synchronous `app.shutdown()` disposes
