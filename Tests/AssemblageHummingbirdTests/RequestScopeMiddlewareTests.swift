@@ -186,11 +186,12 @@ import Testing
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, *)
-    @Test func withHummingbirdTestingTheContainerIsShutDownWhenTheTestReturns() async throws {
+    @Test(arguments: [TestingSetup.router, .live, .ahc(.http)])
+    func withHummingbirdTestingTheContainerIsShutDownWhenTheTestReturns(_ setup: TestingSetup) async throws {
         let app = TestApp()
         var application = Application(router: app.router())
         application.addContainer(app.container)
-        try await application.test(.router) { client in
+        try await application.test(setup) { client in
             try await client.execute(uri: "/work", method: .get, headers: [.tag: "router"]) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.tag] == "router")
