@@ -13,6 +13,13 @@ let traits: Set<Trait> = [
     .trait(name: "ServiceLifecycle",
            description: "Running the services a container built in a swift-service-lifecycle ServiceGroup.",
            enabledTraits: ["Logging"]),
+    // The server-framework integrations: each builds its own library target (AssemblageHummingbird,
+    // AssemblageVapor) and brings its framework only when enabled; SwiftPM resolves neither framework for a
+    // package that enables neither trait (measured: see the "Server Apps" article).
+    .trait(name: "Hummingbird",
+           description: "Request scopes and container shutdown for Hummingbird 2 (product AssemblageHummingbird).",
+           enabledTraits: ["ServiceLifecycle"]),
+    .trait(name: "Vapor", description: "Request scopes and container shutdown for Vapor 4 (product AssemblageVapor)."),
     .default(enabledTraits: []),
 ]
 
@@ -28,6 +35,15 @@ let configurationProduct: [Target.Dependency] = [
     .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
 ]
 
+/// The server-framework integrations' dependencies, each only when its trait is enabled.
+let hummingbirdProducts: [Target.Dependency] = [
+    .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
+]
+let vaporProducts: [Target.Dependency] = [
+    .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+]
+
 let package = Package(
     name: "Assemblage",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
@@ -38,6 +54,10 @@ let package = Package(
         .library(name: "AssemblageProperties", targets: ["AssemblageProperties"]),
         .library(name: "AssemblageScenes", targets: ["AssemblageScenes"]),
         .library(name: "AssemblageTesting", targets: ["AssemblageTesting"]),
+        // Server-framework integrations: add the product and enable its trait, e.g.
+        // `.package(url: "…/Assemblage", from: "…", traits: ["Hummingbird"])`.
+        .library(name: "AssemblageHummingbird", targets: ["AssemblageHummingbird"]),
+        .library(name: "AssemblageVapor", targets: ["AssemblageVapor"]),
         // Opt-in build-time graph check: add `plugins: [.plugin(name: "AssemblageGraphCheck", package: "Assemblage")]`
         // to a target. Nothing of its tool is built for a package whose targets do not use it.
         .plugin(name: "AssemblageGraphCheck", targets: ["AssemblageGraphCheck"]),
@@ -53,6 +73,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C11 atomics and thread-local storage for the lock-free read path. Internal: not a product.
@@ -85,6 +108,24 @@ let package = Package(
         // AssemblageIntegrationTests`, as .ci/run does).
         .testTarget(name: "AssemblageIntegrationTests", dependencies: ["Assemblage", "AssemblageProperties"] + integrationProducts + configurationProduct,
                     plugins: ["AssemblageGraphCheck"]),
+        // The server-framework integrations: each file inside `#if Hummingbird` (or `#if Vapor`), so a target is
+        // empty unless its trait is enabled. Their tests run a server on 127.0.0.1 and load it with AsyncHTTPClient:
+        // `swift test --traits Hummingbird,Configuration --filter AssemblageHummingbirdTests` here; CI runs them from
+        // Examples/TodoServer and Examples/VaporTodo, which link these folders in, so that it compiles each
+        // framework once.
+        .target(name: "AssemblageHummingbird", dependencies: ["Assemblage"] + hummingbirdProducts),
+        .target(name: "AssemblageVapor", dependencies: ["Assemblage"] + vaporProducts),
+        .testTarget(name: "AssemblageHummingbirdTests", dependencies: [
+            "AssemblageHummingbird", "Assemblage", "AssemblageProperties",
+            .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Hummingbird"])),
+            .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+        ] + hummingbirdProducts),
+        .testTarget(name: "AssemblageVaporTests", dependencies: [
+            "AssemblageVapor", "Assemblage",
+            .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
+        ] + vaporProducts),
         .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"], plugins: ["AssemblageGraphCheck"]),
         .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"],
                     plugins: ["AssemblageGraphCheck"]),

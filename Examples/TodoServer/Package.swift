@@ -12,9 +12,11 @@ let package = Package(
         .executable(name: "todo-load-test", targets: ["todo-load-test"]),
     ],
     dependencies: [
-        // Assemblage from this repository, with its opt-in integrations: swift-configuration (a ConfigReader as a
-        // property source), swift-log and swift-service-lifecycle.
-        .package(name: "Assemblage", path: "../..", traits: ["ServiceLifecycle", "Configuration", "Logging"]),
+        // Assemblage from this repository, with its opt-in integrations: Hummingbird (request scopes, the
+        // container's shutdown in the application's services), swift-configuration (a ConfigReader as a property
+        // source), swift-log and swift-service-lifecycle.
+        .package(name: "Assemblage", path: "../..",
+                 traits: ["Hummingbird", "ServiceLifecycle", "Configuration", "Logging"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
@@ -29,6 +31,8 @@ let package = Package(
             name: "TodoServerCore",
             dependencies: [
                 .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "AssemblageHummingbird", package: "Assemblage"),
+                .product(name: "AssemblageProperties", package: "Assemblage"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -78,6 +82,7 @@ let package = Package(
             dependencies: [
                 "TodoServerCore",
                 "TodoLoadTest",
+                .product(name: "AssemblageProperties", package: "Assemblage"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -85,6 +90,26 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The Hummingbird integration's own tests and the Hummingbird code of the "Server Apps" article: the files
+        // of the repository's Tests/AssemblageHummingbirdTests (a symbolic link), compiled here, where Hummingbird
+        // is built anyway, so that CI compiles it once. `Hummingbird` and `Configuration` are the traits those
+        // files are inside `#if` of.
+        .testTarget(
+            name: "AssemblageHummingbirdTests",
+            dependencies: [
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "AssemblageHummingbird", package: "Assemblage"),
+                .product(name: "AssemblageProperties", package: "Assemblage"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.define("Hummingbird"), .define("Configuration")]
         ),
     ],
     swiftLanguageModes: [.v6]

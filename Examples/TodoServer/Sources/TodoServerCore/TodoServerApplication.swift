@@ -1,4 +1,6 @@
 import Assemblage
+import AssemblageProperties
+import AssemblageHummingbird
 import Configuration
 import Hummingbird
 import Logging
@@ -45,22 +47,31 @@ public struct TodoServerApplication: Sendable {
         self.container = container
     }
 
-    /// The router: ``APIResponseMiddleware`` around everything, `GET /health`, and the todo routes under
-    /// `/todos` behind ``RequestScopeMiddleware``; a `HEAD` for every `GET`. The routes are those of
-    /// ``APIRoutes``, which a 405's `Allow` header lists.
+    /// The router: Assemblage's `RequestScopeMiddleware` around everything (a scope per request, given the
+    /// request's ``RequestID``, which it puts on every response), then ``APIResponseMiddleware`` (JSON errors,
+    /// 405), `GET /health`, and the todo routes under `/todos` behind ``UserMiddleware``; a `HEAD` for every
+    /// `GET`. The routes are those of ``APIRoutes``, which a 405's `Allow` header lists.
     ///
     /// - Returns: The router.
     public func makeRouter() -> Router<TodoRequestContext> {
         let router = Router(context: TodoRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: RequestScopeMiddleware(container: container, responseHeaders: { scope in
+            scope.resolve(RequestID.self).map { [.requestID: $0.value] } ?? [:]
+        }) { request, context, scope in
+            let requestID = RequestID(header: request.headers[.requestID])
+            try scope.provide(requestID)
+            context.requestID = requestID
+            context.logger[metadataKey: "request_id"] = "\(requestID)"
+        })
         router.add(middleware: APIResponseMiddleware())
         router.get("health") { _, _ in "ok" }
-        let todos = router.group("todos").add(middleware: RequestScopeMiddleware(container: container))
+        let todos = router.group("todos").add(middleware: UserMiddleware())
         TodoController().addRoutes(to: todos)
         return router
     }
 
     /// Opens the database (so that a wrong path or schema fails at start-up, not at the first request) and makes
-    /// the Hummingbird application, with Assemblage's `ContainerService`, which shuts the container down after
+    /// the Hummingbird application, with the container's shutdown among its services (`addContainer`), after
     /// the server has stopped.
     ///
     /// - Parameter onServerRunning: Called with the listening channel once the server accepts connections (its
@@ -77,17 +88,18 @@ public struct TodoServerApplication: Sendable {
             "database": "\(configuration.databasePath)", "pool_size": "\(configuration.poolSize)",
             "configuration_file": "\(configuration.configurationFile ?? "none")",
         ])
-        return Application(
+        var app = Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "todo-server"),
-            // Hummingbird runs these before its HTTP server and shuts them down after it: once the last request
-            // has finished, Assemblage's ContainerService calls `container.shutdown()`, which disposes the audit
-            // log and then the pool (reverse creation order).
-            services: [ContainerService(container)],
             onServerRunning: onServerRunning,
             logger: logger
         )
+        // Hummingbird runs its services before its HTTP server and shuts them down after it, the first last: once
+        // the last request has finished, the container's service calls `container.shutdown()`, which disposes the
+        // audit log and then the pool (reverse creation order).
+        app.addContainer(container)
+        return app
     }
 }
 

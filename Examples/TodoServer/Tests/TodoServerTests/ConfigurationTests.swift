@@ -1,4 +1,5 @@
 import Assemblage
+import AssemblageProperties
 import Configuration
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import Assemblage
+import AssemblageProperties
 import Logging
 
 /// Registers the application's services in a container.
@@ -11,7 +12,8 @@ import Logging
 /// | ``SQLiteConnectionPool`` | container | opened with the configured path and size; closed at shutdown |
 /// | ``TodoRepository`` | container | ``SQLiteTodoRepository`` over the pool, its schema migrated |
 /// | ``AuditLog`` | container | over the pool, batch size from the property `audit.batchSize`; flushed at shutdown, before the pool closes |
-/// | ``RequestID``, ``UserID`` | scoped value | provided by ``RequestScopeMiddleware`` to each request's scope |
+/// | ``RequestID`` | scoped value | provided to each request's scope by Assemblage's `RequestScopeMiddleware` |
+/// | ``UserID`` | scoped value | provided to each `/todos` request's scope by ``UserMiddleware`` |
 /// | ``RequestTrace`` | scoped | per request; disposed when the request's scope ends |
 /// | ``TodoService`` | scoped | per request, for the request's user |
 ///

@@ -33,10 +33,9 @@ public enum APIRoutes {
     }
 }
 
-/// The outermost middleware, on the router itself, so that it sees every request, routed or not:
+/// The error-to-response middleware, on the router right after Assemblage's `RequestScopeMiddleware` (which
+/// puts `X-Request-ID` on every response, this one's included), so that it sees every request, routed or not:
 ///
-/// - it reads the request id (`X-Request-ID`, or a new UUID) into the context and the logger, and puts it on
-///   every response: successes, errors, `/health`, unknown paths and wrong methods;
 /// - it turns every error into a JSON error response, `{"error": {"message": "…"}}`, with a message for the
 ///   statuses that come without one (413 for a body over the limit, 404 for an unknown path);
 /// - a method that a known path does not serve gets 405 with an `Allow` header (the router alone would answer
@@ -45,7 +44,8 @@ public enum APIRoutes {
 ///
 /// ```swift
 /// let router = Router(context: TodoRequestContext.self)
-/// router.add(middleware: APIResponseMiddleware())   // first: it wraps everything added after it
+/// router.add(middleware: RequestScopeMiddleware(container: container) { … })
+/// router.add(middleware: APIResponseMiddleware())   // inside the scope: it wraps everything added after it
 /// ```
 public struct APIResponseMiddleware: RouterMiddleware {
     /// The request context this middleware works on.
@@ -54,30 +54,22 @@ public struct APIResponseMiddleware: RouterMiddleware {
     /// Creates the middleware.
     public init() {}
 
-    /// Runs the rest of the chain with the request id in the context, and makes its result or its error a
-    /// response that carries the request id.
+    /// Runs the rest of the chain, and makes its error a JSON response.
     ///
     /// - Parameters:
     ///   - request: The request.
     ///   - context: The request's context.
     ///   - next: The rest of the chain: the router's route, or its not-found responder.
-    /// - Returns: The response, with `X-Request-ID`.
+    /// - Returns: The response.
     /// - Throws: Only what encoding an error body throws.
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let requestID = RequestID(header: request.headers[.requestID])
-        var context = context
-        context.requestID = requestID
-        context.logger[metadataKey: "request_id"] = "\(requestID)"
-        var response: Response
         do {
-            response = try await next(request, context)
+            return try await next(request, context)
         } catch {
-            response = try Self.response(for: error, request: request, context: context)
+            return try Self.response(for: error, request: request, context: context)
         }
-        response.headers[.requestID] = requestID.value
-        return response
     }
 
     private static func response(for error: any Error, request: Request, context: Context) throws -> Response {

@@ -1,26 +1,28 @@
 import Assemblage
+import AssemblageHummingbird
 import Hummingbird
 import Logging
 
-/// The context of one request: Hummingbird's core storage, plus the request's ``RequestID`` (from
-/// ``APIResponseMiddleware``), and its ``UserID`` and dependency-injection ``Scope`` (from
-/// ``RequestScopeMiddleware``).
+/// The context of one request: Hummingbird's core storage, the request's dependency-injection ``Scope`` (from
+/// Assemblage's `RequestScopeMiddleware`), and its ``RequestID`` and ``UserID`` (for the log and the error
+/// messages).
 ///
 /// ```swift
 /// router.get("todos") { request, context in
-///     try await context.requireScope().resolveAsync(TodoService.self).list()
+///     try await context.todoService().list()
 /// }
 /// ```
-public struct TodoRequestContext: RequestContext {
+public struct TodoRequestContext: ScopedRequestContext {
     /// Hummingbird's per-request storage (logger, parameters, endpoint path).
     public var coreContext: CoreRequestContextStorage
-    /// The request's identifier, once ``APIResponseMiddleware`` has run.
-    public var requestID: RequestID?
-    /// The user the request acts for, once the middleware has run.
-    public var user: UserID?
-    /// The request's scope, once the middleware has run: it was given the request id and the user, and makes
-    /// the request's `.scoped` services; it ends (disposing them) when the middleware returns.
+    /// The request's scope, once `RequestScopeMiddleware` has run: it was given the request id (and, on
+    /// `/todos`, the user), and makes the request's `.scoped` services; it ends (disposing them) once the
+    /// response is ready.
     public var scope: Scope?
+    /// The request's identifier, once `RequestScopeMiddleware` has run.
+    public var requestID: RequestID?
+    /// The user the request acts for, once ``UserMiddleware`` has run.
+    public var user: UserID?
 
     /// Creates the context Hummingbird hands to the middleware chain.
     ///
@@ -33,23 +35,11 @@ public struct TodoRequestContext: RequestContext {
     /// one is answered 413.
     public var maxUploadSize: Int { 64 * 1024 }
 
-    /// The request's scope.
-    ///
-    /// - Returns: The scope ``RequestScopeMiddleware`` opened for this request.
-    /// - Throws: `HTTPError(.internalServerError)` on a route that the middleware does not cover.
-    public func requireScope() throws -> Scope {
-        guard let scope else {
-            throw HTTPError(.internalServerError, message: "This route has no request scope.")
-        }
-        return scope
-    }
-
     /// The request's ``TodoService``, made for this request's user (once per request).
     ///
     /// - Returns: The service.
-    /// - Throws: `HTTPError(.internalServerError)` on a route without a scope, or the container's
-    ///   `ResolutionError`.
+    /// - Throws: `MissingRequestScopeError` on a route without a scope, or the container's `ResolutionError`.
     public func todoService() async throws -> TodoService {
-        try await requireScope().resolveAsync(TodoService.self)
+        try await resolveAsync(TodoService.self)
     }
 }
