@@ -23,7 +23,7 @@ extension Container {
         guard hasFallbacks else { return own }
         // Each container once, in lookup order; the earliest wins, so merge from the last.
         var merged = Properties()
-        for container in containersInLookupOrder.reversed() {
+        for container in lookupChain().reversed() {
             merged.merge(container === self ? own : container.ownProperties)
         }
         return merged
@@ -101,7 +101,7 @@ extension Resolver {
     ///   - type: The type to read.
     /// - Returns: The value, or `nil`.
     public func property<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) -> T? {
-        containerBehind?.properties.property(key, as: type)
+        _container?.properties.property(key, as: type)
     }
 
     /// Reads a property as `T`, or throws an error naming the key, the expected type and what was found.
@@ -118,7 +118,7 @@ extension Resolver {
     /// - Returns: The value.
     /// - Throws: ``PropertyError`` (`.missingKey` or `.typeMismatch`).
     public func requireProperty<T: PropertyRepresentable>(_ key: String, as type: T.Type = T.self) throws -> T {
-        try containerBehind(for: "requireProperty").properties.requireProperty(key, as: type)
+        try _requireContainer(for: "requireProperty").properties.requireProperty(key, as: type)
     }
 
     /// Decodes a configuration value from one key, or from all properties when `key` is `nil`.
@@ -136,6 +136,6 @@ extension Resolver {
     /// - Returns: The decoded value.
     /// - Throws: ``PropertyError`` naming the key path that failed.
     public func decodeProperties<T: Decodable>(_ type: T.Type, forKey key: String? = nil) throws -> T {
-        try containerBehind(for: "decodeProperties").properties.decodeProperties(type, forKey: key)
+        try _requireContainer(for: "decodeProperties").properties.decodeProperties(type, forKey: key)
     }
 }

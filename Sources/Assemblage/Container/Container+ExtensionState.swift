@@ -22,19 +22,6 @@ extension Container {
         }
     }
 
-    /// Whether this container has fallbacks (a parent among them): when not, ``containersInLookupOrder`` is itself.
+    /// Whether this container has fallbacks (a parent among them): when not, `lookupChain()` is itself alone.
     package var hasFallbacks: Bool { writer.withLock { fallbackList != nil } }
-
-    /// This container and its fallbacks, each once, in the order a lookup searches them.
-    package var containersInLookupOrder: [Container] { lookupChain() }
-}
-
-extension Resolver {
-    /// The container behind this resolver, or a typed error naming `operation` for a resolver of another kind.
-    package func containerBehind(for operation: String) throws(ResolutionError) -> Container {
-        try _requireContainer(for: operation)
-    }
-
-    /// The container behind this resolver, if it is one of Assemblage's.
-    package var containerBehind: Container? { _container }
 }

@@ -194,7 +194,7 @@ public class Container: @unchecked Sendable {
     /// fallbacks were added, each container once). Every walk of the fallback graph goes through it.
     ///
     /// - Complexity: O(containers + fallback links), iterative at any depth.
-    final func lookupChain() -> [Container] {
+    package final func lookupChain() -> [Container] {
         var result: [Container] = [self]
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
         // Depth-first with an explicit stack: each level is a fallback list and the position reached in it.

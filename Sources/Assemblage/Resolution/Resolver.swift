@@ -38,11 +38,11 @@ extension Resolver {
 
     /// The container resolutions through this resolver start from, or `nil` for a resolver of your own (users
     /// write `resolver as? Container`, which gives the same; this reads it without a dynamic cast).
-    var _container: Container? { _unmanagedContainer?.takeUnretainedValue() }
+    package var _container: Container? { _unmanagedContainer?.takeUnretainedValue() }
 
     /// The container behind this resolver, or the error an Assemblage-only API gives a resolver of your own.
     @usableFromInline
-    func _requireContainer(for operation: String) throws(ResolutionError) -> Container {
+    package func _requireContainer(for operation: String) throws(ResolutionError) -> Container {
         if let container = _container { return container }
         let key = ServiceKey(serviceType: type(of: self), argumentsType: Void.self, name: nil, argumentCount: 0)
         throw ResolutionError(code: .factoryFailed, key: key, path: [key],
