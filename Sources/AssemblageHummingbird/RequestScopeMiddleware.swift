@@ -40,7 +40,7 @@ import Logging
 /// every route a scope. After ``Container/shutdown()`` a request is answered `503 Service Unavailable`.
 ///
 /// The scope ends when the middleware returns the response, before Hummingbird writes its body: a streamed body
-/// that resolves from the scope while it is written finds it ended (``ErrorCode/scopeEnded-46o0m``); resolve what
+/// that resolves from the scope while it is written finds it ended (``ResolutionError/Code/scopeEnded``); resolve what
 /// the body needs before returning the response.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, visionOS 1.0, *)
 public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddleware {

@@ -22,19 +22,15 @@ import Foundation
 /// }
 /// ```
 public struct NavigationError: AssemblageError {
-    /// What kind of failure this is: an ``Assemblage/ErrorCode`` whose static members (`unknownScene`,
-    /// `sceneBuildFailed`, …) name the failures. New codes may be added; switch with a `default`.
-    public typealias Code = ErrorCode<NavigationError>
-
     /// What kind of failure this is.
     public let code: Code
     /// The navigation that failed, when the failure came from one.
     public internal(set) var navigation: NavigationType?
     /// The scene the failure is about: the scene to be shown, or for `.back` the scene on top.
     public internal(set) var sceneName: String?
-    /// For ``Assemblage/ErrorCode/invalidParameters`` from a keyed lookup: the key.
+    /// For ``NavigationError/Code/invalidParameters`` from a keyed lookup: the key.
     public let parameterKey: String?
-    /// For ``Assemblage/ErrorCode/unknownScene``: the scene names registered for the host's view type.
+    /// For ``NavigationError/Code/unknownScene``: the scene names registered for the host's view type.
     public let registeredScenes: [String]
     /// Specifics that complete the sentence of the description.
     public let detail: String?
@@ -107,25 +103,37 @@ public struct NavigationError: AssemblageError {
     }
 }
 
-/// The kinds of ``NavigationError``.
-extension ErrorCode where Domain == NavigationError {
-    /// No scene module is registered under the scene name for the host's view type.
-    public static var unknownScene: Self { Self("unknownScene") }
-    /// The scene module's `build` threw, or resolving the scene module itself failed.
-    public static var sceneBuildFailed: Self { Self("sceneBuildFailed") }
-    /// The parameters do not fit the scene: a missing or mistyped key, or a payload of another type.
-    public static var invalidParameters: Self { Self("invalidParameters") }
-    /// `.back` with a single scene on screen: nothing to pop and nothing to dismiss.
-    public static var nothingToGoBack: Self { Self("nothingToGoBack") }
-    /// `.push` while the top scene was presented without a navigation stack.
-    public static var noNavigationStack: Self { Self("noNavigationStack") }
-    /// The coordinator has no host and root yet (``TransitionCoordinator/start(host:sceneName:parameters:animated:)``
-    /// or ``SceneAssembler/configure(host:animated:)`` was not called).
-    public static var notStarted: Self { Self("notStarted") }
-    /// The host reported that it could not open the URL.
-    public static var urlNotOpened: Self { Self("urlNotOpened") }
-    /// `start` was called while a navigation was still running.
-    public static var transitionInProgress: Self { Self("transitionInProgress") }
-    /// The coordinator registered in a container was released (its ``SceneAssembler`` is gone).
-    public static var coordinatorUnavailable: Self { Self("coordinatorUnavailable") }
+extension NavigationError {
+    /// The kinds of ``NavigationError``.
+    ///
+    /// New codes may be added: match with `==`, or switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"unknownScene"`: for logs and metrics.
+        public let rawValue: String
+
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// No scene module is registered under the scene name for the host's view type.
+        public static var unknownScene: Self { Self("unknownScene") }
+        /// The scene module's `build` threw, or resolving the scene module itself failed.
+        public static var sceneBuildFailed: Self { Self("sceneBuildFailed") }
+        /// The parameters do not fit the scene: a missing or mistyped key, or a payload of another type.
+        public static var invalidParameters: Self { Self("invalidParameters") }
+        /// `.back` with a single scene on screen: nothing to pop and nothing to dismiss.
+        public static var nothingToGoBack: Self { Self("nothingToGoBack") }
+        /// `.push` while the top scene was presented without a navigation stack.
+        public static var noNavigationStack: Self { Self("noNavigationStack") }
+        /// The coordinator has no host and root yet (``TransitionCoordinator/start(host:sceneName:parameters:animated:)``
+        /// or ``SceneAssembler/configure(host:animated:)`` was not called).
+        public static var notStarted: Self { Self("notStarted") }
+        /// The host reported that it could not open the URL.
+        public static var urlNotOpened: Self { Self("urlNotOpened") }
+        /// `start` was called while a navigation was still running.
+        public static var transitionInProgress: Self { Self("transitionInProgress") }
+        /// The coordinator registered in a container was released (its ``SceneAssembler`` is gone).
+        public static var coordinatorUnavailable: Self { Self("coordinatorUnavailable") }
+    }
 }

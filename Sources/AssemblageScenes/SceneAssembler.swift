@@ -109,8 +109,8 @@ public final class SceneAssembler {
     /// ```
     ///
     /// - Parameter animated: Whether the host animates showing the new root.
-    /// - Throws: ``Assemblage/ErrorCode/notStarted`` before ``configure(host:animated:)`` (nothing is removed
-    ///   then), ``Assemblage/ErrorCode/transitionInProgress`` while a navigation runs (nothing is removed);
+    /// - Throws: ``NavigationError/Code/notStarted`` before ``configure(host:animated:)`` (nothing is removed
+    ///   then), ``NavigationError/Code/transitionInProgress`` while a navigation runs (nothing is removed);
     ///   when the starting scene cannot be built, the registrations are already renewed but the screen and
     ///   the navigation state stay as they were.
     public func reconfigure(animated: Bool = false) throws(NavigationError) {

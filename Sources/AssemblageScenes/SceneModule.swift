@@ -26,7 +26,7 @@ public import Assemblage
 /// By default a scene receives ``SceneParameters``. A scene that needs specific values declares its own
 /// `Parameters` type instead; navigations then pass a value of it through the typed forms
 /// (``NavigationType/push(_:parameters:)``), and a navigation that passes something else fails with
-/// ``Assemblage/ErrorCode/invalidParameters`` before `build` runs:
+/// ``NavigationError/Code/invalidParameters`` before `build` runs:
 ///
 /// ```swift
 /// struct OrderScene: SceneModule {
@@ -69,8 +69,8 @@ public protocol SceneModule: Sendable {
     ///   - resolver: Resolves the scene's dependencies, including the ``TransitionCoordinator``.
     ///   - parameters: What the navigation passed.
     /// - Returns: The scene's view.
-    /// - Throws: Anything; the coordinator reports it as ``Assemblage/ErrorCode/sceneBuildFailed`` (or
-    ///   ``Assemblage/ErrorCode/invalidParameters`` for a ``NavigationError`` of that code) and shows nothing.
+    /// - Throws: Anything; the coordinator reports it as ``NavigationError/Code/sceneBuildFailed`` (or
+    ///   ``NavigationError/Code/invalidParameters`` for a ``NavigationError`` of that code) and shows nothing.
     @MainActor
     func build(resolver: any Resolver, parameters: Parameters) throws -> View
 }
@@ -117,7 +117,7 @@ public struct AnySceneModule<View>: Sendable {
     /// Wraps a scene module.
     ///
     /// A scene with its own `Parameters` type receives the navigation's typed payload; when the navigation
-    /// passed something else, building throws ``Assemblage/ErrorCode/invalidParameters`` without calling
+    /// passed something else, building throws ``NavigationError/Code/invalidParameters`` without calling
     /// the scene.
     ///
     /// ```swift

@@ -116,7 +116,7 @@ public struct SceneParameters: Sendable, ExpressibleByDictionaryLiteral, CustomS
     ///   - key: The key.
     ///   - type: The expected type.
     /// - Returns: The value.
-    /// - Throws: ``NavigationError`` with code ``Assemblage/ErrorCode/invalidParameters`` naming the key,
+    /// - Throws: ``NavigationError`` with code ``NavigationError/Code/invalidParameters`` naming the key,
     ///   the expected type and what was found instead.
     public func require<T>(_ key: String, as type: T.Type = T.self) throws(NavigationError) -> T {
         guard let value = values[key] else {

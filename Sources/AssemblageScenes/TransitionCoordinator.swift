@@ -38,7 +38,7 @@ import FoundationEssentials
 /// transition, or from a completion. It runs after the current navigation has finished, in the order asked
 /// for, against the state that navigation left, so the coordinator's ``state`` and what the host shows
 /// always agree. (``start(host:sceneName:parameters:animated:)`` asked for during a navigation is refused
-/// with ``Assemblage/ErrorCode/transitionInProgress`` instead, because it would replace the host.) Queued
+/// with ``NavigationError/Code/transitionInProgress`` instead, because it would replace the host.) Queued
 /// navigations are run by a loop, not by nested calls, so a host that finishes transitions at once can
 /// work through any number of them.
 ///
@@ -137,7 +137,7 @@ public final class TransitionCoordinator {
     ///   - parameters: What the starting scene is built with.
     ///   - animated: Whether the host animates showing it.
     /// - Throws: ``NavigationError`` when the scene is unknown or cannot be built, or
-    ///   ``Assemblage/ErrorCode/transitionInProgress`` while a navigation is running, waiting or being
+    ///   ``NavigationError/Code/transitionInProgress`` while a navigation is running, waiting or being
     ///   built (also when a scene's `build` calls it). The coordinator then
     ///   keeps its previous host, state and starting scene.
     public func start<Host: NavigationHost>(host: Host, sceneName: String, parameters: SceneParameters = [:],

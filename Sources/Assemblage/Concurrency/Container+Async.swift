@@ -32,7 +32,7 @@ extension Resolver {
     /// Inside an async factory, resolve dependencies with `resolveAsync` on the resolver it receives: they
     /// then share the graph (one `.graph` instance per top-level `resolveAsync`, child tasks included), and
     /// an async factory that awaits itself — directly, through others, or through another task waiting on
-    /// the same creation — fails with ``ErrorCode/cycle-whhw`` instead of hanging.
+    /// the same creation — fails with ``ResolutionError/Code/cycle`` instead of hanging.
     ///
     /// A task that awaits a creation another task is running waits until that creation ends, even when it
     /// is cancelled itself (as `Task.value` does); cancelling the creating task reaches the factory, which
@@ -46,7 +46,7 @@ extension Resolver {
     ///     `Sendable` to be returned to the caller.
     /// - Returns: The service.
     /// - Throws: ``ResolutionError``, as ``require(_:name:)`` does (a factory's error is wrapped with code
-    ///   ``ErrorCode/factoryFailed``, the factory's own `CancellationError` included).
+    ///   ``ResolutionError/Code/factoryFailed``, the factory's own `CancellationError` included).
     public func resolveAsync<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil,
                                       isolation: isolated (any Actor)? = #isolation)
         async throws(ResolutionError) -> Service {

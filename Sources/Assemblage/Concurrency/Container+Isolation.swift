@@ -10,7 +10,7 @@ extension Container {
     /// - on the main actor (the main thread), `resolve`/`require` run the factory synchronously, as usual;
     /// - anywhere, `try await resolver.resolveAsync(…)` hops to the main actor to run it;
     /// - synchronously from any other thread, `require` throws ``ResolutionError`` with code
-    ///   ``ErrorCode/requiresMainActor`` (and `resolve` returns `nil`) — never a crash.
+    ///   ``ResolutionError/Code/requiresMainActor`` (and `resolve` returns `nil`) — never a crash.
     ///
     /// Scopes, names, `initCompleted` and `implements` work as for any registration; a `.container`
     /// instance is made once, on the main actor.
@@ -95,7 +95,7 @@ extension Container {
     ///
     /// A factory that contains `await` selects this form by itself. Resolve the service with
     /// `try await resolver.resolveAsync(…)`, from anywhere; a synchronous `require` throws
-    /// ``ResolutionError`` with code ``ErrorCode/requiresAsync`` (and `resolve` returns `nil`).
+    /// ``ResolutionError`` with code ``ResolutionError/Code/requiresAsync`` (and `resolve` returns `nil`).
     ///
     /// ```swift
     /// actor SessionStore {
@@ -120,7 +120,7 @@ extension Container {
     /// - `.transient`, `.weak` and custom scopes as usual.
     ///
     /// An async factory that awaits itself, directly or through others (even through other tasks waiting on
-    /// the same creations), fails with ``ErrorCode/cycle-whhw`` instead of hanging. `initCompleted`
+    /// the same creations), fails with ``ResolutionError/Code/cycle`` instead of hanging. `initCompleted`
     /// steps run synchronously after the factory returns.
     ///
     /// - Parameters:

@@ -5,8 +5,8 @@
 /// | registration | isolation | synchronous `resolve`/`require` | `try await resolveAsync` |
 /// |---|---|---|---|
 /// | `register(_:factory:)` | ``nonisolated`` | anywhere | anywhere |
-/// | `register(_:mainActorFactory:)` | ``mainActor`` | on the main actor; elsewhere ``ErrorCode/requiresMainActor`` | anywhere (hops to the main actor) |
-/// | `register(_:factory:)` with an `async` factory | ``async`` | never: ``ErrorCode/requiresAsync`` | anywhere |
+/// | `register(_:mainActorFactory:)` | ``mainActor`` | on the main actor; elsewhere ``ResolutionError/Code/requiresMainActor`` | anywhere (hops to the main actor) |
+/// | `register(_:factory:)` with an `async` factory | ``async`` | never: ``ResolutionError/Code/requiresAsync`` | anywhere |
 ///
 /// Read it from an entry (``ServiceEntry/isolation``) or from a container
 /// (``Container/isolation(of:name:)``), for diagnostics and validation:

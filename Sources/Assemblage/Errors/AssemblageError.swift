@@ -38,12 +38,21 @@ public import Foundation
 /// error's type and code) and `localizedDescription` come from the protocol; a conforming type provides
 /// ``code``, ``summary`` and, when it has any, ``details``.
 public protocol AssemblageError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible, Sendable {
-    /// What kind of failure this is: one of the static members of ``ErrorCode`` for this error type.
+    /// The type of ``code``: each error type nests its own (``ResolutionError/Code``, ``ScopeError/Code``, …),
+    /// a struct whose static members name its failures, so that new codes break no one's `switch`.
+    associatedtype Code: Hashable, Sendable, CustomStringConvertible
+
+    /// What kind of failure this is: one of the static members of the error type's ``Code``.
     ///
     /// ```swift
     /// if error.code == .notRegistered { … }
+    /// switch error.code {
+    /// case .notRegistered: registerTheMissingService()
+    /// case .cycle: breakTheCycle()
+    /// default: throw error
+    /// }
     /// ```
-    var code: ErrorCode<Self> { get }
+    var code: Code { get }
 
     /// What failed, on one line: the first line of ``description``.
     ///
@@ -78,7 +87,7 @@ extension AssemblageError {
     /// ```swift
     /// print(String(reflecting: error))   // ResolutionError.notRegistered: No registration for Database. …
     /// ```
-    public var debugDescription: String { "\(code.debugDescription): \(description)" }
+    public var debugDescription: String { "\(_typeName(Self.self, qualified: false)).\(code): \(description)" }
 
     /// The same text as ``description``, so that `localizedDescription` (and code that only knows `Error`)
     /// shows it rather than a generic "The operation could not be completed".
@@ -87,54 +96,6 @@ extension AssemblageError {
     /// print(error.localizedDescription)   // same as print(error)
     /// ```
     public var errorDescription: String? { description }
-}
-
-/// A kind of failure of the error type `Domain`: an open set of named constants rather than an enum, so that
-/// new codes break no one's `switch`.
-///
-/// Each error type names its codes as static members of `ErrorCode<ThatError>` (its nested `Code` is this type),
-/// so `error.code == .notRegistered` and `case .cycle:` read as they would with an enum; switch with a
-/// `default`:
-///
-/// ```swift
-/// switch error.code {
-/// case .notRegistered: registerTheMissingService()
-/// case .cycle: breakTheCycle()
-/// default: throw error
-/// }
-/// ```
-public struct ErrorCode<Domain>: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    /// The code's stable name, such as `"notRegistered"`: for logs and metrics.
-    ///
-    /// ```swift
-    /// ResolutionError.Code.notRegistered.rawValue   // "notRegistered"
-    /// ```
-    public let rawValue: String
-
-    /// A code named `rawValue`, for an error type of your own that adopts ``AssemblageError``.
-    ///
-    /// ```swift
-    /// extension ErrorCode where Domain == ImportError {
-    ///     static var badRow: Self { Self("badRow") }
-    /// }
-    /// ```
-    ///
-    /// - Parameter rawValue: The code's stable name.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-
-    /// The ``rawValue``: `notRegistered`.
-    ///
-    /// ```swift
-    /// print(ResolutionError.Code.cycle)   // cycle
-    /// ```
-    public var description: String { rawValue }
-
-    /// The error type and the code: `ResolutionError.notRegistered`.
-    ///
-    /// ```swift
-    /// debugPrint(ResolutionError.Code.cycle)   // ResolutionError.cycle
-    /// ```
-    public var debugDescription: String { "\(_typeName(Domain.self, qualified: false)).\(rawValue)" }
 }
 
 /// One line under an error's summary: a labelled fact (`Resolution path: App → Database`), a sentence (how to fix

@@ -16,10 +16,6 @@ import Foundation
 /// }
 /// ```
 public struct ContainerError: AssemblageError, Equatable {
-    /// What went wrong: an ``ErrorCode`` whose static members (`fallbackCycle`, `decoratorWithoutService`) name the
-    /// failures. New codes may be added; switch with a `default`.
-    public typealias Code = ErrorCode<ContainerError>
-
     /// What went wrong.
     public let code: Code
     /// A sentence describing the problem and how to fix it.
@@ -29,10 +25,22 @@ public struct ContainerError: AssemblageError, Equatable {
     public var summary: String { message }
 }
 
-/// The kinds of ``ContainerError``.
-extension ErrorCode where Domain == ContainerError {
-    /// Adding the fallback would make lookup loop.
-    public static var fallbackCycle: Self { Self("fallbackCycle") }
-    /// A decorator matches no registration or collection element.
-    public static var decoratorWithoutService: Self { Self("decoratorWithoutService") }
+extension ContainerError {
+    /// The kinds of ``ContainerError``.
+    ///
+    /// New codes may be added: match with `==`, or switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"fallbackCycle"`: for logs and metrics.
+        public let rawValue: String
+
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// Adding the fallback would make lookup loop.
+        public static var fallbackCycle: Self { Self("fallbackCycle") }
+        /// A decorator matches no registration or collection element.
+        public static var decoratorWithoutService: Self { Self("decoratorWithoutService") }
+    }
 }

@@ -16,11 +16,6 @@ import Foundation
 /// }
 /// ```
 public struct DisposalError: AssemblageError {
-    /// What kind of failure this is: an ``ErrorCode`` whose static members (`disposerFailed`,
-    /// `requiresAsyncDisposal`, `scopeNeverEnded`) name the failures. New codes may be added; switch with a
-    /// `default`.
-    public typealias Code = ErrorCode<DisposalError>
-
     /// One instance whose disposal failed.
     public struct Failure: Sendable, CustomStringConvertible {
         /// The registration that made the instance.
@@ -53,8 +48,8 @@ public struct DisposalError: AssemblageError {
     /// Every failure, in the order the instances were disposed (reverse creation order).
     public let failures: [Failure]
 
-    /// ``ErrorCode/scopeNeverEnded`` when a scope was dropped without being ended, ``ErrorCode/disposerFailed`` when a
-    /// disposer threw, ``ErrorCode/requiresAsyncDisposal`` when every failure is an instance that needed `await`.
+    /// ``DisposalError/Code/scopeNeverEnded`` when a scope was dropped without being ended, ``DisposalError/Code/disposerFailed`` when a
+    /// disposer threw, ``DisposalError/Code/requiresAsyncDisposal`` when every failure is an instance that needed `await`.
     public var code: Code {
         if failures.contains(where: { $0.underlying is _NeverEnded }) { return .scopeNeverEnded }
         if failures.allSatisfy(\.requiresAsyncDisposal) { return .requiresAsyncDisposal }
@@ -96,14 +91,26 @@ private let _unhandledDisposalHandler = _Locked(_DisposalHandler { error in
     _writeToStandardError("Assemblage: \(error)\n")
 })
 
-/// The kinds of ``DisposalError``.
-extension ErrorCode where Domain == DisposalError {
-    /// A disposer threw (``DisposalError/Failure/underlying`` says what).
-    public static var disposerFailed: Self { Self("disposerFailed") }
-    /// Every failure is an instance that can only be disposed asynchronously, in a scope or container that was
-    /// ended synchronously: end it with `await`.
-    public static var requiresAsyncDisposal: Self { Self("requiresAsyncDisposal") }
-    /// A scope was dropped without being ended: its synchronously disposable instances were disposed when its last
-    /// reference went away, and the report went to ``DisposalError/unhandledFailureHandler``.
-    public static var scopeNeverEnded: Self { Self("scopeNeverEnded") }
+extension DisposalError {
+    /// The kinds of ``DisposalError``.
+    ///
+    /// New codes may be added: match with `==`, or switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"disposerFailed"`: for logs and metrics.
+        public let rawValue: String
+
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// A disposer threw (``DisposalError/Failure/underlying`` says what).
+        public static var disposerFailed: Self { Self("disposerFailed") }
+        /// Every failure is an instance that can only be disposed asynchronously, in a scope or container that was
+        /// ended synchronously: end it with `await`.
+        public static var requiresAsyncDisposal: Self { Self("requiresAsyncDisposal") }
+        /// A scope was dropped without being ended: its synchronously disposable instances were disposed when its last
+        /// reference went away, and the report went to ``DisposalError/unhandledFailureHandler``.
+        public static var scopeNeverEnded: Self { Self("scopeNeverEnded") }
+    }
 }

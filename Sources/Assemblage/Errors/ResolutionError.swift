@@ -21,32 +21,27 @@ import Foundation
 /// }
 /// ```
 public struct ResolutionError: AssemblageError, Equatable {
-    /// What kind of failure this is: an ``ErrorCode`` whose static members (`notRegistered`, `cycle`, …) name the
-    /// resolution failures.
-    /// New codes may be added; switch with a `default`.
-    public typealias Code = ErrorCode<ResolutionError>
-
     /// What kind of failure this is.
     public let code: Code
     /// The key that failed: the service type, name and argument types.
     public let key: ServiceKey
     /// The chain of services being constructed when the failure happened, outermost first, ending with ``key``.
     public let path: [ServiceKey]
-    /// For ``ErrorCode/cycle-whhw``: the services that form the cycle, first repeated at the end (`A → B → A`).
+    /// For ``ResolutionError/Code/cycle``: the services that form the cycle, first repeated at the end (`A → B → A`).
     public let cycle: [ServiceKey]
-    /// For ``ErrorCode/notRegistered-8juh5``: registrations of the same type under another name or argument list.
+    /// For ``ResolutionError/Code/notRegistered``: registrations of the same type under another name or argument list.
     public let nearMisses: [ServiceKey]
-    /// For ``ErrorCode/notRegistered-8juh5``: what would make the service resolvable, when Assemblage can tell — a
+    /// For ``ResolutionError/Code/notRegistered``: what would make the service resolvable, when Assemblage can tell — a
     /// registration of a conforming type that lacks `.implements(…)`, the module that registers the service
     /// but is not a dependency, `[T]` asked for while `T` has only plain registrations. Built only when
     /// resolution fails; each is one sentence that names the fix, and ``description`` lists them.
     public let suggestions: [String]
-    /// For ``ErrorCode/captiveDependency``: the longer-lived service (`.container`, `.singleton`, …) whose making
+    /// For ``ResolutionError/Code/captiveDependency``: the longer-lived service (`.container`, `.singleton`, …) whose making
     /// needed ``key``, a `.scoped` one.
     public let holder: ServiceKey?
-    /// For ``ErrorCode/factoryFailed``: what the factory threw, described.
+    /// For ``ResolutionError/Code/factoryFailed``: what the factory threw, described.
     public let underlyingDescription: String?
-    /// For ``ErrorCode/factoryFailed``: what the factory threw.
+    /// For ``ResolutionError/Code/factoryFailed``: what the factory threw.
     public let underlying: (any Error)?
 
     init(code: Code, key: ServiceKey, path: [ServiceKey], cycle: [ServiceKey] = [],
@@ -150,35 +145,47 @@ public struct ResolutionError: AssemblageError, Equatable {
     }
 }
 
-/// The kinds of ``ResolutionError``.
-extension ErrorCode where Domain == ResolutionError {
-    /// No registration matches the requested type, name and argument types.
-    public static var notRegistered: Self { Self("notRegistered") }
-    /// The factories form a cycle that no `initCompleted` or `Lazy`/`Provider` breaks.
-    public static var cycle: Self { Self("cycle") }
-    /// A factory, an `initCompleted` step or a decorator threw.
-    public static var factoryFailed: Self { Self("factoryFailed") }
-    /// Resolution went deeper than the container's depth limit.
-    public static var depthLimitExceeded: Self { Self("depthLimitExceeded") }
-    /// The registration is `async` and was resolved synchronously; use `try await resolveAsync(…)`.
-    public static var requiresAsync: Self { Self("requiresAsync") }
-    /// The registration is isolated to the main actor and was resolved synchronously off it.
-    public static var requiresMainActor: Self { Self("requiresMainActor") }
-    /// A `.multiton` registration was resolved with an argument that is not `Hashable`.
-    public static var argumentsNotHashable: Self { Self("argumentsNotHashable") }
-    /// A factory returned a value of the wrong type (only possible through type-erased APIs).
-    public static var typeMismatch: Self { Self("typeMismatch") }
-    /// A `.scoped` registration was resolved through a container, not through a ``Scope``.
-    public static var noActiveScope: Self { Self("noActiveScope") }
-    /// A registration was resolved through a scope that has ended.
-    public static var scopeEnded: Self { Self("scopeEnded") }
-    /// A `.scoped` registration was resolved while a longer-lived instance (`.container`, `.singleton`, …) was
-    /// being made: that instance would keep one scope's value for every later scope.
-    public static var captiveDependency: Self { Self("captiveDependency") }
-    /// The container was shut down (``Container/shutdown()``): it, and every scope made from it, makes
-    /// nothing more.
-    public static var containerShutDown: Self { Self("containerShutDown") }
-    /// A value declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` was resolved in
-    /// a scope that did not provide it.
-    public static var scopedValueNotProvided: Self { Self("scopedValueNotProvided") }
+extension ResolutionError {
+    /// The kinds of ``ResolutionError``.
+    ///
+    /// New codes may be added: match with `==`, or switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"notRegistered"`: for logs and metrics.
+        public let rawValue: String
+
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// No registration matches the requested type, name and argument types.
+        public static var notRegistered: Self { Self("notRegistered") }
+        /// The factories form a cycle that no `initCompleted` or `Lazy`/`Provider` breaks.
+        public static var cycle: Self { Self("cycle") }
+        /// A factory, an `initCompleted` step or a decorator threw.
+        public static var factoryFailed: Self { Self("factoryFailed") }
+        /// Resolution went deeper than the container's depth limit.
+        public static var depthLimitExceeded: Self { Self("depthLimitExceeded") }
+        /// The registration is `async` and was resolved synchronously; use `try await resolveAsync(…)`.
+        public static var requiresAsync: Self { Self("requiresAsync") }
+        /// The registration is isolated to the main actor and was resolved synchronously off it.
+        public static var requiresMainActor: Self { Self("requiresMainActor") }
+        /// A `.multiton` registration was resolved with an argument that is not `Hashable`.
+        public static var argumentsNotHashable: Self { Self("argumentsNotHashable") }
+        /// A factory returned a value of the wrong type (only possible through type-erased APIs).
+        public static var typeMismatch: Self { Self("typeMismatch") }
+        /// A `.scoped` registration was resolved through a container, not through a ``Scope``.
+        public static var noActiveScope: Self { Self("noActiveScope") }
+        /// A registration was resolved through a scope that has ended.
+        public static var scopeEnded: Self { Self("scopeEnded") }
+        /// A `.scoped` registration was resolved while a longer-lived instance (`.container`, `.singleton`, …) was
+        /// being made: that instance would keep one scope's value for every later scope.
+        public static var captiveDependency: Self { Self("captiveDependency") }
+        /// The container was shut down (``Container/shutdown()``): it, and every scope made from it, makes
+        /// nothing more.
+        public static var containerShutDown: Self { Self("containerShutDown") }
+        /// A value declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` was resolved in
+        /// a scope that did not provide it.
+        public static var scopedValueNotProvided: Self { Self("scopedValueNotProvided") }
+    }
 }

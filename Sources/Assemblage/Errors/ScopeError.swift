@@ -16,10 +16,6 @@ import Foundation
 /// }
 /// ```
 public struct ScopeError: AssemblageError, Equatable {
-    /// What went wrong: an ``ErrorCode`` whose static members (`notDeclared`, `alreadyProvided`, `scopeEnded`)
-    /// name the scope's refusals.
-    public typealias Code = ErrorCode<ScopeError>
-
     /// What went wrong.
     public let code: Code
     /// The value's type and name.
@@ -39,7 +35,7 @@ public struct ScopeError: AssemblageError, Equatable {
         }
     }
 
-    /// For ``ErrorCode/notDeclared``: the declaration to add.
+    /// For ``ScopeError/Code/notDeclared``: the declaration to add.
     public var details: [ErrorDetail] {
         guard code == .notDeclared else { return [] }
         let name = key.name.map { ", name: \"\($0)\"" } ?? ""
@@ -48,12 +44,24 @@ public struct ScopeError: AssemblageError, Equatable {
     }
 }
 
-/// The kinds of ``ScopeError``.
-extension ErrorCode where Domain == ScopeError {
-    /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)``.
-    public static var notDeclared: Self { Self("notDeclared") }
-    /// The scope already has a value for it, provided or resolved.
-    public static var alreadyProvided: Self { Self("alreadyProvided") }
-    /// The scope has ended.
-    public static var scopeEnded: Self { Self("scopeEnded") }
+extension ScopeError {
+    /// The kinds of ``ScopeError``.
+    ///
+    /// New codes may be added: match with `==`, or switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"notDeclared"`: for logs and metrics.
+        public let rawValue: String
+
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// The type (and name) was not declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)``.
+        public static var notDeclared: Self { Self("notDeclared") }
+        /// The scope already has a value for it, provided or resolved.
+        public static var alreadyProvided: Self { Self("alreadyProvided") }
+        /// The scope has ended.
+        public static var scopeEnded: Self { Self("scopeEnded") }
+    }
 }

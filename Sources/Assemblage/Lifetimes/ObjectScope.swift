@@ -120,7 +120,7 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// ```
     ///
     /// Every argument must be `Hashable` at run time; one that is not fails the resolve with
-    /// ``ErrorCode/argumentsNotHashable``. A registration without arguments keeps one instance.
+    /// ``ResolutionError/Code/argumentsNotHashable``. A registration without arguments keeps one instance.
     /// Hits take a lock (unlike `.container`), so prefer `.container` when there are no arguments.
     public static let multiton = ObjectScope(kind: .multiton, description: "multiton")
 
@@ -129,9 +129,9 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// A scoped registration is resolved through a scope (``Container/withScope(label:isolation:_:)`` or
     /// ``Container/makeScope(label:)``); each scope makes its own instance, keeps it until it ends and then
     /// disposes it (see ``Disposable``). Resolving it through a container that is not a scope fails with
-    /// ``ErrorCode/noActiveScope``, and a longer-lived instance that would capture it
+    /// ``ResolutionError/Code/noActiveScope``, and a longer-lived instance that would capture it
     /// (a `.container` or `.singleton` service whose factory resolves it) fails with
-    /// ``ErrorCode/captiveDependency``: never a silent leak of one request's data into
+    /// ``ResolutionError/Code/captiveDependency``: never a silent leak of one request's data into
     /// the next.
     ///
     /// ```swift

@@ -26,9 +26,9 @@ import Darwin
 /// A scope is a ``Resolver``: everything registered in its container resolves through it, and factories run
 /// during its resolutions receive it, so their own dependencies resolve in the same scope. `.container` and
 /// `.singleton` instances are shared with the whole container as usual; a `.scoped` registration resolved
-/// through anything but a scope fails with ``ErrorCode/noActiveScope``, and a
+/// through anything but a scope fails with ``ResolutionError/Code/noActiveScope``, and a
 /// longer-lived instance that would capture a scoped one fails with
-/// ``ErrorCode/captiveDependency``.
+/// ``ResolutionError/Code/captiveDependency``.
 ///
 /// A scope is a ``Container`` — a light one, made in two allocations, that shares its container's registrations:
 /// a registration made through a scope is made in its container — and so a ``Resolver``: tasks of one request may
@@ -61,7 +61,7 @@ public final class Scope: Container, @unchecked Sendable {
     public var container: Container { storage.parent }
 
     /// Whether the scope has ended: its scoped instances are disposed, and resolving one through it fails with
-    /// ``ErrorCode/scopeEnded-46o0m``.
+    /// ``ResolutionError/Code/scopeEnded``.
     public var isEnded: Bool { storage.hasEnded }
 
     var storage: _ScopeStorage { scopeStorage! }  // set for every scope
@@ -262,7 +262,7 @@ extension Container {
     /// ```
     ///
     /// Resolving the value in a scope that did not provide it fails with
-    /// ``ErrorCode/scopedValueNotProvided``. Validation cannot make the value, so it
+    /// ``ResolutionError/Code/scopedValueNotProvided``. Validation cannot make the value, so it
     /// checks what depends on it up to it, unless you give it a `validationValue`.
     ///
     /// - Parameters:

@@ -35,7 +35,7 @@ extension Container {
     ///
     /// ```swift
     /// try await container.shutdown()
-    /// container.isShutDown   // true: a resolve now fails with ErrorCode.containerShutDown
+    /// container.isShutDown   // true: a resolve now fails with ResolutionError.Code.containerShutDown
     /// ```
     public final var isShutDown: Bool { words.loadAcquire(_shutdownWord) != nil }
 
@@ -66,7 +66,7 @@ extension Container {
     /// Shuts the container down, for good: disposes every disposable instance it made — `.container`,
     /// `.singleton` and `.multiton` ones — in reverse creation order, awaiting asynchronous disposals; afterwards
     /// a resolve through it or through any of its scopes, and `withScope`, fail with
-    /// ``ErrorCode/containerShutDown``.
+    /// ``ResolutionError/Code/containerShutDown``.
     ///
     /// ```swift
     /// try await container.shutdown()   // the connection pool closes after the services that use it
@@ -186,7 +186,7 @@ extension Container {
 }
 
 /// The kinds of ``ContainerError`` about a container's end.
-extension ErrorCode where Domain == ContainerError {
+extension ContainerError.Code {
     /// The container was shut down, so it makes no more scopes.
     public static var shutDown: Self { Self("shutDown") }
 }

@@ -59,8 +59,8 @@ extension Resolver {
     ///   - object: The object; its static type selects the injection.
     ///   - name: The injection's name; `nil` for the unnamed one.
     /// - Returns: `object`, for chaining.
-    /// - Throws: ``InjectionError`` with ``ErrorCode/notRegistered-28p52`` when no injection is
-    ///   registered for `Object` and `name`, or ``ErrorCode/stepFailed`` (with the
+    /// - Throws: ``InjectionError`` with ``InjectionError/Code/notRegistered`` when no injection is
+    ///   registered for `Object` and `name`, or ``InjectionError/Code/stepFailed`` (with the
     ///   ``ResolutionError``) when a step throws or cannot resolve what it needs. Steps before the failing
     ///   one have run.
     @discardableResult

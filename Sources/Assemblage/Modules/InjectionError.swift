@@ -16,15 +16,11 @@ import Foundation
 /// }
 /// ```
 public struct InjectionError: AssemblageError, Equatable {
-    /// What went wrong: an ``ErrorCode`` whose static members (`notRegistered`, `stepFailed`) name the failures.
-    /// New codes may be added; switch with a `default`.
-    public typealias Code = ErrorCode<InjectionError>
-
     /// What went wrong.
     public let code: Code
     /// The object's type and the injection name.
     public let key: ServiceKey
-    /// For ``ErrorCode/stepFailed``: the failure, with its resolution path.
+    /// For ``InjectionError/Code/stepFailed``: the failure, with its resolution path.
     public let resolutionError: ResolutionError?
 
     /// What failed.
@@ -35,7 +31,7 @@ public struct InjectionError: AssemblageError, Equatable {
         }
     }
 
-    /// For ``ErrorCode/notRegistered-28p52``: the registration to add; for ``ErrorCode/stepFailed``: the cause,
+    /// For ``InjectionError/Code/notRegistered``: the registration to add; for ``InjectionError/Code/stepFailed``: the cause,
     /// with its resolution path.
     public var details: [ErrorDetail] {
         switch code {
@@ -49,10 +45,22 @@ public struct InjectionError: AssemblageError, Equatable {
     }
 }
 
-/// The kinds of ``InjectionError``.
-extension ErrorCode where Domain == InjectionError {
-    /// No injection is registered for the object's type and name.
-    public static var notRegistered: Self { Self("notRegistered") }
-    /// A step threw, or could not resolve what it needs.
-    public static var stepFailed: Self { Self("stepFailed") }
+extension InjectionError {
+    /// The kinds of ``InjectionError``.
+    ///
+    /// New codes may be added: match with `==`, or switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"notRegistered"`: for logs and metrics.
+        public let rawValue: String
+
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// No injection is registered for the object's type and name.
+        public static var notRegistered: Self { Self("notRegistered") }
+        /// A step threw, or could not resolve what it needs.
+        public static var stepFailed: Self { Self("stepFailed") }
+    }
 }

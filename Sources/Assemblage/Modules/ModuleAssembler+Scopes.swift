@@ -68,7 +68,7 @@ extension ModuleAssembler {
     ///
     /// - Parameter module: A module type in the graph.
     /// - Returns: The module's scope, as a ``Resolver``.
-    /// - Throws: ``ModuleAssemblyError`` with ``ErrorCode/moduleNotInGraph`` when neither
+    /// - Throws: ``ModuleAssemblyError`` with ``ModuleAssemblyError/Code/moduleNotInGraph`` when neither
     ///   `module` nor a replacement of it is in this graph or the parent's.
     public func resolver(for module: any ModuleAssembly.Type) throws(ModuleAssemblyError) -> any Resolver {
         try requireRecord(module).container
@@ -85,7 +85,7 @@ extension ModuleAssembler {
     /// ```
     ///
     /// - Parameter module: A module type in the graph.
-    /// - Throws: ``ModuleAssemblyError`` with ``ErrorCode/moduleNotInGraph`` when the
+    /// - Throws: ``ModuleAssemblyError`` with ``ModuleAssemblyError/Code/moduleNotInGraph`` when the
     ///   module is not in this graph or the parent's; nothing is reset then.
     public func reset(_ module: any ModuleAssembly.Type) throws(ModuleAssemblyError) {
         try requireRecord(module).container._resetOwnInstances()
@@ -102,7 +102,7 @@ extension ModuleAssembler {
     /// ```
     ///
     /// - Parameter module: A module type in the graph.
-    /// - Throws: ``ModuleAssemblyError`` with ``ErrorCode/moduleNotInGraph`` when the
+    /// - Throws: ``ModuleAssemblyError`` with ``ModuleAssemblyError/Code/moduleNotInGraph`` when the
     ///   module is not in this graph or the parent's; nothing is reset then.
     public func resetAll(_ module: any ModuleAssembly.Type) throws(ModuleAssemblyError) {
         var stack = [try requireRecord(module)]

@@ -103,7 +103,7 @@ extension AutoInitModuleAssembly {
 /// it; apps leave it off), a module that conforms to this protocol is replaced by its ``OverrideType``
 /// wherever it is needed, unless a replacement for it, or the module itself, was passed in explicitly.
 /// ``OverrideType`` must list the module in its ``ModuleAssembly/replaces``; otherwise assembling fails
-/// with ``ErrorCode/invalidDefaultOverride``.
+/// with ``ModuleAssemblyError/Code/invalidDefaultOverride``.
 ///
 /// ```swift
 /// extension StorageModule: DefaultModuleAssemblyOverride {

@@ -27,10 +27,6 @@ import Foundation
 /// The same error (with one problem) comes from ``ModuleAssembler/resolver(for:)``,
 /// ``ModuleAssembler/reset(_:)`` and ``ModuleAssembler/resetAll(_:)`` when the module is not in the graph.
 public struct ModuleAssemblyError: AssemblageError, Equatable {
-    /// What kind of problem this is: an ``ErrorCode`` whose static members (`moduleNotProvided`, `cycle`, …) name
-    /// the problems. New codes may be added; switch with a `default`.
-    public typealias Code = ErrorCode<ModuleAssemblyError>
-
     /// One problem in a module graph.
     public struct Problem: Sendable, CustomStringConvertible, Equatable {
         /// What kind of problem this is.
@@ -38,14 +34,14 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
         /// The module the problem is about (its type name).
         public let module: String
         /// How the module was reached from the modules passed in, root first and ending with ``module``
-        /// (`["AppModule", "FeedModule", "NetworkModule"]`). For ``ErrorCode/cycle-5cbo0`` and
-        /// ``ErrorCode/replacementCycle``: the cycle, its first module repeated at the end.
+        /// (`["AppModule", "FeedModule", "NetworkModule"]`). For ``ModuleAssemblyError/Code/cycle`` and
+        /// ``ModuleAssemblyError/Code/replacementCycle``: the cycle, its first module repeated at the end.
         public let path: [String]
         /// Other modules involved: the competing replacements, the default override, the contributor.
         public let related: [String]
-        /// For ``ErrorCode/eagerSingletonFailed``: the registration that could not be created.
+        /// For ``ModuleAssemblyError/Code/eagerSingletonFailed``: the registration that could not be created.
         public let key: ServiceKey?
-        /// For ``ErrorCode/eagerSingletonFailed``: why it could not be created, with its resolution path.
+        /// For ``ModuleAssemblyError/Code/eagerSingletonFailed``: why it could not be created, with its resolution path.
         public let resolutionError: ResolutionError?
 
         init(_ code: Code, module: String, path: [String], related: [String] = [], key: ServiceKey? = nil,
@@ -163,31 +159,43 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
     }
 }
 
-/// The kinds of problem in a ``ModuleAssemblyError``.
-extension ErrorCode where Domain == ModuleAssemblyError {
-    /// A module is needed, was not passed in, and does not conform to ``AutoInitModuleAssembly``.
-    public static var moduleNotProvided: Self { Self("moduleNotProvided") }
-    /// Two modules replace the same module.
-    public static var conflictingReplacements: Self { Self("conflictingReplacements") }
-    /// Modules replace each other in a loop (`A` replaces `B`, `B` replaces `A`).
-    public static var replacementCycle: Self { Self("replacementCycle") }
-    /// A ``DefaultModuleAssemblyOverride``'s `OverrideType` does not list the module in its `replaces`.
-    public static var invalidDefaultOverride: Self { Self("invalidDefaultOverride") }
-    /// Modules depend on each other in a cycle.
-    public static var cycle: Self { Self("cycle") }
-    /// Two instances of the same module type were passed in.
-    public static var duplicateModule: Self { Self("duplicateModule") }
-    /// An eager singleton (see ``ServiceEntry/eager()``) could not be created.
-    public static var eagerSingletonFailed: Self { Self("eagerSingletonFailed") }
-    /// The module asked for (to resolve from or reset) is not in this assembler's graph.
-    public static var moduleNotInGraph: Self { Self("moduleNotInGraph") }
-    /// A module lists itself in its own ``ModuleAssembly/replaces``.
-    public static var replacesItself: Self { Self("replacesItself") }
-    /// A module depends on a module that it replaces (directly, or through a chain of replacements): the
-    /// replaced module is not assembled, so the dependency could only be the module itself.
-    public static var dependsOnReplacedModule: Self { Self("dependsOnReplacedModule") }
-    /// Warning: a module passed in replaces a module that nothing needs.
-    public static var unusedReplacement: Self { Self("unusedReplacement") }
-    /// Warning: a contribution was dropped because its dynamic module is not in this assembler's graph.
-    public static var contributionDropped: Self { Self("contributionDropped") }
+extension ModuleAssemblyError {
+    /// The kinds of problem in a ``ModuleAssemblyError``.
+    ///
+    /// New codes may be added: match with `==`, or switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"moduleNotProvided"`: for logs and metrics.
+        public let rawValue: String
+
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// A module is needed, was not passed in, and does not conform to ``AutoInitModuleAssembly``.
+        public static var moduleNotProvided: Self { Self("moduleNotProvided") }
+        /// Two modules replace the same module.
+        public static var conflictingReplacements: Self { Self("conflictingReplacements") }
+        /// Modules replace each other in a loop (`A` replaces `B`, `B` replaces `A`).
+        public static var replacementCycle: Self { Self("replacementCycle") }
+        /// A ``DefaultModuleAssemblyOverride``'s `OverrideType` does not list the module in its `replaces`.
+        public static var invalidDefaultOverride: Self { Self("invalidDefaultOverride") }
+        /// Modules depend on each other in a cycle.
+        public static var cycle: Self { Self("cycle") }
+        /// Two instances of the same module type were passed in.
+        public static var duplicateModule: Self { Self("duplicateModule") }
+        /// An eager singleton (see ``ServiceEntry/eager()``) could not be created.
+        public static var eagerSingletonFailed: Self { Self("eagerSingletonFailed") }
+        /// The module asked for (to resolve from or reset) is not in this assembler's graph.
+        public static var moduleNotInGraph: Self { Self("moduleNotInGraph") }
+        /// A module lists itself in its own ``ModuleAssembly/replaces``.
+        public static var replacesItself: Self { Self("replacesItself") }
+        /// A module depends on a module that it replaces (directly, or through a chain of replacements): the
+        /// replaced module is not assembled, so the dependency could only be the module itself.
+        public static var dependsOnReplacedModule: Self { Self("dependsOnReplacedModule") }
+        /// Warning: a module passed in replaces a module that nothing needs.
+        public static var unusedReplacement: Self { Self("unusedReplacement") }
+        /// Warning: a contribution was dropped because its dynamic module is not in this assembler's graph.
+        public static var contributionDropped: Self { Self("contributionDropped") }
+    }
 }

@@ -5,7 +5,7 @@ extension ServiceEntry {
     /// A ``ModuleAssembler`` creates the eager registrations of every module after all modules have
     /// registered and before any `loaded` hook runs, in assembly order (and, within a module, in the
     /// order they were marked). If any cannot be made, the assembler's initializer throws a
-    /// ``ModuleAssemblyError`` with ``ErrorCode/eagerSingletonFailed`` for each, naming the
+    /// ``ModuleAssemblyError`` with ``ModuleAssemblyError/Code/eagerSingletonFailed`` for each, naming the
     /// registration's key and the resolution path that failed.
     ///
     /// ```swift

@@ -18,7 +18,7 @@
 /// ## Threads
 /// The first read is safe from any number of threads at once: one thread resolves, the others wait for it and
 /// get the same instance. The resolving thread reading the same property again (a cycle through the property)
-/// gets a ``ErrorCode/cycle-whhw`` error rather than a deadlock. Copies of the wrapper share their
+/// gets a ``ResolutionError/Code/cycle`` error rather than a deadlock. Copies of the wrapper share their
 /// storage. `LazyInjected` is `Sendable` when its service is.
 ///
 /// ## When the registration is missing
@@ -92,7 +92,7 @@ public struct LazyInjected<Service> {
     ///
     /// - Returns: The service.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (nothing is kept; the next read tries again),
-    ///   or with code ``ErrorCode/cycle-whhw`` when its own resolution reads this property.
+    ///   or with code ``ResolutionError/Code/cycle`` when its own resolution reads this property.
     public func get() throws(ResolutionError) -> Service {
         let key = ServiceKey(Service.self, name: name)
         return try slot.value(for: key) { () throws(ResolutionError) -> Service in

@@ -24,7 +24,7 @@ extension Container {
     /// another parameter cannot be resolved, `require` throws a ``ResolutionError`` for the missing type whose
     /// ``ResolutionError/suggestions`` name the parameter's position in the initializer and the fixes, and
     /// `resolve` returns `nil`. An initializer that throws fails the resolution with
-    /// ``ErrorCode/factoryFailed``.
+    /// ``ResolutionError/Code/factoryFailed``.
     ///
     /// When the type has several initializers of the same shape, name the one to use
     /// (`PetOwner.init(pet:)`); a struct whose stored properties have default values also has a memberwise

@@ -87,7 +87,7 @@ extension Container {
     /// for problem in container.unmatchedDecorators() { print(problem) }
     /// ```
     ///
-    /// - Returns: One ``ContainerError`` (code ``ErrorCode/decoratorWithoutService``) per decorator that
+    /// - Returns: One ``ContainerError`` (code ``ContainerError/Code/decoratorWithoutService``) per decorator that
     ///   would never run, naming its service type, name and registration site.
     public func unmatchedDecorators() -> [ContainerError] {
         unmatchedDecorators(searching: lookupChain(), where: "\(label) or its fallbacks")

@@ -232,7 +232,7 @@ extension Container {
     /// ```
     ///
     /// - Parameter fallback: The container to search.
-    /// - Throws: ``ContainerError`` with code ``ErrorCode/fallbackCycle`` when `fallback` is this
+    /// - Throws: ``ContainerError`` with code ``ContainerError/Code/fallbackCycle`` when `fallback` is this
     ///   container or already falls back (directly or not) to it; nothing changes in that case.
     public func addFallback(_ fallback: Container) throws(ContainerError) {
         // Check and add under one process-wide lock: two containers added to each other at the same moment

@@ -20,7 +20,7 @@
 /// `_ResolverRequirements` (Swinject's twenty), and code that resolves through the protocol calls them. The
 /// resolver must be `Sendable` (a final class whose state is immutable or guarded by a lock). APIs that need a
 /// container (collections, properties, async resolution) throw ``ResolutionError`` for such a resolver, and
-/// `require` throws ``ErrorCode/notRegistered-8juh5`` when its `resolve` returns `nil`.
+/// `require` throws ``ResolutionError/Code/notRegistered`` when its `resolve` returns `nil`.
 public protocol Resolver: _ResolverRequirements, Sendable {
     /// The Assemblage container resolutions through this resolver start from, unretained (the resolver keeps it
     /// alive), or `nil` for a resolver of your own.

@@ -29,22 +29,6 @@ import Foundation
 /// }
 /// ```
 public struct PropertyError: AssemblageError {
-    /// A category of property failure.
-    ///
-    /// Codes are open-ended constants rather than an enum so that new
-    /// categories can be added without breaking exhaustive `switch`es in
-    /// client code; compare with `==` or use them in `switch` with a
-    /// `default` branch.
-    ///
-    /// ```swift
-    /// switch error.code {
-    /// case .missingFile: useDefaults()
-    /// case .malformedFile, .duplicateKey: reportBrokenConfiguration(error)
-    /// default: throw error
-    /// }
-    /// ```
-    public typealias Code = ErrorCode<PropertyError>
-
     /// What kind of failure this is.
     ///
     /// Match on it to handle categories of errors differently.
