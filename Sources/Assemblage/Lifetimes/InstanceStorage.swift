@@ -45,83 +45,69 @@ extension InstanceStorage {
     public func setInstance(_ instance: Any?, inGraph _: GraphIdentifier) { self.instance = instance }
 }
 
-/// Keeps an instance for the duration of one graph.
-public final class GraphStorage: InstanceStorage {
-    var instances: [GraphIdentifier: Any] = [:]
-    /// The instance of the most recent graph.
-    public var instance: Any?
+/// The storage a built-in scope's rule gives a custom scope that names it as its `parent` (the built-in scopes
+/// themselves keep their instances in the registration, not in a storage): one class for every rule, so that the
+/// core does not depend on Swinject's storage classes, which live in `Compatibility/`.
+final class _RuleStorage: InstanceStorage, _GraphScopedStorage {
+    enum Rule { case keep, keepNothing, keepWeakly, keepPerGraph }
+    private let rule: Rule
+    private var kept: Any?
+    private weak var keptWeakly: AnyObject?
+    private var perGraph: [GraphIdentifier: Any] = [:]
 
-    /// Creates empty storage.
-    public init() {}
+    init(_ rule: Rule) { self.rule = rule }
 
-    /// Forgets the instance of the finished graph.
-    public func graphResolutionCompleted() { instance = nil }
+    var instance: Any? {
+        get {
+            switch rule {
+            case .keep, .keepPerGraph: kept
+            case .keepNothing: nil
+            case .keepWeakly: keptWeakly
+            }
+        }
+        set {
+            switch rule {
+            case .keep, .keepPerGraph: kept = newValue
+            case .keepNothing: break
+            case .keepWeakly: keptWeakly = newValue.map { $0 as AnyObject }
+            }
+        }
+    }
 
-    /// The instance stored for `graph`.
-    public func instance(inGraph graph: GraphIdentifier) -> Any? { instances[graph] }
+    func graphResolutionCompleted() { if rule == .keepPerGraph { kept = nil } }
 
-    /// Stores `instance` for `graph`.
-    public func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
+    func instance(inGraph graph: GraphIdentifier) -> Any? { rule == .keepPerGraph ? perGraph[graph] : instance }
+
+    func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
         self.instance = instance
-        instances[graph] = instance
-        if instance == nil { instances[graph] = nil }
+        if rule == .keepPerGraph { perGraph[graph] = instance }
     }
+
+    func _forget(_ graph: GraphIdentifier) { perGraph[graph] = nil }
 }
 
-/// Keeps an instance until it is reset.
-public final class PermanentStorage: InstanceStorage {
-    /// The stored instance.
-    public var instance: Any?
-    /// Creates empty storage.
-    public init() {}
-}
-
-/// Keeps nothing: every resolve makes a new instance.
-public final class TransientStorage: InstanceStorage {
-    /// Always `nil`; assigning does nothing.
-    public var instance: Any? {
-        get { nil }
-        set {}  // swiftlint:disable:this unused_setter_value
-    }
-    /// Creates the storage.
-    public init() {}
-}
-
-/// Keeps a weak reference to a class instance.
-public final class WeakStorage: InstanceStorage {
-    private weak var object: AnyObject?
-    /// The instance, while something else holds it.
-    public var instance: Any? {
-        get { object }
-        set { object = newValue.map { $0 as AnyObject } }
-    }
-    /// Creates empty storage.
-    public init() {}
-}
-
-/// Combines storages: reads the first that has an instance, writes to all.
-public final class CompositeStorage: InstanceStorage {
+/// A custom scope's storage composed with its parent's: reads the first that has an instance, writes to both.
+final class _StorageChain: InstanceStorage, _GraphScopedStorage {
     let components: [any InstanceStorage]
 
-    /// The first component's instance that is present.
-    public var instance: Any? {
+    init(_ components: [any InstanceStorage]) { self.components = components }
+
+    var instance: Any? {
         get { components.lazy.compactMap(\.instance).first }
         set { components.forEach { $0.instance = newValue } }
     }
 
-    /// Creates storage over `components`, consulted in order.
-    public init(_ components: [any InstanceStorage]) { self.components = components }
+    func graphResolutionCompleted() { components.forEach { $0.graphResolutionCompleted() } }
 
-    /// Tells every component.
-    public func graphResolutionCompleted() { components.forEach { $0.graphResolutionCompleted() } }
-
-    /// Stores in every component.
-    public func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
+    func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
         components.forEach { $0.setInstance(instance, inGraph: graph) }
     }
 
-    /// The first component's instance for `graph`.
-    public func instance(inGraph graph: GraphIdentifier) -> Any? {
+    func instance(inGraph graph: GraphIdentifier) -> Any? {
         components.lazy.compactMap { $0.instance(inGraph: graph) }.first
+    }
+
+    func _forget(_ graph: GraphIdentifier) {
+        for case let component as any _GraphScopedStorage in components { component._forget(graph) }
     }
 }

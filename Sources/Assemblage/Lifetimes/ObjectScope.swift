@@ -71,24 +71,24 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     /// Makes the storage for one registration in this scope.
     ///
     /// A custom scope's registrations keep their instances in this storage. The built-in scopes do not use one
-    /// (their instances live in the registration); for them this returns the storage with the same rule —
-    /// `PermanentStorage` for `.container`, `.singleton` and `.multiton`, `GraphStorage` for `.graph`,
-    /// `WeakStorage` for `.weak`, `TransientStorage` for `.transient` and `.scoped` — which is what a custom scope
-    /// whose `parent` is a built-in one composes with.
+    /// (their instances live in the registration); for them this returns a storage with the same rule — it keeps
+    /// the instance for `.container`, `.singleton` and `.multiton`, keeps it per graph for `.graph`, weakly for
+    /// `.weak` and not at all for `.transient` and `.scoped` — which is what a custom scope whose `parent` is a
+    /// built-in one composes with.
     ///
     /// - Returns: The scope's storage, composed with its parent's when it has one.
     public func makeStorage() -> any InstanceStorage {
         let own = storageFactory?() ?? Self.storageWithTheRule(of: kind)
-        if let parent { return CompositeStorage([own, parent.makeStorage()]) }
+        if let parent { return _StorageChain([own, parent.makeStorage()]) }
         return own
     }
 
     private static func storageWithTheRule(of kind: Kind) -> any InstanceStorage {
         switch kind {
-        case .transient, .scoped: TransientStorage()
-        case .graph: GraphStorage()
-        case .weak: WeakStorage()
-        case .container, .singleton, .multiton, .custom: PermanentStorage()
+        case .transient, .scoped: _RuleStorage(.keepNothing)
+        case .graph: _RuleStorage(.keepPerGraph)
+        case .weak: _RuleStorage(.keepWeakly)
+        case .container, .singleton, .multiton, .custom: _RuleStorage(.keep)
         }
     }
 

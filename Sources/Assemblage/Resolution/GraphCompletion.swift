@@ -8,16 +8,6 @@ protocol _GraphScopedStorage: AnyObject {
     func _forget(_ graph: GraphIdentifier)
 }
 
-extension GraphStorage: _GraphScopedStorage {
-    func _forget(_ graph: GraphIdentifier) { instances[graph] = nil }
-}
-
-extension CompositeStorage: _GraphScopedStorage {
-    func _forget(_ graph: GraphIdentifier) {
-        for case let component as any _GraphScopedStorage in components { component._forget(graph) }
-    }
-}
-
 extension InstanceStorage {
     /// Tells the storage that the top-level resolution `graph` (which touched it) ended. Called under the
     /// creation coordinator's lock.

@@ -181,19 +181,29 @@ final class ResolvesOnDeinit {
 
 @Suite struct BuiltInScopeStorageTests {
     @Test func builtInScopesMakeTheStorageWithTheirRule() {
-        #expect(ObjectScope.container.makeStorage() is PermanentStorage)
-        #expect(ObjectScope.singleton.makeStorage() is PermanentStorage)
-        #expect(ObjectScope.multiton.makeStorage() is PermanentStorage)
-        #expect(ObjectScope.graph.makeStorage() is GraphStorage)
-        #expect(ObjectScope.weak.makeStorage() is WeakStorage)
-        #expect(ObjectScope.transient.makeStorage() is TransientStorage)
-        #expect(ObjectScope.scoped.makeStorage() is TransientStorage)
+        for scope in [ObjectScope.container, .singleton, .multiton] {
+            let storage = scope.makeStorage(), held = NSObjectLike()
+            storage.instance = held
+            #expect(storage.instance as AnyObject? === held, "\(scope) keeps its instance")
+        }
+        for scope in [ObjectScope.transient, .scoped] {
+            let storage = scope.makeStorage()
+            storage.instance = NSObjectLike()
+            #expect(storage.instance == nil, "\(scope) keeps nothing")
+        }
+        let weak = ObjectScope.weak.makeStorage()
+        weak.instance = NSObjectLike()
+        #expect(weak.instance == nil, "weak keeps nothing that no one else holds")
+        let graph = ObjectScope.graph.makeStorage(), held = NSObjectLike()
+        graph.instance = held
+        #expect(graph.instance as AnyObject? === held)
+        graph.graphResolutionCompleted()
+        #expect(graph.instance == nil, "graph forgets its instance when the graph ends")
     }
 
     @Test func aCustomScopeOverABuiltInOneComposesWithItsStorage() {
         let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session", parent: ObjectScope.weak)
         let storage = session.makeStorage()
-        #expect(storage is CompositeStorage)
         let held = NSObjectLike()
         storage.instance = held
         #expect(storage.instance as AnyObject? === held)
