@@ -12,13 +12,18 @@ final class LoggingDebugHelper: DebugHelper {
     func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
                                    availableRegistrations: [ServiceKey: any ServiceEntryProtocol]) {
         guard LoggingDebugHelper.isEnabled else { return }
+        var text = LoggingDebugHelper.message(key: key, availableRegistrations: availableRegistrations) + "\n"
+        text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    }
+
+    /// The failure and the registrations of the same type, in Swinject's layout (no final newline).
+    static func message(key: ServiceKey, availableRegistrations: [ServiceKey: any ServiceEntryProtocol]) -> String {
         let sameType = availableRegistrations
             .filter { ObjectIdentifier($0.key.serviceType) == ObjectIdentifier(key.serviceType) }
             .map { "\t{ \($0.value.describe(with: $0.key)) }" }.sorted()
         let lines = ["Assemblage: resolution failed. Expected registration:", "\t{ \(key) }",
                      "Available registrations:"] + sameType
-        var text = lines.joined(separator: "\n") + "\n"
-        text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+        return lines.joined(separator: "\n")
     }
 
     static var isEnabled: Bool {

@@ -2,11 +2,9 @@
 //
 // The infix `~>` is declared by the standard library; the postfix form is declared here.
 //
-// Several runtime arguments are given as one tuple, `(T.self, arguments: (a, b))`, of any length. Recent
-// SwinjectAutoregistration sources also declare a flat form for two and three arguments,
-// `(T.self, arguments: a, b)`; it is left out on purpose: a tuple cannot label a pack expansion, and
-// hand-written flat overloads make `(T.self, name: "x", arguments: (a, b))` ambiguous, because Swift still
-// accepts (with a deprecation warning) a tuple whose labels are reordered to match another overload.
+// Several runtime arguments are given as one tuple, `(T.self, arguments: (a, b))`, of any length.
+// SwinjectAutoregistration's deprecated forms that list them after `arguments:` without the tuple are in
+// Resolver+DeprecatedOperators.swift.
 
 /// Resolves the type the context expects: `PetOwner(pet: r~>)`.
 postfix operator ~>

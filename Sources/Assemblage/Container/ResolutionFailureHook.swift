@@ -38,10 +38,16 @@ extension ServiceEntry: ServiceEntryProtocol {
     }
 }
 
+/// The debug helper told about every container's failures, when one is set (Swinject's process-wide
+/// `Container.loggingFunction`, which the compatibility layer maps onto it). Read on the failure path only.
+let _processDebugHelper = _Locked<(any DebugHelper)?>(nil)
+
 extension Container {
-    /// Tells the debug helper, if any, that `key` has no registration (failure path only).
+    /// Tells the debug helpers, if any — this container's and the process-wide one — that `key` has no
+    /// registration (failure path only).
     func reportResolutionFailure<Service>(_: Service.Type, _ key: ServiceKey) {
-        guard let debugHelper = writer.withLock({ hooks.debugHelper }) else { return }
+        let helpers = [writer.withLock({ hooks.debugHelper }), _processDebugHelper.withLock { $0 }].compactMap { $0 }
+        guard !helpers.isEmpty else { return }
         var available: [ServiceKey: any ServiceEntryProtocol] = [:]
         for container in lookupChain() {
             let entries = container.writer.withLock { container.liveEntriesLocked() }
@@ -49,6 +55,8 @@ extension Container {
                 if let described = entry as? any ServiceEntryProtocol { available[entry.key] = described }
             }
         }
-        debugHelper.resolutionFailed(serviceType: Service.self, key: key, availableRegistrations: available)
+        for debugHelper in helpers {
+            debugHelper.resolutionFailed(serviceType: Service.self, key: key, availableRegistrations: available)
+        }
     }
 }

@@ -101,6 +101,8 @@ public struct ResolutionError: AssemblageError, Equatable {
         case .scopedValueNotProvided:
             return "\(key) is a scoped value, but this scope did not provide it: call "
                 + "scope.provide(…) before resolving what needs it."
+        case .unusedArgument:
+            return "\(key) was given a runtime argument that no parameter of its autoregistered initializer takes."
         default:
             return "Resolving \(key) failed (\(code))."
         }
@@ -187,5 +189,8 @@ extension ResolutionError {
         /// A value declared with ``Container/registerScopedValue(_:name:validationValue:file:line:)`` was resolved in
         /// a scope that did not provide it.
         public static var scopedValueNotProvided: Self { Self("scopedValueNotProvided") }
+        /// An autoregistered initializer has no parameter left for one of the runtime arguments it was resolved
+        /// with (see ``Container/autoregister(_:name:arguments:_:file:line:initializer:)``).
+        public static var unusedArgument: Self { Self("unusedArgument") }
     }
 }

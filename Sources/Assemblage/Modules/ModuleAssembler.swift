@@ -132,6 +132,11 @@ public final class ModuleAssembler: Sendable {
         let root = Container(label: "ModuleAssembler")
         root.appendFallbacks(records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,
                              indexedCount: records.count)
+        for container in [root] + records.map(\.container) {
+            container.updateExtensionState(_AssemblerParent.self, default: .unrecorded) {
+                $0 = _AssemblerParent(root: parent?.root, isRecorded: true)
+            }
+        }
 
         for (module, record) in zip(instances, records) { module.assemble(container: record.container) }
 
@@ -235,4 +240,16 @@ public final class ModuleAssembler: Sendable {
     func record(for id: ObjectIdentifier) -> _ModuleRecord? {
         index[id] ?? parent?.record(for: id)
     }
+}
+
+/// What a module assembler's containers (its resolver and its modules') record of where the assembler's own
+/// registrations end: the parent assembler's resolver, whose lookup holds everything the parent assembled, or
+/// `nil` without a parent. Read by APIs that tell a child's own registrations from the ones it reuses (Knit's
+/// `ServiceCollection.entries`).
+struct _AssemblerParent: Sendable {
+    let root: Container?
+    /// False for a container no module assembler made.
+    let isRecorded: Bool
+
+    static let unrecorded = _AssemblerParent(root: nil, isRecorded: false)
 }

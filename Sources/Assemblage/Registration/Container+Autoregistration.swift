@@ -62,18 +62,21 @@ extension Container {
     /// Registers a service made by an initializer that takes one of its parameters at resolve time and
     /// resolves the others.
     ///
-    /// The parameter whose type is `argument` (or `argument?`) receives the value given to `resolve`; every
-    /// other parameter is resolved as in
+    /// The runtime argument fills the parameter its value converts to — its own type, its optional, a protocol
+    /// it conforms to or a superclass, as `as?` converts — and every other parameter is resolved as in
     /// ``autoregister(_:name:file:line:initializer:)-(_,_,_,_,(Parameter)->Service)``:
     ///
     /// ```swift
     /// // PetOwner(name: String, pet: Animal)
     /// container.autoregister(Person.self, argument: String.self, initializer: PetOwner.init)
     /// let owner = container.resolve(Person.self, argument: "Michael")
+    /// // PetOwner(pet: Animal): a Cat is an Animal
+    /// container.autoregister(Person.self, name: "cat owner", argument: Cat.self, initializer: PetOwner.init)
     /// ```
     ///
-    /// - Precondition: A parameter of the initializer has the type `argument` or `argument?`; otherwise the
-    ///   argument could never be used, and the registration stops the program with a sentence naming the fix.
+    /// Any argument type and initializer register. When no parameter takes the argument's value, resolving fails
+    /// with ``ResolutionError/Code/unusedArgument`` (`resolve` returns `nil`) rather than dropping the argument; see
+    /// ``autoregister(_:name:arguments:_:file:line:initializer:)`` for how parameters are matched.
     ///
     /// - Parameters:
     ///   - serviceType: The service type.
@@ -82,7 +85,7 @@ extension Container {
     ///     ``register(_:name:file:line:factory:)-8bujr``.
     ///   - file: The registering file (recorded for diagnostics).
     ///   - line: The registering line (recorded for diagnostics).
-    ///   - initializer: Makes the service; its parameter of type `argument` receives the runtime argument.
+    ///   - initializer: Makes the service; the parameter the argument converts to receives it.
     /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
     @inlinable
     @discardableResult
@@ -97,35 +100,40 @@ extension Container {
         let site = _Autoregistration(
             Service.self, parameters: repeat (each Parameter).self,
             arguments: Argument.self, at: RegistrationSite(file: file, line: line))
-        site.checkArguments(parameters: repeat (each Parameter).self, arguments: Argument.self)
         return register(Service.self, name: name, file: file, line: line) {
             (resolver: Resolver, argument: Argument) throws -> Service in
+            let plan = try site.plan(parameters: repeat (each Parameter).self, arguments: argument)
             var position = 0
             return try initializer(
-                repeat try _autoresolve((each Parameter).self, resolver, _next(&position), site, argument))
+                repeat try _autoresolve((each Parameter).self, resolver, _next(&position), site, plan, argument))
         }
     }
 
     /// Registers a service made by an initializer that takes several of its parameters at resolve time and
     /// resolves the others.
     ///
-    /// Each parameter whose type is one of `arguments` (or its optional) receives the value of that type
-    /// given to `resolve`; every other parameter is resolved. Runtime arguments are matched to parameters by
-    /// type, not by position, so the argument types must all differ; list them in the order `resolve` will
-    /// pass them, which is also the order of the registration's key:
+    /// Runtime arguments are matched to parameters by type, not by position, so list them in any order: the
+    /// order `resolve` will pass them, which is also the order of the registration's key:
     ///
     /// ```swift
     /// // Report(user: User, period: Period, renderer: Renderer, locale: Locale)
-    /// container.autoregister(Report.self, arguments: User.self, Period.self, initializer: Report.init)
-    /// let report = container.resolve(Report.self, arguments: user, period)
+    /// container.autoregister(Report.self, arguments: Period.self, User.self, initializer: Report.init)
+    /// let report = container.resolve(Report.self, arguments: period, user)
     /// ```
     ///
-    /// Parameter packs cannot interleave resolved parameters with runtime ones by position, and
-    /// SwinjectAutoregistration matches by type too, so this is the form code written for it expects.
+    /// Each resolve matches the arguments' values to the parameters, in the parameters' order:
     ///
-    /// - Precondition: The argument types differ from one another, and each is the type (or the optional
-    ///   type) of a parameter of the initializer; otherwise the registration stops the program with a
-    ///   sentence naming the fix.
+    /// 1. a parameter takes the first argument not yet taken whose type is the parameter's type or its
+    ///    optional;
+    /// 2. a parameter still without one takes the first argument not yet taken whose value converts to its type
+    ///    (a protocol it conforms to, a superclass), as `as?` converts;
+    /// 3. every other parameter is resolved from the container.
+    ///
+    /// So two arguments of one type fill two parameters of that type in order, and an argument typed by a
+    /// protocol fills a parameter of the protocol. Any argument types and initializer register; when an argument
+    /// is taken by no parameter, resolving fails with ``ResolutionError/Code/unusedArgument`` (`resolve` returns `nil`)
+    /// rather than dropping the argument. SwinjectAutoregistration matches by `as?` too, so code written for it
+    /// registers unchanged.
     ///
     /// - Parameters:
     ///   - serviceType: The service type.
@@ -134,7 +142,7 @@ extension Container {
     ///   - moreArguments: The types of the others, in the order `resolve` passes them.
     ///   - file: The registering file (recorded for diagnostics).
     ///   - line: The registering line (recorded for diagnostics).
-    ///   - initializer: Makes the service; its parameters of the argument types receive the runtime arguments.
+    ///   - initializer: Makes the service; the parameters matched to the runtime arguments receive them.
     /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
     @inlinable
     @discardableResult
@@ -151,15 +159,13 @@ extension Container {
             Service.self, parameters: repeat (each Parameter).self,
             arguments: (FirstArgument, repeat each Argument).self,
             at: RegistrationSite(file: file, line: line))
-        site.checkArguments(
-            parameters: repeat (each Parameter).self,
-            arguments: FirstArgument.self, repeat (each Argument).self)
         return register(Service.self, name: name, file: file, line: line) {
             (resolver: Resolver, first: FirstArgument, more: repeat each Argument) throws -> Service in
+            let plan = try site.plan(parameters: repeat (each Parameter).self, arguments: first, repeat each more)
             var position = 0
             return try initializer(
                 repeat try _autoresolve(
-                    (each Parameter).self, resolver, _next(&position), site,
+                    (each Parameter).self, resolver, _next(&position), site, plan,
                     first, repeat each more))
         }
     }
@@ -167,24 +173,38 @@ extension Container {
 
 // MARK: - Resolving one parameter
 
-/// One parameter of an autoregistered initializer: the runtime argument of its type (or of the type it
-/// wraps in an optional), or else the unnamed registration of its type without arguments.
+/// One parameter of an autoregistered initializer without runtime arguments: the unnamed registration of its
+/// type without arguments.
 ///
 /// `position` is the parameter's, one-based, for the error.
 @inlinable @inline(__always)
-func _autoresolve<Parameter, each Argument>(
-    _: Parameter.Type, _ resolver: any Resolver, _ position: Int, _ site: _Autoregistration,
-    _ arguments: repeat each Argument
+func _autoresolve<Parameter>(
+    _: Parameter.Type, _ resolver: any Resolver, _ position: Int, _ site: _Autoregistration
 ) throws -> Parameter {
-    for argument in repeat each arguments {
-        if let value = _autoregistrationArgument(argument, as: Parameter.self) { return value }
-    }
     do {
         guard let container = resolver._unmanagedContainer else { return try resolver.require(Parameter.self) }
         return try container._withUnsafeGuaranteedRef { try $0._resolve(Parameter.self, name: nil) }
     } catch {
         throw site.failure(error, parameter: Parameter.self, position: position)
     }
+}
+
+/// One parameter of an autoregistered initializer with runtime arguments: the argument `plan` matched to it,
+/// or else the unnamed registration of its type without arguments.
+@inlinable
+func _autoresolve<Parameter, each Argument>(
+    _: Parameter.Type, _ resolver: any Resolver, _ position: Int, _ site: _Autoregistration,
+    _ plan: _ArgumentPlan, _ arguments: repeat each Argument
+) throws -> Parameter {
+    let matched = plan.argument(forParameter: position)
+    if matched >= 0 {
+        var index = 0
+        for argument in repeat each arguments {
+            if index == matched, let value = _autoregistrationArgument(argument, as: Parameter.self) { return value }
+            index += 1
+        }
+    }
+    return try _autoresolve(Parameter.self, resolver, position, site)
 }
 
 /// Advances a parameter counter and returns the new position (one-based), inside a pack expansion.
@@ -194,16 +214,29 @@ func _next(_ position: inout Int) -> Int {
     return position
 }
 
-/// `argument` as a `Parameter`, when `Parameter` is its type or the optional of its type.
-///
-/// Metatype comparisons, so that a specialised resolve compares constants and the casts fold away. A runtime
-/// argument never matches a supertype or a protocol it conforms to: matching is by exact type, which is
-/// predictable when arguments and resolved parameters share a protocol.
+/// `argument` as a `Parameter`: the value itself when `Parameter` is its type, wrapped when `Parameter` is its
+/// optional (metatype comparisons, which a specialised resolve folds away), else converted as `as?` converts.
 @inlinable @inline(__always)
 func _autoregistrationArgument<Argument, Parameter>(_ argument: Argument, as _: Parameter.Type) -> Parameter? {
     if Argument.self == Parameter.self { return argument as? Parameter }
     if Argument?.self == Parameter.self { return Argument?.some(argument) as? Parameter }
-    return nil
+    return argument as? Parameter
+}
+
+/// Whether `Parameter` is `Argument`'s type or its optional: an exact match, preferred to a conversion.
+func _isExactArgument<Argument, Parameter>(_: Argument, for _: Parameter.Type) -> Bool {
+    Argument.self == Parameter.self || Argument?.self == Parameter.self
+}
+
+/// Which runtime argument each parameter of an autoregistered initializer takes, worked out once per resolve.
+@usableFromInline
+struct _ArgumentPlan {
+    /// For each parameter (zero-based), the index of its argument, or -1 when it is resolved.
+    @usableFromInline let argumentIndices: [Int]
+
+    /// The argument index for the parameter at `position` (one-based), or -1.
+    @inlinable
+    func argument(forParameter position: Int) -> Int { argumentIndices[position - 1] }
 }
 
 // MARK: - What an autoregistration is, for its errors
@@ -234,42 +267,6 @@ struct _Autoregistration: Sendable {
         parameterCount = count
         argumentsType = arguments
         self.site = site
-    }
-
-    /// Stops the program when an argument type can never reach a parameter or two argument types are the
-    /// same (the registration could not work; only a change to the code fixes it).
-    @usableFromInline
-    func checkArguments<each Parameter, each Argument>(
-        parameters: repeat (each Parameter).Type,
-        arguments: repeat (each Argument).Type
-    ) {
-        var seen: [ObjectIdentifier] = []
-        for argument in repeat each arguments {
-            precondition(
-                !seen.contains(ObjectIdentifier(argument)),
-                "autoregister(\(serviceName), arguments: …) at \(site) lists \(Self.name(argument)) twice. "
-                    + "Runtime arguments are matched to the initializer's parameters by type, so each "
-                    + "must have a type of its own: wrap one in a distinct type, or register "
-                    + "\(serviceName) with a factory, `register(\(serviceName).self) { (r, …) in … }`.")
-            seen.append(ObjectIdentifier(argument))
-            precondition(
-                Self.someParameter(of: repeat (each Parameter).self, takes: argument),
-                "autoregister(\(serviceName), argument(s): \(Self.name(argument)).self …) at \(site): "
-                    + "the initializer \(signature) has no parameter of type \(Self.name(argument)) or "
-                    + "\(Self.name(argument))?, so the runtime argument could never be used. Pass the "
-                    + "initializer that takes it, or remove it from the argument types.")
-        }
-    }
-
-    /// Whether a parameter has the type `argument` or its optional.
-    static func someParameter<Argument, each Parameter>(
-        of parameters: repeat (each Parameter).Type,
-        takes _: Argument.Type
-    ) -> Bool {
-        for parameter in repeat each parameters {
-            if parameter == Argument.self || parameter == Argument?.self { return true }
-        }
-        return false
     }
 
     static func name(_ type: Any.Type) -> String { _typeName(type, qualified: false) }
@@ -311,5 +308,66 @@ struct _Autoregistration: Sendable {
         return ResolutionError(
             code: error.code, key: error.key, path: error.path, cycle: error.cycle,
             nearMisses: error.nearMisses, suggestions: [suggestion] + error.suggestions)
+    }
+}
+
+// MARK: - Matching runtime arguments to parameters
+
+extension _Autoregistration {
+    /// Matches the runtime arguments to the initializer's parameters, in the parameters' order: first each
+    /// parameter to the first free argument of its exact type (or whose optional it is), then each parameter
+    /// still without one to the first free argument whose value converts to it. Throws
+    /// ``ResolutionError/Code/unusedArgument`` when an argument is left over.
+    @usableFromInline
+    func plan<each Parameter, each Argument>(
+        parameters: repeat (each Parameter).Type, arguments: repeat each Argument
+    ) throws -> _ArgumentPlan {
+        var argumentCount = 0
+        for _ in repeat each arguments { argumentCount += 1 }
+        var taken = [Bool](repeating: false, count: argumentCount)
+        var indices = [Int](repeating: -1, count: parameterCount)
+        for exact in [true, false] {
+            var position = 0
+            for parameter in repeat each parameters {
+                defer { position += 1 }
+                guard indices[position] < 0 else { continue }
+                var index = 0
+                for argument in repeat each arguments {
+                    defer { index += 1 }
+                    guard !taken[index], indices[position] < 0 else { continue }
+                    let fits = exact
+                        ? _isExactArgument(argument, for: parameter)
+                        : _autoregistrationArgument(argument, as: parameter) != nil
+                    if fits {
+                        taken[index] = true
+                        indices[position] = index
+                    }
+                }
+            }
+        }
+        if let unused = taken.firstIndex(of: false) {
+            var index = 0
+            var type: Any.Type = Void.self
+            for argument in repeat each arguments {
+                if index == unused { type = Swift.type(of: argument as Any) }
+                index += 1
+            }
+            throw unusedArgument(at: unused, of: argumentCount, dynamicType: type)
+        }
+        return _ArgumentPlan(argumentIndices: indices)
+    }
+
+    /// The error for runtime argument `index` (zero-based) that no parameter takes.
+    @inline(never)
+    func unusedArgument(at index: Int, of count: Int, dynamicType: Any.Type) -> ResolutionError {
+        let key = ServiceKey(serviceType: serviceType, argumentsType: argumentsType, name: nil, argumentCount: count)
+        let ordinal = count == 1 ? "The runtime argument" : "Runtime argument \(index + 1) of \(count)"
+        let suggestion =
+            "\(ordinal) (a \(Self.name(dynamicType))) fits no parameter of the initializer \(signature) "
+            + "autoregistered at \(site): each parameter takes an argument of its own type, its optional, or a "
+            + "type the argument's value converts to, and every parameter that could take this one has an "
+            + "argument already. Pass the initializer that takes it, or remove it from the argument types."
+        return ResolutionError(
+            code: .unusedArgument, key: key, path: [key], suggestions: [suggestion])
     }
 }

@@ -62,24 +62,41 @@ extension Container {
 
     /// The elements of `Service`'s collection visible from this container, in order.
     func collection<Service>(of _: Service.Type) -> [_CollectionElement] {
-        var gathered: [_CollectionElement] = []
+        sourcedCollection(of: Service.self).map(\.element)
+    }
+
+    /// The elements of `Service`'s collection visible from this container, in order, each with the container
+    /// whose records hold it (for a module's element, the module's exports).
+    func sourcedCollection<Service>(of _: Service.Type) -> [(element: _CollectionElement, source: ObjectIdentifier)] {
+        var gathered: [(element: _CollectionElement, source: ObjectIdentifier)] = []
         for container in lookupChain() {
-            gathered += container.writer.withLock { container.records.collectionElements[ObjectIdentifier(Service.self)] ?? [] }
+            let elements = container.writer.withLock {
+                container.records.collectionElements[ObjectIdentifier(Service.self)] ?? []
+            }
+            gathered += elements.map { ($0, ObjectIdentifier(container)) }
         }
         // A stable sort: equal priorities keep lookup and registration order.
         return gathered.enumerated()
-            .sorted { ($0.element.priority, -$0.offset) > ($1.element.priority, -$1.offset) }
+            .sorted { ($0.element.element.priority, -$0.offset) > ($1.element.element.priority, -$1.offset) }
             .map(\.element)
     }
 
-    func resolveCollection<Service>(_: Service.Type) throws -> [Service] {
-        try _withReadSection { try resolveCollectionInSection(Service.self) }
+    func resolveCollectionElements<Service>(_: Service.Type) throws -> [Service] {
+        try _withReadSection { try resolveSourcedCollectionInSection(Service.self).map(\.service) }
     }
 
-    private func resolveCollectionInSection<Service>(_: Service.Type) throws -> [Service] {
-        try collection(of: Service.self).map { element in
+    /// Resolves every element of `Service`'s collection, in order, each with the container whose records hold
+    /// it (see ``sourcedCollection(of:)``), in one read section.
+    func resolveSourcedCollection<Service>(_: Service.Type) throws -> [(service: Service, source: ObjectIdentifier)] {
+        try _withReadSection { try resolveSourcedCollectionInSection(Service.self) }
+    }
+
+    private func resolveSourcedCollectionInSection<Service>(
+        _: Service.Type
+    ) throws -> [(service: Service, source: ObjectIdentifier)] {
+        try sourcedCollection(of: Service.self).map { element, source in
             recorder?.recordElement(element.entry, key: element.entry.key)
-            return try (element.entry as! ServiceEntry<Service>)._resolve0(self)
+            return (try (element.entry as! ServiceEntry<Service>)._resolve0(self), source)
         }
     }
 
@@ -115,7 +132,7 @@ extension Resolver {
     /// - Throws: ``ResolutionError`` when an element cannot be made.
     public func resolveAll<Service>(_ serviceType: Service.Type) throws(ResolutionError) -> [Service] {
         do {
-            return try _requireContainer(for: "resolveAll").resolveCollection(Service.self)
+            return try _requireContainer(for: "resolveAll").resolveCollectionElements(Service.self)
         } catch {
             throw _asResolutionError(error)
         }
@@ -152,7 +169,7 @@ protocol _CollectionResolvable {
 extension Array: _CollectionResolvable {
     static var _elementType: Any.Type { Element.self }
     static func _resolveCollection(in container: Container) throws -> Any? {
-        let elements = try container.resolveCollection(Element.self)
+        let elements = try container.resolveCollectionElements(Element.self)
         if elements.isEmpty, container._hasPlainRegistrations(of: Element.self) { return nil }
         return elements
     }

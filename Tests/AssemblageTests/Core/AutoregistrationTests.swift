@@ -301,27 +301,6 @@ final class Forecast {
         #expect(first !== (try container.require(Statement.self, arguments: "ACME", 2027)))
     }
 
-    @Test func autoregisterStopsTheProgramWhenTwoArgumentTypesAreTheSame() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Container().autoregister(Statement.self, arguments: String.self, String.self, initializer: Statement.init)
-        }.map { result in
-            let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-            #expect(output.contains("lists String twice"))
-            #expect(output.contains("wrap one in a distinct type"))
-        }
-    }
-
-    @Test func autoregisterStopsTheProgramWhenNoParameterTakesAnArgument() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Container().autoregister(Invoice.self, argument: String.self, initializer: Invoice.init)
-        }.map { result in
-            let output = String(decoding: result.standardErrorContent, as: UTF8.self)
-            #expect(
-                output.contains(
-                    "the initializer (BillingClock, AuditLog) -> Invoice has no parameter of type String"))
-        }
-    }
-
     // MARK: Failures
 
     @Test func autoregisterFailureNamesTheMissingParameter() {
