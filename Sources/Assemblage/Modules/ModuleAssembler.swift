@@ -17,7 +17,8 @@
 ///    by the walk), followed through chains of replacements;
 /// 2. the module already assembled by the `parent` assembler;
 /// 3. the instance passed in;
-/// 4. with ``OverrideBehavior/useDefaultOverrides``, its ``DefaultModuleAssemblyOverride/OverrideType``;
+/// 4. when default overrides are on (in a process that runs tests, unless ``OverrideBehavior`` says
+///    otherwise), its ``DefaultModuleAssemblyOverride/OverrideType``;
 /// 5. a new instance, when it conforms to ``AutoInitModuleAssembly``.
 ///
 /// A module may not list itself in ``ModuleAssembly/replaces``, nor depend on a module it replaces
@@ -76,12 +77,12 @@ public final class ModuleAssembler: Sendable {
     ///   - modules: The modules to start from, and instances of modules that cannot create themselves.
     ///     Each module type at most once.
     ///   - overrideBehavior: Whether ``DefaultModuleAssemblyOverride`` modules are replaced by their
-    ///     override. Defaults to ``OverrideBehavior/disableDefaultOverrides``; tests opt in.
+    ///     override. Defaults to ``OverrideBehavior/whenTesting``: on in a process that runs tests, off otherwise.
     ///   - parent: An assembler whose modules are reused rather than assembled again.
     /// - Throws: ``ModuleAssemblyError`` listing every problem of the graph, each with its dependency path
     ///   (nothing is registered then), or every eager singleton that could not be created (the `loaded`
     ///   hooks have not run then).
-    public init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .disableDefaultOverrides,
+    public init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .whenTesting,
                 parent: ModuleAssembler? = nil) throws(ModuleAssemblyError) {
         let plan = _ModulePlan.make(modules, usesDefaultOverrides: overrideBehavior.usesDefaultOverrides,
                                     parent: parent)
