@@ -17,7 +17,8 @@
 ///    by the walk), followed through chains of replacements;
 /// 2. the module already assembled by the `parent` assembler;
 /// 3. the instance passed in;
-/// 4. with ``OverrideBehavior/useDefaultOverrides``, its ``DefaultModuleAssemblyOverride/OverrideType``;
+/// 4. when default overrides are on (in a process that runs tests, unless ``OverrideBehavior`` says
+///    otherwise), its ``DefaultModuleAssemblyOverride/OverrideType``;
 /// 5. a new instance, when it conforms to ``AutoInitModuleAssembly``.
 ///
 /// A module may not list itself in ``ModuleAssembly/replaces``, nor depend on a module it replaces
@@ -62,6 +63,8 @@ public final class ModuleAssembler: Sendable {
     public let parent: ModuleAssembler?
     /// Whether default overrides were used.
     public let overrideBehavior: OverrideBehavior
+    /// Why nothing was assembled, for an assembler made by Knit's non-throwing initializer; nil otherwise.
+    let failure: ModuleAssemblyError?
 
     /// Walks the module graph from `modules`, checks it, and assembles it.
     ///
@@ -76,18 +79,38 @@ public final class ModuleAssembler: Sendable {
     ///   - modules: The modules to start from, and instances of modules that cannot create themselves.
     ///     Each module type at most once.
     ///   - overrideBehavior: Whether ``DefaultModuleAssemblyOverride`` modules are replaced by their
-    ///     override. Defaults to ``OverrideBehavior/disableDefaultOverrides``; tests opt in.
+    ///     override. Defaults to ``OverrideBehavior/whenTesting``: on in a process that runs tests, off otherwise.
     ///   - parent: An assembler whose modules are reused rather than assembled again.
     /// - Throws: ``ModuleAssemblyError`` listing every problem of the graph, each with its dependency path
     ///   (nothing is registered then), or every eager singleton that could not be created (the `loaded`
     ///   hooks have not run then).
-    public init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .disableDefaultOverrides,
-                parent: ModuleAssembler? = nil) throws(ModuleAssemblyError) {
+    public convenience init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .whenTesting,
+                            parent: ModuleAssembler? = nil) throws(ModuleAssemblyError) {
+        try self.init(modules, overrideBehavior: overrideBehavior, parent: parent, validation: nil, postAssemble: nil)
+    }
+
+    /// Walks, checks and assembles the graph; `validation` is called with every module type to assemble, before
+    /// anything is registered, and `postAssemble` with the root container once every module is assembled.
+    init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior, parent: ModuleAssembler?,
+         validation: ((any ModuleAssembly.Type) throws -> Void)?,
+         postAssemble: ((Container) -> Void)?) throws(ModuleAssemblyError) {
         let plan = _ModulePlan.make(modules, usesDefaultOverrides: overrideBehavior.usesDefaultOverrides,
                                     parent: parent)
         guard plan.problems.isEmpty else { throw ModuleAssemblyError(plan.problems) }
+        if let validation {
+            var failures: [ModuleAssemblyError.Problem] = []
+            for position in plan.order {
+                let node = plan.nodes[position]
+                guard case .instance = node.source else { continue }
+                do { try validation(node.type.type) } catch {
+                    failures.append(.init(.assemblyValidationFailed, module: node.type.name,
+                                          path: plan.path(to: position), related: ["\(error)"]))
+                }
+            }
+            guard failures.isEmpty else { throw ModuleAssemblyError(failures) }
+        }
 
-        let graph = _ModuleGraphContext()
+        let graph = _ModuleGraphContext(tree: plan.tree)
         let exportIndex = _FallbackIndex()
         var byNode: [Int: _ModuleRecord] = [:]
         for (position, node) in plan.nodes.enumerated() {
@@ -129,7 +152,9 @@ public final class ModuleAssembler: Sendable {
         graph.install(dynamicTargets: index.mapValues(\.container))
         graph.install(modules: records.map { ($0.type.name, $0.container) })
 
-        let root = Container(label: "ModuleAssembler")
+        // The root knows its graph (for `Resolver.moduleTree`), but is no module's scope.
+        let root = Container(behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
+                             label: "ModuleAssembler")
         root.appendFallbacks(records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,
                              indexedCount: records.count)
         for container in [root] + records.map(\.container) {
@@ -139,6 +164,7 @@ public final class ModuleAssembler: Sendable {
         }
 
         for (module, record) in zip(instances, records) { module.assemble(container: record.container) }
+        postAssemble?(root)
 
         var failures: [ModuleAssemblyError.Problem] = []
         for record in records {
@@ -158,6 +184,23 @@ public final class ModuleAssembler: Sendable {
         self.planWarnings = plan.warnings
         self.parent = parent
         self.overrideBehavior = overrideBehavior
+        self.failure = nil
+    }
+
+    /// An assembler that assembled nothing because of `failure`: its resolver resolves only what the parent's
+    /// does. Knit's non-throwing initializer makes one rather than stopping the process.
+    init(failed failure: ModuleAssemblyError, overrideBehavior: OverrideBehavior, parent: ModuleAssembler?) {
+        let graph = _ModuleGraphContext(tree: ModuleTree(inputs: [], pulledIn: [], standIns: [:]))
+        root = Container(behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
+                         label: "ModuleAssembler (not assembled: \(failure.summary))")
+        if let parent { root.appendFallbacks([parent.root]) }
+        records = []
+        index = [:]
+        self.graph = graph
+        planWarnings = []
+        self.parent = parent
+        self.overrideBehavior = overrideBehavior
+        self.failure = failure
     }
 
     /// Makes `container` fall back to the exports of `dependencies`, transitively, depth-first in declared
@@ -235,6 +278,15 @@ public final class ModuleAssembler: Sendable {
     public func contains(_ module: any ModuleAssembly.Type) -> Bool {
         record(for: ObjectIdentifier(module)) != nil
     }
+
+    /// How each module of the graph was pulled in: the modules passed in, and for every other module the module
+    /// whose dependencies asked for it first (see ``ModuleTree``).
+    ///
+    /// ```swift
+    /// print(assembler.tree)                               // the tree, indented
+    /// print(assembler.tree.path(to: NetworkModule.self))  // ["AppModule", "FeedModule", "NetworkModule"]
+    /// ```
+    public var tree: ModuleTree { graph.tree }
 
     /// The module standing for `id` here or in a parent.
     func record(for id: ObjectIdentifier) -> _ModuleRecord? {

@@ -99,19 +99,19 @@ extension AutoInitModuleAssembly {
 
 /// A module with a standard replacement (usually a fake) that is used when default overrides are enabled.
 ///
-/// When a ``ModuleAssembler`` is created with ``OverrideBehavior/useDefaultOverrides`` (tests opt in to
-/// it; apps leave it off), a module that conforms to this protocol is replaced by its ``OverrideType``
-/// wherever it is needed, unless a replacement for it, or the module itself, was passed in explicitly.
-/// ``OverrideType`` must list the module in its ``ModuleAssembly/replaces``; otherwise assembling fails
-/// with ``ModuleAssemblyError/Code/invalidDefaultOverride``.
+/// When a ``ModuleAssembler`` uses default overrides (by default in a process that runs tests, see
+/// ``OverrideBehavior/whenTesting``; or with ``OverrideBehavior/useDefaultOverrides``), a module that conforms
+/// to this protocol is replaced by its ``OverrideType`` wherever it is needed, unless a replacement for it, or
+/// the module itself, was passed in explicitly. ``OverrideType`` must list the module in its
+/// ``ModuleAssembly/replaces``; otherwise assembling fails with ``ModuleAssemblyError/Code/invalidDefaultOverride``.
 ///
 /// ```swift
 /// extension StorageModule: DefaultModuleAssemblyOverride {
 ///     typealias OverrideType = InMemoryStorageModule    // which declares `replaces: [StorageModule.self]`
 /// }
 ///
-/// let app = try ModuleAssembler([AppModule()])                                          // real storage
-/// let test = try ModuleAssembler([AppModule()], overrideBehavior: .useDefaultOverrides) // in-memory storage
+/// let app = try ModuleAssembler([AppModule()])   // real storage in the app, in-memory storage in its tests
+/// let real = try ModuleAssembler([AppModule()], overrideBehavior: .disableDefaultOverrides)   // real storage
 /// ```
 public protocol DefaultModuleAssemblyOverride: ModuleAssembly {
     /// The module used in place of this one when default overrides are enabled.
@@ -153,12 +153,13 @@ public protocol DynamicModuleAssembly: ModuleAssembly {}
 /// Whether a ``ModuleAssembler`` substitutes the standard overrides declared with
 /// ``DefaultModuleAssemblyOverride``.
 ///
-/// The default is ``disableDefaultOverrides``: an app gets its real modules unless it asks otherwise.
-/// Tests opt in explicitly; Assemblage never guesses from the process (a test runner's presence, an
-/// environment variable) which behaviour you want.
+/// The default is ``whenTesting``: default overrides are on in a process that runs tests (XCTest or Swift
+/// Testing is loaded) and off otherwise, so an app gets its real modules and its tests get the standard fakes.
+/// Pass ``useDefaultOverrides`` or ``disableDefaultOverrides`` to decide yourself; an explicit behaviour always
+/// wins over the detection.
 ///
 /// ```swift
-/// let assembler = try ModuleAssembler([AppModule()], overrideBehavior: .useDefaultOverrides)
+/// let assembler = try ModuleAssembler([AppModule()], overrideBehavior: .disableDefaultOverrides)  // real modules
 /// ```
 public struct OverrideBehavior: Sendable, Hashable, CustomStringConvertible {
     /// Whether modules with a default override are replaced by it.
@@ -179,8 +180,25 @@ public struct OverrideBehavior: Sendable, Hashable, CustomStringConvertible {
     /// unless a replacement for it, or the module itself, was passed in.
     public static let useDefaultOverrides = OverrideBehavior(usesDefaultOverrides: true)
 
-    /// Use modules as declared; default overrides are ignored. The default of ``ModuleAssembler``.
+    /// Use modules as declared; default overrides are ignored.
     public static let disableDefaultOverrides = OverrideBehavior(usesDefaultOverrides: false)
+
+    /// ``useDefaultOverrides`` in a process that runs tests, ``disableDefaultOverrides`` otherwise. The default of
+    /// ``ModuleAssembler``.
+    ///
+    /// A process runs tests when XCTest or Swift Testing is loaded into it, which `swift test`, `xcodebuild test`
+    /// and Xcode do on Linux and Apple platforms alike; an app never loads either. The answer is found once per
+    /// process.
+    ///
+    /// ```swift
+    /// let assembler = try ModuleAssembler([AppModule()], overrideBehavior: .whenTesting)   // the same as omitting it
+    /// ```
+    public static var whenTesting: OverrideBehavior {
+        _TestProcess.isRunningTests ? .useDefaultOverrides : .disableDefaultOverrides
+    }
+
+    /// Whether this process runs tests: XCTest or Swift Testing is loaded into it. ``whenTesting`` follows it.
+    public static var isRunningTests: Bool { _TestProcess.isRunningTests }
 
     /// `useDefaultOverrides` or `disableDefaultOverrides`.
     public var description: String { usesDefaultOverrides ? "useDefaultOverrides" : "disableDefaultOverrides" }

@@ -84,6 +84,8 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
                 return "\(module) is not in this module assembler's graph."
             case .unusedReplacement:
                 return "\(related.first ?? "A module") replaces \(module), which no module needs."
+            case .assemblyValidationFailed:
+                return "\(module) did not pass the assembler's validation: \(others)"
             case .contributionDropped:
                 return "\(others) contributed into \(module), which is not in this module assembler's graph; "
                     + "the contribution was dropped."
@@ -117,6 +119,8 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
                     + "`decorate(_:name:)` instead of replacing it.")]
             case .duplicateModule:
                 return [ErrorDetail("Fix", "pass one instance of each module type.")]
+            case .assemblyValidationFailed:
+                return [path, ErrorDetail("Fix", "change \(module), or the validation passed to ModuleAssembler.")]
             case .eagerSingletonFailed:
                 return resolutionError.map { [ErrorDetail.cause($0)] } ?? []
             case .moduleNotInGraph:
@@ -193,6 +197,9 @@ extension ModuleAssemblyError {
         /// A module depends on a module that it replaces (directly, or through a chain of replacements): the
         /// replaced module is not assembled, so the dependency could only be the module itself.
         public static var dependsOnReplacedModule: Self { Self("dependsOnReplacedModule") }
+        /// The validation passed to the assembler (Knit's `assemblyValidation:`) rejected a module;
+        /// ``ModuleAssemblyError/Problem/related`` holds the validation's error.
+        public static var assemblyValidationFailed: Self { Self("assemblyValidationFailed") }
         /// Warning: a module passed in replaces a module that nothing needs.
         public static var unusedReplacement: Self { Self("unusedReplacement") }
         /// Warning: a contribution was dropped because its dynamic module is not in this assembler's graph.

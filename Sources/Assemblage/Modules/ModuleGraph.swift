@@ -51,6 +51,10 @@ final class _ModuleGraphContext: Sendable {
         var warnings: [ModuleAssemblyError.Problem] = []
     }
     private let state = _Locked(State())
+    /// How the assembler pulled each module in.
+    let tree: ModuleTree
+
+    init(tree: ModuleTree) { self.tree = tree }
 
     func install(dynamicTargets: [ObjectIdentifier: Container]) {
         state.withLock { $0.dynamicTargets = dynamicTargets }
@@ -108,6 +112,8 @@ struct _ModulePlan {
     var replacements: [ObjectIdentifier: _ModuleType] = [:]
     var problems: [ModuleAssemblyError.Problem] = []
     var warnings: [ModuleAssemblyError.Problem] = []
+    /// How each module asked for was pulled in (set when the walk has ended).
+    var tree = ModuleTree(inputs: [], pulledIn: [], standIns: [:])
 
     /// The names from a module passed in to `node`, root first (a loop over the parent links).
     func path(to node: Int) -> [String] {
@@ -173,6 +179,7 @@ struct _ModulePlan {
                                            related: [root.name]))
             }
         }
+        plan.tree = walk.tree(inputs: roots.map(\.name))
         return plan
     }
 }
@@ -236,6 +243,23 @@ struct _Walk {
     private var choices: [ObjectIdentifier: Choice?] = [:]
     /// Every module type asked for → the node whose dependency first asked for it (nil for one passed in).
     private var requestedFrom: [ObjectIdentifier: (parent: Int?, name: String)] = [:]
+    /// The module types in the order they were first asked for.
+    private var requestOrder: [ObjectIdentifier] = []
+
+    /// How each module asked for was pulled in, and which module of this assembler stands for it when another does.
+    func tree(inputs: [String]) -> ModuleTree {
+        var pulledIn: [(module: String, by: String)] = []
+        var standIns: [String: String] = [:]
+        for id in requestOrder {
+            guard let first = requestedFrom[id] else { continue }
+            if let parent = first.parent { pulledIn.append((first.name, plan.nodes[parent].type.name)) }
+            if let index = plan.requested[id], case .instance = plan.nodes[index].source,
+               plan.nodes[index].type.name != first.name {
+                standIns[first.name] = plan.nodes[index].type.name
+            }
+        }
+        return ModuleTree(inputs: inputs, pulledIn: pulledIn, standIns: standIns)
+    }
 
     /// The names from a module passed in to the first place `type` was asked for, ending with `type`; nil
     /// when nothing asked for it.
@@ -295,7 +319,10 @@ struct _Walk {
     /// assembled here), or nil when there is none.
     private mutating func visit(_ requested: _ModuleType, from parentNode: Int?, replacements: inout _Replacements,
                                 problems found: inout _Problems) -> Int? {
-        if requestedFrom[requested.id] == nil { requestedFrom[requested.id] = (parentNode, requested.name) }
+        if requestedFrom[requested.id] == nil {
+            requestedFrom[requested.id] = (parentNode, requested.name)
+            requestOrder.append(requested.id)
+        }
         let choice: Choice?
         if let cached = choices[requested.id] {
             choice = cached

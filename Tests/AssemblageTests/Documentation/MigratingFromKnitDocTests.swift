@@ -59,8 +59,8 @@ enum KnitMigrationDoc {
     @Suite("Docs: Migrating from Knit") struct Samples {
         @Test func assemble() throws {
             // snippet: knit-assemble
-            let app = try ModuleAssembler([ProfileAssembly()])                                   // real database
-            let tests = try ModuleAssembler([ProfileAssembly()], overrideBehavior: .useDefaultOverrides)  // fake
+            let tests = try ModuleAssembler([ProfileAssembly()])   // in a test process: the fake, as in Knit
+            let app = try ModuleAssembler([ProfileAssembly()], overrideBehavior: .disableDefaultOverrides)  // real
             // end-snippet
             #expect(try app.resolver.require(ProfileService.self).database is SQLDatabase)
             #expect(try tests.resolver.require(ProfileService.self).database is FakeDatabase)

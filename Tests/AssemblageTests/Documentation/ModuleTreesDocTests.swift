@@ -271,8 +271,8 @@ enum ModulesDoc {
 
             // snippet: modules-use-default-overrides
             let app = try ModuleAssembler([CachedFeedModule(), CacheModule(path: "cache.sqlite")])
-            let tests = try ModuleAssembler([CachedFeedModule()], overrideBehavior: .useDefaultOverrides)
-            // app: SQLiteStorage; tests: InMemoryStorage, and no CacheModule instance was needed
+            let tests = try ModuleAssembler([CachedFeedModule()])   // in a test process
+            // app: SQLiteStorage (passed in, so never overridden); tests: InMemoryStorage, and no CacheModule instance was needed
             // end-snippet
             #expect(try app.resolver.require(FeedService.self).storage is SQLiteStorage)
             #expect(try tests.resolver.require(FeedService.self).storage is InMemoryStorage)

@@ -152,10 +152,11 @@ struct LoadedProbeModule: ModuleAssembly, AutoInitModuleAssembly {
         #expect(log.events("probe") == ["true"])
     }
 
-    @Test func defaultOverrideBehaviorIsDisabled() throws {
+    @Test func defaultOverrideBehaviorIsOnInATestProcess() throws {
         let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
-        #expect(assembler.overrideBehavior == .disableDefaultOverrides)
-        #expect(!assembler.overrideBehavior.usesDefaultOverrides)
+        #expect(assembler.overrideBehavior == .useDefaultOverrides)
+        #expect(assembler.overrideBehavior.usesDefaultOverrides)
+        // StorageModule was passed in, so it is used rather than its default override.
         #expect(try assembler.resolver.require(KeyValueStore.self).kind == "disk:app.db")
     }
 

@@ -126,7 +126,9 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
     }
 
     @Test func missingStorageInTheAppTreeNamesTheFirstPath() throws {
-        let error = try #require(assemblyError { _ = try ModuleAssembler([AppModule()]) })
+        let error = try #require(assemblyError {
+            _ = try ModuleAssembler([AppModule()], overrideBehavior: .disableDefaultOverrides)
+        })
         #expect(error.problems.count == 1)
         #expect(error.problems[0].pathDescription == "AppModule → FeedModule → StorageModule")
     }
@@ -169,7 +171,7 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
         #expect(error.problems[0].path == ["CacheUserModule", "CacheModule"])
         #expect(error.description.contains("static var replaces: [any ModuleAssembly.Type] { [CacheModule.self] }"))
         // With default overrides disabled the override is not consulted.
-        #expect(try ModuleAssembler([CacheUserModule()]).modules.count == 2)
+        #expect(try ModuleAssembler([CacheUserModule()], overrideBehavior: .disableDefaultOverrides).modules.count == 2)
     }
 
     @Test func cycleIsPrinted() throws {

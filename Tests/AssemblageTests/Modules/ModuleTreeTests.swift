@@ -1,0 +1,81 @@
+import Assemblage
+import Testing
+
+@Suite("Module tree")
+struct ModuleTreeTests {
+    @Test func textFormListsInputsAndIndentsWhatEachPulledIn() throws {
+        let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
+        #expect(assembler.tree.description == """
+            AppModule
+              - CheckoutModule
+              - FeedModule
+                - AnalyticsModule
+                - NetworkModule
+              - ProfileModule
+            StorageModule
+            """)
+    }
+
+    @Test func pathLeadsFromAnInputToTheModule() throws {
+        let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
+        #expect(assembler.tree.path(to: NetworkModule.self) == ["AppModule", "FeedModule", "NetworkModule"])
+        #expect(assembler.tree.path(to: "AnalyticsModule") == ["AppModule", "FeedModule", "AnalyticsModule"])
+        #expect(assembler.tree.path(to: AppModule.self) == ["AppModule"])
+        #expect(assembler.tree.source(of: "NetworkModule") == "FeedModule")
+        #expect(assembler.tree.source(of: "AppModule") == nil)
+    }
+
+    @Test func aModuleOutsideTheTreeHasNoPath() throws {
+        let assembler = try ModuleAssembler([FeedModule(), StorageModule(path: "app.db")])
+        #expect(assembler.tree.path(to: CheckoutModule.self).isEmpty)
+        #expect(assembler.tree.source(of: "CheckoutModule") == nil)
+        #expect(assembler.tree.standIn(for: "CheckoutModule") == nil)
+        #expect(!assembler.tree.modules.contains("CheckoutModule"))
+    }
+
+    @Test func replacedModuleShowsTheModuleUsedInItsPlace() throws {
+        let assembler = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])
+        #expect(assembler.tree.standIn(for: "StorageModule") == "InMemoryStorageModule")
+        #expect(assembler.tree.description == """
+            FeedModule
+              - AnalyticsModule
+              - NetworkModule
+              - StorageModule (InMemoryStorageModule)
+            InMemoryStorageModule
+            """)
+    }
+
+    @Test func defaultOverrideIsShownAsTheStandIn() throws {
+        let assembler = try ModuleAssembler([FeedModule()], overrideBehavior: .useDefaultOverrides)
+        #expect(assembler.tree.standIn(for: "StorageModule") == "InMemoryStorageModule")
+        #expect(assembler.tree.description.contains("  - StorageModule (InMemoryStorageModule)"))
+        #expect(assembler.tree.path(to: StorageModule.self) == ["FeedModule", "StorageModule"])
+    }
+
+    @Test func everyModuleIsListedOnceUnderTheModuleThatAskedFirst() throws {
+        // NetworkModule is asked for by FeedModule, AnalyticsModule, ProfileModule and CheckoutModule.
+        let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
+        let lines = assembler.tree.description.split(separator: "\n")
+        #expect(lines.filter { $0.hasSuffix("NetworkModule") }.count == 1)
+        #expect(assembler.tree.modules.count == Set(assembler.tree.modules).count)
+    }
+
+    @Test func moduleReusedFromTheParentIsListedWithoutAStandIn() throws {
+        let parent = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])
+        let child = try ModuleAssembler([ProfileModule()], parent: parent)
+        #expect(child.tree.description == """
+            ProfileModule
+              - NetworkModule
+              - StorageModule
+            """)
+        #expect(child.tree.standIn(for: "StorageModule") == nil)
+    }
+
+    @Test func treesCompareByTheirContent() throws {
+        let first = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])
+        let second = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])
+        let other = try ModuleAssembler([InMemoryStorageModule(), FeedModule()])
+        #expect(first.tree == second.tree)
+        #expect(first.tree != other.tree)
+    }
+}
