@@ -139,17 +139,9 @@ let package = Package(
         // Stress, cycles, bad input, memory and fuzzing: bounded tests. The ones that take seconds (fuzzing, a million
         // resolves, sweeps) run, and every test prints its figure, only with ASSEMBLAGE_HEAVY_TESTS=1 (.ci/run).
         .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage", "AssemblageProperties", "AssemblageTestSupport"]),
-        // The ASSEMBLAGE_HEAVY_TESTS switch and the `.heavy` trait, shared by the test targets with heavy tests.
+        // The ASSEMBLAGE_HEAVY_TESTS switch and the `.heavy` trait, shared with the stress package (Stress/, which
+        // links the folder in), whose tests are heavy too. The stress runner and the leak probe live there.
         .target(name: "AssemblageTestSupport", path: "Tests/AssemblageTestSupport"),
-        // Builds and drops 10,000 containers; run under valgrind by scripts/leak-probe.sh.
-        .executableTarget(name: "assemblage-leak-probe", dependencies: ["Assemblage"]),
-        // The concurrent-mutation scenarios and memory probes, importing only the public API, so that they
-        // run against a release build (`swift run -c release assemblage-stress`) and, bounded, in the test suite (the
-        // scenarios only with ASSEMBLAGE_HEAVY_TESTS=1, as .ci/run sets it for its heavy-test and sanitizer steps).
-        .target(name: "AssemblageStressSupport"),
-        .target(name: "AssemblageStress", dependencies: ["Assemblage", "AssemblageProperties", "AssemblageStressSupport"]),
-        .executableTarget(name: "assemblage-stress", dependencies: ["AssemblageStress"]),
-        .testTarget(name: "AssemblageStressTests", dependencies: ["AssemblageStress", "Assemblage", "AssemblageTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

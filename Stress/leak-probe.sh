@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the leak probe (release) and runs it under valgrind: it builds and drops containers with registrations
 # in every scope, singletons, Lazy and Provider, collections and decorators, and must leave 0 bytes definitely
-# lost. Usage: scripts/leak-probe.sh [containers]   (default 10000; about 1 minute under valgrind on 2 cores)
+# lost. Usage: Stress/leak-probe.sh [containers]   (default 10000; about 1 minute under valgrind on 2 cores)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")"
 containers="${1:-10000}"
 swift build -c release --product assemblage-leak-probe
 probe=".build/release/assemblage-leak-probe"

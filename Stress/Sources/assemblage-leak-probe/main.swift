@@ -1,10 +1,10 @@
 // assemblage-leak-probe: builds and drops containers with every kind of registration, so that a leak checker
 // (valgrind, `leaks`, ASan's LeakSanitizer) can see whether anything the library allocates outlives them.
 //
-//     swift build -c release --product assemblage-leak-probe
+//     swift build -c release --product assemblage-leak-probe      # from Stress/
 //     valgrind --leak-check=full --error-exitcode=1 .build/release/assemblage-leak-probe [containers]
 //
-// or simply `scripts/leak-probe.sh`. The probe also counts its own objects and exits with status 1 when any
+// or simply `Stress/leak-probe.sh`. The probe also counts its own objects and exits with status 1 when any
 // service, capture or container outlives its container.
 import Assemblage
 import Foundation

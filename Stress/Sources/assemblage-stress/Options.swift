@@ -10,8 +10,10 @@ struct Options {
         Each run of a scenario and each probe runs in a child process of its own, so a crash is counted (with its
         signal), not fatal to the runner. Exit status 0 when every run and every check passed, 1 otherwise.
 
-            swift run -c release assemblage-stress                      # the full target: 8 × 1,000,000 × 20 runs
-            swift run -c release assemblage-stress --runs 3 --resolves 200000   # what CI runs
+        From the Stress/ package of the repository:
+
+            swift run -c release assemblage-stress                      # what CI runs: 8 × 1,000,000 × 20 runs
+            swift run -c release assemblage-stress --runs 3 --resolves 200000   # a shorter run
 
         Options:
           --threads N           reader threads per run (default 8; one more thread mutates); in the scope

@@ -1,7 +1,9 @@
 // assemblage-stress: the release-mode stress and reliability runner (concurrent mutation, request scopes, probes).
 //
-//     swift run -c release assemblage-stress                               # 8 threads × 1,000,000 resolves × 20 runs
-//     swift run -c release assemblage-stress --runs 3 --resolves 200000    # the bounded configuration CI runs
+// From the Stress/ package of the repository:
+//
+//     swift run -c release assemblage-stress                               # what CI runs: 8 × 1,000,000 × 20 runs
+//     swift run -c release assemblage-stress --runs 3 --resolves 200000    # a shorter run
 //     swift run -c release assemblage-stress --help
 //
 // Users run release builds, and an optimised build reorders what a debug build does not, so this is where a
