@@ -27,7 +27,8 @@ extension StartupProfile {
         }
         svg += layout.ticks.map { tick in
             "<line x1=\"\(tick.x)\" y1=\"\(layout.axisTop)\" x2=\"\(tick.x)\" y2=\"\(layout.axisTop + 5)\" "
-                + "stroke=\"#555\"/><text x=\"\(tick.x)\" y=\"\(layout.axisTop + 18)\" text-anchor=\"middle\" "
+                + "stroke=\"#555\"/><text x=\"\(tick.x)\" y=\"\(layout.axisTop + 18)\" "
+                + "text-anchor=\"\(tick.x == _FlameLayout.margin ? "start" : "middle")\" "
                 + "fill=\"#555\">\(tick.label)</text>"
         }
         svg.append("<line x1=\"\(_FlameLayout.margin)\" y1=\"\(layout.axisTop)\" "
