@@ -33,6 +33,7 @@ LAYERS = {
     "Assembly":     (["Assembly"], ["Core", "Primitives"]),                # Swinject-style assemblies, the assembler
     "Modules":      (["Modules"], ["Assembly", "Core", "Primitives"]),     # module trees, module containers
     "Diagnostics":  (["Diagnostics"], ["Modules", "Assembly", "Core", "Primitives"]),  # validation, explain, graph
+    "Profiling":    (["Profiling"], ["Core", "Primitives"]),          # the startup profile: recording, renderings
     "Integrations": (["Integrations"], ["Diagnostics", "Modules", "Assembly", "Globals", "Core",
                                         "Primitives"]),      # swift-log, swift-service-lifecycle
     "Compatibility": (["Compatibility"], ["Diagnostics", "Modules", "Assembly", "PropertyWrappers",

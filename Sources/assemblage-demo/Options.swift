@@ -18,6 +18,9 @@ struct DemoOptions: Equatable {
     var validate = false
     /// `--broken`: with `--validate` or `--graph`, validate a copy of the app missing a registration.
     var broken = false
+    /// `--profile PATH` (or `--profile=PATH`): write the startup profile there, a folder or a `.json`, `.svg` or
+    /// `.txt` file.
+    var profile: String?
 
     /// Whether the run only prints diagnostics and exits.
     var diagnosticsOnly: Bool { graph != nil || validate }
@@ -25,7 +28,8 @@ struct DemoOptions: Equatable {
     /// The options `arguments` (without the program name) ask for, or the message for what is wrong.
     static func parse(_ arguments: [String]) -> Result<DemoOptions, DemoOptionsError> {
         var options = DemoOptions()
-        for argument in arguments {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
             switch argument {
             case "--help", "-h": options.help = true
             case "--mock": options.mock = true
@@ -33,7 +37,20 @@ struct DemoOptions: Equatable {
             case "--graph": options.graph = .mermaid
             case "--validate": options.validate = true
             case "--broken": options.broken = true
+            case "--profile":
+                guard let path = remaining.popFirst(), !path.hasPrefix("--") else {
+                    return .failure(DemoOptionsError(message: "--profile takes a folder or a .json, .svg or .txt file"))
+                }
+                options.profile = path
             default:
+                if argument.hasPrefix("--profile=") {
+                    let path = String(argument.dropFirst("--profile=".count))
+                    guard !path.isEmpty else {
+                        return .failure(DemoOptionsError(message: "--profile takes a folder or a .json, .svg or .txt file"))
+                    }
+                    options.profile = path
+                    continue
+                }
                 if argument.hasPrefix("--graph=") {
                     let value = String(argument.dropFirst("--graph=".count))
                     guard let format = GraphFormat(rawValue: value) else {
@@ -45,6 +62,9 @@ struct DemoOptions: Equatable {
                     return .failure(DemoOptionsError(message: "unknown flag \"\(argument)\""))
                 }
             }
+        }
+        if options.profile != nil, options.diagnosticsOnly {
+            return .failure(DemoOptionsError(message: "--profile records the app's start, which --validate and --graph skip"))
         }
         if options.broken, !options.diagnosticsOnly {
             return .failure(DemoOptionsError(message: "--broken only changes what --validate and --graph check"))

@@ -7,7 +7,7 @@ let usage = """
     assemblage-demo — an example app wired with Assemblage.
 
     Usage: swift run assemblage-demo [--help] [--mock] [--interactive] [--graph[=mermaid|dot|json]] [--validate]
-                                     [--broken]
+                                     [--broken] [--profile PATH]
 
     Without flags it assembles the app (services, managers, a load-aware logger), resolves it, and prints:
       0. the settings loaded from settings.json (a resource of the demo) through a property loader;
@@ -34,6 +34,9 @@ let usage = """
                       standard output)
       --broken        with --validate or --graph: check a copy of the app that registers AuditTrail without the
                       AuditStore it needs, to see a real finding (exit status 1)
+      --profile PATH  record the app's start (section 2, where its services are first made) as a startup
+                      profile and write it to PATH: a folder gets the trace JSON (Perfetto, speedscope), the
+                      flame graph SVG and the text report; a .json, .svg or .txt file gets that one
     """
 
 let options: DemoOptions
@@ -90,21 +93,23 @@ print(appContainer.debugDescription)
 // registration of UserManager (asked for here: // assemblage-check: accessors); remove the registration and this
 // line stops compiling.
 section("Resolved")
-do {
-    let users = try resolver.userManager()
-    print("  UserManager:", users.greet(id: 7))
-    let orders = try resolver.require(OrderManager.self)
-    print("  OrderManager:", orders.summary(for: 7))
-    let profile = try resolver.require(ProfileViewModel.self, argument: 42)
-    print("  ProfileViewModel for user", profile.userID)
-    let logger = try resolver.require(AppLogger.self)
-    print("  AppLogger handlers (a collection, decorated):", logger.handlerLabels.joined(separator: ", "))
-    print("  AppLogger is a singleton:", logger === (try resolver.require(AppLogger.self)))
-    let memory = (try resolver.resolveAllNamed(LogHandler.self)["memory"] as? TimestampedLogHandler)?.inner
-    print("  memory log lines:", (memory as? MemoryLogHandler)?.lines ?? [])
-} catch {
-    print("  unexpected failure:\n\(error)")
-    exit(1)
+recordingStartup(to: options.profile) {
+    do {
+        let users = try resolver.userManager()
+        print("  UserManager:", users.greet(id: 7))
+        let orders = try resolver.require(OrderManager.self)
+        print("  OrderManager:", orders.summary(for: 7))
+        let profile = try resolver.require(ProfileViewModel.self, argument: 42)
+        print("  ProfileViewModel for user", profile.userID)
+        let logger = try resolver.require(AppLogger.self)
+        print("  AppLogger handlers (a collection, decorated):", logger.handlerLabels.joined(separator: ", "))
+        print("  AppLogger is a singleton:", logger === (try resolver.require(AppLogger.self)))
+        let memory = (try resolver.resolveAllNamed(LogHandler.self)["memory"] as? TimestampedLogHandler)?.inner
+        print("  memory log lines:", (memory as? MemoryLogHandler)?.lines ?? [])
+    } catch {
+        print("  unexpected failure:\n\(error)")
+        exit(1)
+    }
 }
 
 // 3. Errors that teach.

@@ -11,6 +11,21 @@ import Testing
         #expect(try DemoOptions.parse([]).get() == DemoOptions())
     }
 
+    @Test func profileTakesAPath() throws {
+        #expect(try DemoOptions.parse(["--profile", "out"]).get().profile == "out")
+        #expect(try DemoOptions.parse(["--profile=out/p.svg", "--mock"]).get().profile == "out/p.svg")
+        #expect(try DemoOptions.parse([]).get().profile == nil)
+    }
+
+    @Test(arguments: [["--profile"], ["--profile", "--mock"], ["--profile="], ["--profile", "p", "--validate"]])
+    func profileWithoutAPathOrWithDiagnosticsIsAnError(arguments: [String]) {
+        guard case .failure(let error) = DemoOptions.parse(arguments) else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(error.message.hasPrefix("--profile "))
+    }
+
     @Test func unknownFlagIsAnErrorNamingIt() {
         #expect(DemoOptions.parse(["--mock", "--bogus"]) == .failure(DemoOptionsError(message: "unknown flag \"--bogus\"")))
     }

@@ -299,9 +299,22 @@ extension ServiceEntry: _AsyncEntry {
     }
 
     /// Runs the factory in a new frame, then stores the instance in its scope and runs its `initCompleted`
-    /// steps through the synchronous machinery (so that scopes, resets and steps behave exactly as there).
+    /// steps through the synchronous machinery (so that scopes, resets and steps behave exactly as there);
+    /// inside the creation hook, when one is installed.
     func _constructAsync<each Arg>(_ container: Container, _ context: _AsyncContext, creation: _AsyncCreation?,
                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
+        async throws(ResolutionError) -> _UncheckedSendable<Service> {
+        guard let hook = _CreationHooks.current else {
+            return try await _runAsyncFactory(container, context, creation: creation, arguments)
+        }
+        return try await hook.observeAsync(_creation(container)) { () async throws(ResolutionError) in
+            try await _runAsyncFactory(container, context, creation: creation, arguments)
+        }
+    }
+
+    /// ``_constructAsync(_:_:creation:_:)`` inside the creation hook, if any.
+    func _runAsyncFactory<each Arg>(_ container: Container, _ context: _AsyncContext, creation: _AsyncCreation?,
+                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
         async throws(ResolutionError) -> _UncheckedSendable<Service> {
         let frame = _AsyncFrame(entry: pointer, key: key, parent: context.frame, creation: creation)
         let box = factory as! _AsyncFactoryBox<Service, repeat each Arg>

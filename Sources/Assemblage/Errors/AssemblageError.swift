@@ -15,7 +15,7 @@ public import Foundation
 /// ``details`` under it that say where and how to fix it.
 ///
 /// Every error type of the library adopts it — ``ResolutionError``, ``ScopeError``, ``DisposalError``,
-/// ``ContainerError``, `PropertyError`, ``ModuleAssemblyError``, ``InjectionError`` and the scenes'
+/// ``ContainerError``, `PropertyError`, ``ModuleAssemblyError`` and the scenes'
 /// `NavigationError` — so they print alike: the summary on the first line, each detail on a line of its own,
 /// indented, with the detail's label first.
 ///

@@ -6,7 +6,8 @@ import FoundationEssentials  // LocalizedError's defaults, which the AssemblageE
 import Foundation
 #endif
 
-/// An error in setting up containers (not in resolving): typed, with a readable message.
+/// An error in setting up containers (not in resolving), or in writing what they report: typed, with a readable
+/// message.
 ///
 /// ```swift
 /// do {
@@ -42,5 +43,7 @@ extension ContainerError {
         public static var fallbackCycle: Self { Self("fallbackCycle") }
         /// A decorator matches no registration or collection element.
         public static var decoratorWithoutService: Self { Self("decoratorWithoutService") }
+        /// A ``StartupProfile`` could not be written where it was asked to be.
+        public static var profileNotWritten: Self { Self("profileNotWritten") }
     }
 }

@@ -58,6 +58,14 @@ public struct ResolutionError: AssemblageError, Equatable {
         self.underlyingDescription = underlying.map { String(describing: $0) }
     }
 
+    /// The same error with `old` written as `new` wherever it appears as the key, in the path or in the cycle.
+    func replacingKey(_ old: ServiceKey, with new: ServiceKey) -> ResolutionError {
+        func swap(_ key: ServiceKey) -> ServiceKey { key == old ? new : key }
+        return ResolutionError(code: code, key: swap(key), path: path.map(swap), cycle: cycle.map(swap),
+                               nearMisses: nearMisses, holder: holder.map(swap), suggestions: suggestions,
+                               underlying: underlying)
+    }
+
     /// The resolution path as text: `App → Manager → Service`.
     public var pathDescription: String { path.map(\.description).joined(separator: " → ") }
 
@@ -101,6 +109,8 @@ public struct ResolutionError: AssemblageError, Equatable {
         case .scopedValueNotProvided:
             return "\(key) is a scoped value, but this scope did not provide it: call "
                 + "scope.provide(…) before resolving what needs it."
+        case .injectionNotRegistered:
+            return "No injection is registered for \(key)."
         case .unusedArgument:
             return "\(key) was given a runtime argument that no parameter of its autoregistered initializer takes."
         default:
@@ -121,7 +131,9 @@ public struct ResolutionError: AssemblageError, Equatable {
         if path.count > 1, code != .cycle || path != cycle {
             details.append(ErrorDetail("Resolution path", pathDescription))
         }
-        if code == .notRegistered {
+        if code == .injectionNotRegistered {
+            details += suggestions.map { ErrorDetail("Fix", $0) }
+        } else if code == .notRegistered {
             let type = _typeName(key.serviceType, qualified: false)
             details.append(nearMisses.isEmpty
                 ? ErrorDetail("Nothing is registered for \(type) under any name or argument list.")
@@ -192,5 +204,8 @@ extension ResolutionError {
         /// An autoregistered initializer has no parameter left for one of the runtime arguments it was resolved
         /// with (see ``Container/autoregister(_:name:arguments:_:file:line:initializer:)``).
         public static var unusedArgument: Self { Self("unusedArgument") }
+        /// ``Resolver/inject(into:name:)`` found no injection registered for the object's type and name (see
+        /// ``Container/registerInjection(for:name:file:line:_:)``).
+        public static var injectionNotRegistered: Self { Self("injectionNotRegistered") }
     }
 }

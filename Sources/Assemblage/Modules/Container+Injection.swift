@@ -59,21 +59,26 @@ extension Resolver {
     ///   - object: The object; its static type selects the injection.
     ///   - name: The injection's name; `nil` for the unnamed one.
     /// - Returns: `object`, for chaining.
-    /// - Throws: ``InjectionError`` with ``InjectionError/Code/notRegistered`` when no injection is
-    ///   registered for `Object` and `name`, or ``InjectionError/Code/stepFailed`` (with the
-    ///   ``ResolutionError``) when a step throws or cannot resolve what it needs. Steps before the failing
-    ///   one have run.
+    /// - Throws: ``ResolutionError`` with ``ResolutionError/Code/injectionNotRegistered`` when no injection is
+    ///   registered for `Object` and `name`, or the failure of a step (a ``ResolutionError/Code/factoryFailed``
+    ///   for a step that throws, a ``ResolutionError/Code/notRegistered`` for what a step cannot resolve, …,
+    ///   with its resolution path). Steps before the failing one have run.
     @discardableResult
-    public func inject<Object: AnyObject>(into object: Object, name: String? = nil) throws(InjectionError) -> Object {
-        let key = ServiceKey(Object.self, name: name, argumentTypes: _InjectionTarget<Object>.self)
+    public func inject<Object: AnyObject>(into object: Object, name: String? = nil) throws(ResolutionError) -> Object {
+        let injection = ServiceKey(Object.self, name: name, argumentTypes: _InjectionTarget<Object>.self)
+        let plain = ServiceKey(Object.self, name: name)
         do {
             return try _requireContainer(for: "inject(into:)")._resolve(Object.self, name: name, _InjectionTarget(object: object))
         } catch {
             let failure = _asResolutionError(error)
-            let code: InjectionError.Code = failure.code == .notRegistered && failure.key == key
-                ? .notRegistered : .stepFailed
-            throw InjectionError(code: code, key: ServiceKey(Object.self, name: name),
-                                 resolutionError: code == .notRegistered ? nil : failure)
+            if failure.code == .notRegistered && failure.key == injection {
+                let type = _typeName(Object.self, qualified: false)
+                let named = name.map { ", name: \"\($0)\"" } ?? ""
+                throw ResolutionError(code: .injectionNotRegistered, key: plain, path: [plain],
+                                      suggestions: ["container.registerInjection(for: \(type).self\(named)) { r, object in … }"])
+            }
+            // The injection's own key carries its internal argument; the object's type and name say the same.
+            throw failure.replacingKey(injection, with: plain)
         }
     }
 }

@@ -335,8 +335,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     func _construct<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
                                inSlot: Bool = false, _ make: M) throws -> Service {
         // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so
-        // that the common path keeps its shape.
-        if try state.enter(pointer) { return try _constructWithRoom(state, container, graph: graph, make) }
+        // that the common path keeps its shape. So do decorators and a creation hook (the profiler), which one
+        // flag of the process tells, read before the factory rather than after it.
+        if try state.enter(pointer) || _asm_construction_is_observed() {
+            return try _constructWithRoom(state, container, graph: graph, make)
+        }
         let instance: Service
         do {
             instance = try _invoke(state, container, make)  // the error carries this frame's path
@@ -344,8 +347,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             state.leave()
             throw error
         }
-        // The common case: no re-entry in this graph, no initCompleted steps, no decorators in the process.
-        if state.reentries == 0, words.loadAcquire(.completions) == nil, !_Decorators.anyRegistered {
+        // The common case: no re-entry in this graph, no initCompleted steps (no decorators: tested above).
+        if state.reentries == 0, words.loadAcquire(.completions) == nil {
             if graph, inSlot ? state.keepsGraph : state.graphIsObserved { state.storeGraphInstance(instance, for: pointer) }
             state.leave()
             return instance
@@ -396,14 +399,27 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
     }
 
-    /// `_construct` (already entered) with the factory run on a thread with stack to spare: the cold path of a
-    /// deep chain, out of line so that the common path stays as it is.
+    /// `_construct` (already entered) out of line: the factory run on a thread with stack to spare (the cold path
+    /// of a deep chain), decorators, and the creation hook, so that the common path stays as it is.
     @usableFromInline @inline(never)
     func _constructWithRoom<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
                                        _ make: M) throws -> Service {
+        guard let hook = _CreationHooks.current else { return try _constructOutOfLine(state, container, graph, make) }
+        return try hook.observe(_creation(container), thread: ObjectIdentifier(state)) {
+            try _constructOutOfLine(state, container, graph, make)
+        }
+    }
+
+    /// ``_constructWithRoom(_:_:graph:_:)`` inside the creation hook, if any.
+    func _constructOutOfLine<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ graph: Bool,
+                                        _ make: M) throws -> Service {
         let instance: Service
         do {
-            instance = try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
+            if _asm_stack_is_low() {
+                instance = try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
+            } else {
+                instance = try _invoke(state, container, make)
+            }
         } catch {
             state.leave()
             throw error

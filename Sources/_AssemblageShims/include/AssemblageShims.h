@@ -192,17 +192,39 @@ void _asm_set_box_hook(void (*_Nonnull hook)(void));
 
 // MARK: Process flags and thread state
 
-/// Set once the process registers its first decorator; until then the resolve path skips decorators.
+/// Bit 0: set once the process registers its first decorator (until then the resolve path skips decorators).
+/// Bit 1: set while a creation hook (the startup profiler) is installed. Either sends every factory call to the
+/// out-of-line construction path, so that one relaxed load decides for both.
 extern _Atomic(uintptr_t) _asm_decorators_flag;
 
 /// Whether any decorator was ever registered in the process (a relaxed load).
 static inline bool _asm_any_decorators(void) {
-    return atomic_load_explicit(&_asm_decorators_flag, memory_order_relaxed) != 0;
+    return (atomic_load_explicit(&_asm_decorators_flag, memory_order_relaxed) & 1) != 0;
 }
 
 /// Records that a decorator was registered.
 static inline void _asm_mark_decorators(void) {
-    atomic_store_explicit(&_asm_decorators_flag, 1, memory_order_release);
+    atomic_fetch_or_explicit(&_asm_decorators_flag, 1, memory_order_release);
+}
+
+/// Whether a factory call takes the out-of-line construction path: decorators exist, or a creation hook is
+/// installed (a relaxed load).
+static inline bool _asm_construction_is_observed(void) {
+    return atomic_load_explicit(&_asm_decorators_flag, memory_order_relaxed) != 0;
+}
+
+/// Whether a creation hook is installed (a relaxed load).
+static inline bool _asm_creation_hook_installed(void) {
+    return (atomic_load_explicit(&_asm_decorators_flag, memory_order_relaxed) & 2) != 0;
+}
+
+/// Records whether a creation hook is installed.
+static inline void _asm_set_creation_hook_installed(bool installed) {
+    if (installed) {
+        atomic_fetch_or_explicit(&_asm_decorators_flag, 2, memory_order_release);
+    } else {
+        atomic_fetch_and_explicit(&_asm_decorators_flag, ~(uintptr_t)2, memory_order_release);
+    }
 }
 
 /// Sets the calling thread's resolution state and section word.

@@ -191,26 +191,26 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         two.map { expectSharedShape($0, "ModuleAssemblyError") }
     }
 
-    @Test func injectionFailureNestsItsCauseWithTheCausesOwnDetails() {
+    @Test func injectionFailureNamesTheMissingInjectionOrTheStepsFailureFromTheObject() {
         let container = Container()
-        let missing = #expect(throws: InjectionError.self) { try container.inject(into: ShapeScreen()) }
+        let missing = #expect(throws: ResolutionError.self) { try container.inject(into: ShapeScreen()) }
         #expect(missing?.description == """
             No injection is registered for ShapeScreen.
               Fix: container.registerInjection(for: ShapeScreen.self) { r, object in … }
             """)
-        missing.map { expectSharedShape($0, "InjectionError") }
+        missing.map { expectSharedShape($0, "ResolutionError") }
 
         container.registerInjection(for: ShapeScreen.self) { r, screen in
             screen.database = try r.require(ShapeDatabase.self)
         }
-        let failed = #expect(throws: InjectionError.self) { try container.inject(into: ShapeScreen()) }
-        #expect(failed?.code == .stepFailed)
-        let lines = failed?.description.split(separator: "\n").map(String.init) ?? []
-        #expect(lines.first == "Injecting into ShapeScreen failed.")
-        #expect(lines.dropFirst().first == "  Cause: No registration for ShapeDatabase.")
-        #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("    ") })
-        #expect(lines.last == "    Nothing is registered for ShapeDatabase under any name or argument list.")
-        failed.map { expectSharedShape($0, "InjectionError") }
+        let failed = #expect(throws: ResolutionError.self) { try container.inject(into: ShapeScreen()) }
+        #expect(failed?.code == .notRegistered)
+        #expect(failed?.description == """
+            No registration for ShapeDatabase.
+              Resolution path: ShapeScreen → ShapeDatabase
+              Nothing is registered for ShapeDatabase under any name or argument list.
+            """)
+        failed.map { expectSharedShape($0, "ResolutionError") }
     }
 
     @Test func detailsRenderLabelsContinuationLinesAndNestedDetails() {

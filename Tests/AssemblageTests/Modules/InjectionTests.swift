@@ -61,10 +61,9 @@ struct ProfileScreenModule: RecordingModule, AutoInitModuleAssembly {
     @Test func injectWithoutARegistrationThrowsNotRegistered() {
         let container = Container()
         container.register(ProfileScreen.self) { _ in ProfileScreen() }   // an ordinary registration is not an injection
-        let error = #expect(throws: InjectionError.self) { try container.inject(into: ProfileScreen()) }
-        #expect(error?.code == .notRegistered)
+        let error = #expect(throws: ResolutionError.self) { try container.inject(into: ProfileScreen()) }
+        #expect(error?.code == .injectionNotRegistered)
         #expect(error?.key == ServiceKey(ProfileScreen.self))
-        #expect(error?.resolutionError == nil)
         #expect(error?.description == "No injection is registered for ProfileScreen.\n"
             + "  Fix: container.registerInjection(for: ProfileScreen.self) { r, object in … }")
     }
@@ -75,31 +74,32 @@ struct ProfileScreenModule: RecordingModule, AutoInitModuleAssembly {
         let screen = ProfileScreen()
         try container.inject(into: screen, name: "compact")
         #expect(screen.steps == ["compact"])
-        let error = #expect(throws: InjectionError.self) { try container.inject(into: screen) }
-        #expect(error?.code == .notRegistered)
-        let named = #expect(throws: InjectionError.self) { try container.inject(into: screen, name: "wide") }
+        let error = #expect(throws: ResolutionError.self) { try container.inject(into: screen) }
+        #expect(error?.code == .injectionNotRegistered)
+        let named = #expect(throws: ResolutionError.self) { try container.inject(into: screen, name: "wide") }
         #expect(named?.description.contains("registerInjection(for: ProfileScreen.self, name: \"wide\")") == true)
     }
 
-    @Test func failingStepThrowsStepFailedWithTheResolutionPath() {
+    @Test func failingStepThrowsItsFailureWithTheResolutionPathFromTheObject() {
         let container = Container()
         container.registerInjection(for: ProfileScreen.self) { r, screen in
             screen.analytics = try r.require(AnalyticsTracker.self)
         }
-        let error = #expect(throws: InjectionError.self) { try container.inject(into: ProfileScreen()) }
-        #expect(error?.code == .stepFailed)
-        #expect(error?.resolutionError?.code == .notRegistered)
-        #expect(error?.resolutionError?.key == ServiceKey(AnalyticsTracker.self))
-        #expect(error?.description.hasPrefix("Injecting into ProfileScreen failed.\n"
-            + "  Cause: No registration for AnalyticsTracker.\n    Resolution path: ") == true)
+        let error = #expect(throws: ResolutionError.self) { try container.inject(into: ProfileScreen()) }
+        #expect(error?.code == .notRegistered)
+        #expect(error?.key == ServiceKey(AnalyticsTracker.self))
+        #expect(error?.path == [ServiceKey(ProfileScreen.self), ServiceKey(AnalyticsTracker.self)])
+        #expect(error?.description.hasPrefix("No registration for AnalyticsTracker.\n"
+            + "  Resolution path: ProfileScreen → AnalyticsTracker") == true)
     }
 
     @Test func throwingStepIsReportedWithItsError() {
         let container = Container()
         container.registerInjection(for: ProfileScreen.self) { _, _ in throw Boom() }
-        let error = #expect(throws: InjectionError.self) { try container.inject(into: ProfileScreen()) }
-        #expect(error?.code == .stepFailed)
-        #expect(error?.resolutionError?.underlyingDescription == "boom")
+        let error = #expect(throws: ResolutionError.self) { try container.inject(into: ProfileScreen()) }
+        #expect(error?.code == .factoryFailed)
+        #expect(error?.key == ServiceKey(ProfileScreen.self))
+        #expect(error?.underlyingDescription == "boom")
     }
 
     @Test func injectionDoesNotInterfereWithOrdinaryRegistrations() throws {

@@ -70,8 +70,8 @@ public struct TodoServerApplication: Sendable {
         return router
     }
 
-    /// Opens the database (so that a wrong path or schema fails at start-up, not at the first request) and makes
-    /// the Hummingbird application, with the container's shutdown among its services (`addContainer`), after
+    /// Opens the database (so that a wrong path or schema fails at start-up, not at the first request), logs the
+    /// start's ``StartupProfile`` at debug level, and makes the Hummingbird application, with the container's shutdown among its services (`addContainer`), after
     /// the server has stopped.
     ///
     /// - Parameter onServerRunning: Called with the listening channel once the server accepts connections (its
@@ -81,8 +81,12 @@ public struct TodoServerApplication: Sendable {
     public func makeApplication(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
-        _ = try await container.resolveAsync((any TodoRepository).self)
-        _ = try await container.resolveAsync(AuditLog.self)
+        // The start, recorded: what the container made, how long each took, on which thread (at debug level).
+        let startup = try await StartupProfile.record {
+            _ = try await container.resolveAsync((any TodoRepository).self)
+            _ = try await container.resolveAsync(AuditLog.self)
+        }
+        logger.debug("startup profile\n\(startup.text)")
         logger.info("starting todo-server", metadata: [
             "host": "\(configuration.host)", "port": "\(configuration.port)",
             "database": "\(configuration.databasePath)", "pool_size": "\(configuration.poolSize)",
