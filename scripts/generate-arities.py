@@ -12,7 +12,8 @@
 - Resolver+RequireArities.swift: `require` for 0 to 3 runtime arguments.
 - Container+RegistrationArities.swift: `register` for factories of 0 to 3 runtime arguments.
 - Container+AutoregistrationArities.swift: `autoregister` for initializers of 1 to 6 parameters, each resolved
-  with its type known (the pack form resolves through unspecialised code).
+  with its type known (the pack form resolves through unspecialised code), and the internal `_autoregister` of
+  each arity that it and Knit's `autoregisterIntoCollection` call.
 
 and, into Sources/Assemblage/Compatibility/Knit/:
 
@@ -67,6 +68,19 @@ def declaration(indent, head, params, tail):
     lines.append(current)
     lines.append(f"{indent}){tail}")
     return lines
+
+
+def packed(indent, items, tail):
+    """`items`, comma-separated, on as few lines of `indent` as fit in WIDTH columns, then `tail`."""
+    lines, current = [], ""
+    for i, item in enumerate(items):
+        item += "," if i < len(items) - 1 else tail
+        candidate = f"{current} {item}" if current else f"{indent}{item}"
+        if current and len(candidate) > WIDTH:
+            lines.append(current)
+            candidate = f"{indent}{item}"
+        current = candidate
+    return lines + [current]
 
 
 def closure(indent, head, body):
@@ -597,20 +611,48 @@ def autoregistration():
         w("        line: Int = #line,")
         w(f"        initializer: @escaping @Sendable ({', '.join('consuming ' + l for l in names)}) throws -> Service")
         w("    ) -> ServiceEntry<Service> {")
-        w("        let site = _Autoregistration(")
-        w(f"            Service.self, parameters: {', '.join(l + '.self' for l in names)}, arguments: Void.self,")
-        w("            at: RegistrationSite(file: file, line: line))")
-        w("        return register(Service.self, name: name, file: file, line: line) {")
-        w("            (resolver: any Resolver) throws -> Service in")
-        w("            try initializer(")
-        calls = [f"                _autoresolve({l}.self, resolver, {i + 1}, site)" for i, l in enumerate(names)]
-        w(",\n".join(calls))
-        w("            )")
-        w("        }")
+        w("        _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)")
         w("    }")
         w("")
+    w("    // MARK: The registration both families share")
+    w("")
+    for n in range(1, AUTO_MAX + 1):
+        out += autoregistration_helper(n)
+        out.append("")
     out[-1] = "}"
     return "\n".join(out) + "\n"
+
+
+def autoregistration_helper(n):
+    """The internal `_autoregister` for `n` parameters, which `autoregister` and Knit's `autoregisterIntoCollection`
+    of that arity both call: the factory resolves each parameter with its type known."""
+    names = LETTERS[:n]
+    what = "one parameter" if n == 1 else f"{NUMBERS[n]} parameters"
+    out = [
+        f"    /// `autoregister` and `autoregisterIntoCollection` (given a `priority`) of an initializer of {what}.",
+        "    @inlinable",
+        f"    func _autoregister<Service, {', '.join(names)}>(",
+        "        name: String?, priority: Int?, file: String, line: Int,",
+    ]
+    out += wrapped("        ", "initializer: @escaping @Sendable (", ["consuming " + l for l in names], ") throws -> Service")
+    out.append("    ) -> ServiceEntry<Service> {")
+    head = f"_autoregister(name: name, priority: priority, file: file, line: line, parameters: {', '.join(l + '.self' for l in names)}"
+    if len(f"        {head}) {{ site in") <= WIDTH:
+        out.append(f"        {head}) {{ site in")
+    else:
+        out += ["        _autoregister(", "            name: name, priority: priority, file: file, line: line,",
+                f"            parameters: {', '.join(l + '.self' for l in names)}", "        ) { site in"]
+    resolves = [f"_autoresolve({l}.self, resolver, {i + 1}, site)" for i, l in enumerate(names)]
+    line = f"            {{ resolver in try initializer({', '.join(resolves)}) }}"
+    if len(line) <= WIDTH:
+        out.append(line)
+    else:
+        out += ["            { resolver in", "                try initializer("]
+        out += packed("                    ", resolves, ")")
+        out.append("            }")
+    out.append("        }")
+    out.append("    }")
+    return out
 
 
 # MARK: - Knit's autoregisterIntoCollection (1 to AUTO_MAX parameters)
@@ -623,7 +665,8 @@ def collection_autoregistration():
     w("//")
     w("// Fixed-arity forms of Knit's `autoregisterIntoCollection` for initializers of one to six parameters, for the")
     w("// reason Container+AutoregistrationArities.swift gives: each parameter is resolved with its type known. The")
-    w("// pack form, for any number of parameters, is in Container+CollectionAutoregistration.swift.")
+    w("// pack form, for any number of parameters, is in Container+CollectionAutoregistration.swift. Each form calls the")
+    w("// `_autoregister` of its arity (Container+AutoregistrationArities.swift), which `autoregister` calls too.")
     w("")
     w("extension Container {")
     for n in range(1, AUTO_MAX + 1):
@@ -658,16 +701,7 @@ def collection_autoregistration():
         for text in wrapped("        ", "initializer: @escaping @Sendable (", ["consuming " + l for l in names], ") throws -> Service"):
             w(text)
         w("    ) -> ServiceEntry<Service> {")
-        w("        let site = _Autoregistration(")
-        w(f"            Service.self, parameters: {', '.join(l + '.self' for l in names)}, arguments: Void.self,")
-        w("            at: RegistrationSite(file: file, line: line))")
-        w("        return registerIntoCollection(Service.self, name: name, priority: priority, file: file, line: line) {")
-        w("            (resolver: any Resolver) throws -> Service in")
-        w("            try initializer(")
-        calls = [f"                _autoresolve({l}.self, resolver, {i + 1}, site)" for i, l in enumerate(names)]
-        w(",\n".join(calls))
-        w("            )")
-        w("        }")
+        w("        _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)")
         w("    }")
         w("")
     out[-1] = "}"

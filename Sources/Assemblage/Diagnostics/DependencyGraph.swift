@@ -65,7 +65,7 @@ public struct DependencyGraph: Sendable, Equatable {
         var lines = ["flowchart LR"]
         for node in nodes {
             let text = "\(node.key.description)<br/>\(node.scope) · \(node.container)"
-            lines.append("  \(node.id)[\"\(text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "#quot;"))\"]")
+            lines.append("  \(node.id)[\"\(text.escaped(["\"": "#quot;"]))\"]")
         }
         for edge in edges { lines.append("  \(edge.from) --> \(edge.to)") }
         return lines.joined(separator: "\n")
@@ -85,13 +85,9 @@ public struct DependencyGraph: Sendable, Equatable {
             + nodeText.joined(separator: ",\n") + "\n  ]\n}"
     }
 
+    /// The text for a quoted DOT label: `\\` and `"` escaped.
     private static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "\"" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
+        text.escaped(["\\": "\\\\", "\"": "\\\""])
     }
 
     /// A JSON string literal.

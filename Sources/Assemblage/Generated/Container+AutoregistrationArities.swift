@@ -39,15 +39,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return register(Service.self, name: name, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site)
-            )
-        }
+        _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)
     }
 
     /// Registers a service made by an initializer of two parameters, each resolved from the container.
@@ -77,16 +69,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A, consuming B) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return register(Service.self, name: name, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site)
-            )
-        }
+        _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)
     }
 
     /// Registers a service made by an initializer of three parameters, each resolved from the container.
@@ -116,17 +99,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A, consuming B, consuming C) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, C.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return register(Service.self, name: name, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site),
-                _autoresolve(C.self, resolver, 3, site)
-            )
-        }
+        _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)
     }
 
     /// Registers a service made by an initializer of four parameters, each resolved from the container.
@@ -156,18 +129,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, C.self, D.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return register(Service.self, name: name, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site),
-                _autoresolve(C.self, resolver, 3, site),
-                _autoresolve(D.self, resolver, 4, site)
-            )
-        }
+        _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)
     }
 
     /// Registers a service made by an initializer of five parameters, each resolved from the container.
@@ -197,19 +159,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, C.self, D.self, E.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return register(Service.self, name: name, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site),
-                _autoresolve(C.self, resolver, 3, site),
-                _autoresolve(D.self, resolver, 4, site),
-                _autoresolve(E.self, resolver, 5, site)
-            )
-        }
+        _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)
     }
 
     /// Registers a service made by an initializer of six parameters, each resolved from the container.
@@ -239,19 +189,109 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, C.self, D.self, E.self, F.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return register(Service.self, name: name, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site),
-                _autoresolve(C.self, resolver, 3, site),
-                _autoresolve(D.self, resolver, 4, site),
-                _autoresolve(E.self, resolver, 5, site),
-                _autoresolve(F.self, resolver, 6, site)
-            )
+        _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)
+    }
+
+    // MARK: The registration both families share
+
+    /// `autoregister` and `autoregisterIntoCollection` (given a `priority`) of an initializer of one parameter.
+    @inlinable
+    func _autoregister<Service, A>(
+        name: String?, priority: Int?, file: String, line: Int,
+        initializer: @escaping @Sendable (consuming A) throws -> Service
+    ) -> ServiceEntry<Service> {
+        _autoregister(name: name, priority: priority, file: file, line: line, parameters: A.self) { site in
+            { resolver in try initializer(_autoresolve(A.self, resolver, 1, site)) }
+        }
+    }
+
+    /// `autoregister` and `autoregisterIntoCollection` (given a `priority`) of an initializer of two parameters.
+    @inlinable
+    func _autoregister<Service, A, B>(
+        name: String?, priority: Int?, file: String, line: Int,
+        initializer: @escaping @Sendable (consuming A, consuming B) throws -> Service
+    ) -> ServiceEntry<Service> {
+        _autoregister(name: name, priority: priority, file: file, line: line, parameters: A.self, B.self) { site in
+            { resolver in
+                try initializer(
+                    _autoresolve(A.self, resolver, 1, site), _autoresolve(B.self, resolver, 2, site))
+            }
+        }
+    }
+
+    /// `autoregister` and `autoregisterIntoCollection` (given a `priority`) of an initializer of three parameters.
+    @inlinable
+    func _autoregister<Service, A, B, C>(
+        name: String?, priority: Int?, file: String, line: Int,
+        initializer: @escaping @Sendable (consuming A, consuming B, consuming C) throws -> Service
+    ) -> ServiceEntry<Service> {
+        _autoregister(
+            name: name, priority: priority, file: file, line: line,
+            parameters: A.self, B.self, C.self
+        ) { site in
+            { resolver in
+                try initializer(
+                    _autoresolve(A.self, resolver, 1, site), _autoresolve(B.self, resolver, 2, site),
+                    _autoresolve(C.self, resolver, 3, site))
+            }
+        }
+    }
+
+    /// `autoregister` and `autoregisterIntoCollection` (given a `priority`) of an initializer of four parameters.
+    @inlinable
+    func _autoregister<Service, A, B, C, D>(
+        name: String?, priority: Int?, file: String, line: Int,
+        initializer: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D) throws -> Service
+    ) -> ServiceEntry<Service> {
+        _autoregister(
+            name: name, priority: priority, file: file, line: line,
+            parameters: A.self, B.self, C.self, D.self
+        ) { site in
+            { resolver in
+                try initializer(
+                    _autoresolve(A.self, resolver, 1, site), _autoresolve(B.self, resolver, 2, site),
+                    _autoresolve(C.self, resolver, 3, site), _autoresolve(D.self, resolver, 4, site))
+            }
+        }
+    }
+
+    /// `autoregister` and `autoregisterIntoCollection` (given a `priority`) of an initializer of five parameters.
+    @inlinable
+    func _autoregister<Service, A, B, C, D, E>(
+        name: String?, priority: Int?, file: String, line: Int,
+        initializer: @escaping @Sendable (
+            consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Service
+    ) -> ServiceEntry<Service> {
+        _autoregister(
+            name: name, priority: priority, file: file, line: line,
+            parameters: A.self, B.self, C.self, D.self, E.self
+        ) { site in
+            { resolver in
+                try initializer(
+                    _autoresolve(A.self, resolver, 1, site), _autoresolve(B.self, resolver, 2, site),
+                    _autoresolve(C.self, resolver, 3, site), _autoresolve(D.self, resolver, 4, site),
+                    _autoresolve(E.self, resolver, 5, site))
+            }
+        }
+    }
+
+    /// `autoregister` and `autoregisterIntoCollection` (given a `priority`) of an initializer of six parameters.
+    @inlinable
+    func _autoregister<Service, A, B, C, D, E, F>(
+        name: String?, priority: Int?, file: String, line: Int,
+        initializer: @escaping @Sendable (
+            consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Service
+    ) -> ServiceEntry<Service> {
+        _autoregister(
+            name: name, priority: priority, file: file, line: line,
+            parameters: A.self, B.self, C.self, D.self, E.self, F.self
+        ) { site in
+            { resolver in
+                try initializer(
+                    _autoresolve(A.self, resolver, 1, site), _autoresolve(B.self, resolver, 2, site),
+                    _autoresolve(C.self, resolver, 3, site), _autoresolve(D.self, resolver, 4, site),
+                    _autoresolve(E.self, resolver, 5, site), _autoresolve(F.self, resolver, 6, site))
+            }
         }
     }
 }

@@ -80,18 +80,7 @@ extension StartupProfile {
 
     /// The text with `&`, `<`, `>` and quotes escaped for XML.
     static func xmlEscaped(_ text: String) -> String {
-        var output = ""
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            default: output.append(character)
-            }
-        }
-        return output
+        text.escaped(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;"])
     }
 }
 

@@ -50,13 +50,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: repeat (each Parameter).self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return register(Service.self, name: name, file: file, line: line) { (resolver: Resolver) throws -> Service in
-            var position = 0
-            return try initializer(repeat try _autoresolve((each Parameter).self, resolver, _next(&position), site))
-        }
+        _autoregisterPack(name: name, priority: nil, file: file, line: line, initializer: initializer)
     }
 
     /// Registers a service made by an initializer that takes one of its parameters at resolve time and
@@ -102,10 +96,7 @@ extension Container {
             arguments: Argument.self, at: RegistrationSite(file: file, line: line))
         return register(Service.self, name: name, file: file, line: line) {
             (resolver: Resolver, argument: Argument) throws -> Service in
-            let plan = try site.plan(parameters: repeat (each Parameter).self, arguments: argument)
-            var position = 0
-            return try initializer(
-                repeat try _autoresolve((each Parameter).self, resolver, _next(&position), site, plan, argument))
+            try _autoinitialize(initializer, resolver, site, argument)
         }
     }
 
@@ -161,14 +152,66 @@ extension Container {
             at: RegistrationSite(file: file, line: line))
         return register(Service.self, name: name, file: file, line: line) {
             (resolver: Resolver, first: FirstArgument, more: repeat each Argument) throws -> Service in
-            let plan = try site.plan(parameters: repeat (each Parameter).self, arguments: first, repeat each more)
-            var position = 0
-            return try initializer(
-                repeat try _autoresolve(
-                    (each Parameter).self, resolver, _next(&position), site, plan,
-                    first, repeat each more))
+            try _autoinitialize(initializer, resolver, site, first, repeat each more)
         }
     }
+}
+
+// MARK: - Registering
+
+extension Container {
+    /// Registers the factory that `factory` makes for the autoregistration of an initializer of `parameters`
+    /// without runtime arguments: as `register` registers it, or, given a `priority`, into the service's
+    /// collection as `registerIntoCollection` does.
+    ///
+    /// Every `autoregister` and `autoregisterIntoCollection` without runtime arguments, the pack forms and the
+    /// generated ones, comes here; only the factory, which runs at each resolve, is made per form.
+    @inlinable
+    func _autoregister<Service, each Parameter>(
+        name: String?, priority: Int?, file: String, line: Int, parameters: repeat (each Parameter).Type,
+        factory: (_Autoregistration) -> @Sendable (any Resolver) throws -> Service
+    ) -> ServiceEntry<Service> {
+        let site = _Autoregistration(
+            Service.self, parameters: repeat (each Parameter).self, arguments: Void.self,
+            at: RegistrationSite(file: file, line: line))
+        let factory = factory(site)
+        guard let priority else { return register(Service.self, name: name, file: file, line: line, factory: factory) }
+        return registerIntoCollection(
+            Service.self, name: name, priority: priority, file: file, line: line, factory: factory)
+    }
+
+    /// The pack forms' registration (`autoregister` and `autoregisterIntoCollection` over `each Parameter`):
+    /// each parameter resolved through the pack. Initializers of one to six parameters take the generated
+    /// forms' `_autoregister(name:priority:file:line:initializer:)` instead (Container+AutoregistrationArities.swift).
+    @inlinable
+    func _autoregisterPack<Service, each Parameter>(
+        name: String?, priority: Int?, file: String, line: Int,
+        initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> Service
+    ) -> ServiceEntry<Service> {
+        _autoregister(
+            name: name, priority: priority, file: file, line: line, parameters: repeat (each Parameter).self
+        ) { site in
+            { resolver in
+                var position = 0
+                return try initializer(
+                    repeat try _autoresolve((each Parameter).self, resolver, _next(&position), site))
+            }
+        }
+    }
+}
+
+/// The service that an initializer autoregistered with runtime arguments makes: the arguments matched to their
+/// parameters (`_Autoregistration.plan(parameters:arguments:)`), every other parameter resolved. Both forms with
+/// arguments call it at each resolve.
+@inlinable
+func _autoinitialize<Service, each Parameter, each Argument>(
+    _ initializer: @Sendable (repeat consuming each Parameter) throws -> Service, _ resolver: any Resolver,
+    _ site: _Autoregistration, _ arguments: repeat each Argument
+) throws -> Service {
+    let plan = try site.plan(parameters: repeat (each Parameter).self, arguments: repeat each arguments)
+    var position = 0
+    return try initializer(
+        repeat try _autoresolve((each Parameter).self, resolver, _next(&position), site, plan, repeat each arguments))
 }
 
 // MARK: - Resolving one parameter

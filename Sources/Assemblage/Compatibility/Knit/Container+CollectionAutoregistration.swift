@@ -36,13 +36,6 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (repeat consuming each Parameter) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: repeat (each Parameter).self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return registerIntoCollection(Service.self, name: name, priority: priority, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            var position = 0
-            return try initializer(repeat try _autoresolve((each Parameter).self, resolver, _next(&position), site))
-        }
+        _autoregisterPack(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }
 }

@@ -2,7 +2,8 @@
 //
 // Fixed-arity forms of Knit's `autoregisterIntoCollection` for initializers of one to six parameters, for the
 // reason Container+AutoregistrationArities.swift gives: each parameter is resolved with its type known. The
-// pack form, for any number of parameters, is in Container+CollectionAutoregistration.swift.
+// pack form, for any number of parameters, is in Container+CollectionAutoregistration.swift. Each form calls the
+// `_autoregister` of its arity (Container+AutoregistrationArities.swift), which `autoregister` calls too.
 
 extension Container {
     /// Contributes to `Service`'s collection an element made by an initializer of one parameter.
@@ -33,15 +34,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return registerIntoCollection(Service.self, name: name, priority: priority, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site)
-            )
-        }
+        _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }
 
     /// Contributes to `Service`'s collection an element made by an initializer of two parameters.
@@ -72,16 +65,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A, consuming B) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return registerIntoCollection(Service.self, name: name, priority: priority, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site)
-            )
-        }
+        _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }
 
     /// Contributes to `Service`'s collection an element made by an initializer of three parameters.
@@ -112,17 +96,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A, consuming B, consuming C) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, C.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return registerIntoCollection(Service.self, name: name, priority: priority, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site),
-                _autoresolve(C.self, resolver, 3, site)
-            )
-        }
+        _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }
 
     /// Contributes to `Service`'s collection an element made by an initializer of four parameters.
@@ -153,18 +127,7 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, C.self, D.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return registerIntoCollection(Service.self, name: name, priority: priority, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site),
-                _autoresolve(C.self, resolver, 3, site),
-                _autoresolve(D.self, resolver, 4, site)
-            )
-        }
+        _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }
 
     /// Contributes to `Service`'s collection an element made by an initializer of five parameters.
@@ -196,19 +159,7 @@ extension Container {
         initializer: @escaping @Sendable (
             consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, C.self, D.self, E.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return registerIntoCollection(Service.self, name: name, priority: priority, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site),
-                _autoresolve(C.self, resolver, 3, site),
-                _autoresolve(D.self, resolver, 4, site),
-                _autoresolve(E.self, resolver, 5, site)
-            )
-        }
+        _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }
 
     /// Contributes to `Service`'s collection an element made by an initializer of six parameters.
@@ -240,19 +191,6 @@ extension Container {
         initializer: @escaping @Sendable (
             consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Service
     ) -> ServiceEntry<Service> {
-        let site = _Autoregistration(
-            Service.self, parameters: A.self, B.self, C.self, D.self, E.self, F.self, arguments: Void.self,
-            at: RegistrationSite(file: file, line: line))
-        return registerIntoCollection(Service.self, name: name, priority: priority, file: file, line: line) {
-            (resolver: any Resolver) throws -> Service in
-            try initializer(
-                _autoresolve(A.self, resolver, 1, site),
-                _autoresolve(B.self, resolver, 2, site),
-                _autoresolve(C.self, resolver, 3, site),
-                _autoresolve(D.self, resolver, 4, site),
-                _autoresolve(E.self, resolver, 5, site),
-                _autoresolve(F.self, resolver, 6, site)
-            )
-        }
+        _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }
 }
