@@ -210,7 +210,7 @@ extension ResolutionError {
         /// ``Container/registerInjection(for:name:file:line:_:)``).
         public static var injectionNotRegistered: Self { Self("injectionNotRegistered") }
         /// A placeholder stood in for an abstract registration that no module provides (see
-        /// ``Container/registerAbstract(_:name:file:line:)`` and ``OverrideBehavior/usesAbstractPlaceholders``).
+        /// `Container.registerAbstract(_:name:file:line:)` and ``OverrideBehavior/usesAbstractPlaceholders``).
         public static var abstractRegistrationNotProvided: Self { Self("abstractRegistrationNotProvided") }
     }
 }

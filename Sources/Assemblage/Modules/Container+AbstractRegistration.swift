@@ -63,7 +63,7 @@ extension Container {
 
     /// Declares that this module needs an optional service that another module of the graph may register.
     ///
-    /// Checked like ``registerAbstract(_:name:file:line:)``, with one difference: the placeholder used when the
+    /// Checked like `registerAbstract(_:name:file:line:)`, with one difference: the placeholder used when the
     /// ``OverrideBehavior`` asks for placeholders resolves to `nil` rather than failing.
     ///
     /// ```swift

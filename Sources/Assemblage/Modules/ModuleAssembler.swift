@@ -83,7 +83,7 @@ public final class ModuleAssembler: Sendable {
     ///   - parent: An assembler whose modules are reused rather than assembled again.
     /// - Throws: ``ModuleAssemblyError`` listing every problem of the graph, each with its dependency path
     ///   (nothing is registered then), every abstract registration no module provides (see
-    ///   ``Container/registerAbstract(_:name:file:line:)``), or every eager singleton that could not be created
+    ///   `Container.registerAbstract(_:name:file:line:)`), or every eager singleton that could not be created
     ///   (the `loaded` hooks have not run then).
     public convenience init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .whenTesting,
                             parent: ModuleAssembler? = nil) throws(ModuleAssemblyError) {

@@ -226,7 +226,7 @@ public struct OverrideBehavior: Sendable, Hashable, CustomStringConvertible {
     public let usesDefaultOverrides: Bool
 
     /// Whether abstract registrations that no module provides are registered as placeholders rather than failing
-    /// the assembly (see ``Container/registerAbstract(_:name:file:line:)``).
+    /// the assembly (see `Container.registerAbstract(_:name:file:line:)`).
     ///
     /// A placeholder fails with ``ResolutionError/Code/abstractRegistrationNotProvided`` when it is resolved (an
     /// optional one resolves to `nil`), so a test can assemble part of an app and fail only where it uses what is

@@ -207,7 +207,7 @@ extension ModuleAssemblyError {
         /// The validation passed to the assembler (Knit's `assemblyValidation:`) rejected a module;
         /// ``ModuleAssemblyError/Problem/related`` holds the validation's error.
         public static var assemblyValidationFailed: Self { Self("assemblyValidationFailed") }
-        /// A module declares a service with ``Container/registerAbstract(_:name:file:line:)`` that no module of the
+        /// A module declares a service with `Container.registerAbstract(_:name:file:line:)` that no module of the
         /// graph registers; ``ModuleAssemblyError/Problem/key`` is the service, ``ModuleAssemblyError/Problem/related``
         /// the declaration's site.
         public static var abstractRegistrationNotProvided: Self { Self("abstractRegistrationNotProvided") }
