@@ -347,12 +347,16 @@ extension DSLScanner {
     /// provides. The runtime registers it as a `.scoped` entry of `T` under the name, with no runtime argument,
     /// whose factory is its own (it fails until a scope provides the value, and validation accepts it), so a
     /// resolve of `T` finds it and nothing is resolved on its behalf.
-    mutating func scopedValue(at index: Int) {
+    ///
+    /// `registerAbstract(T.self, name:)` is read the same way: the module assembler fails unless some module
+    /// provides `T`, and makes the provider resolvable from the declaring module, so the declaration stands for
+    /// a registration of `T` in that module.
+    mutating func scopedValue(at index: Int, form: String = "scoped value declaration") {
         let (arguments, _, end) = call(at: index)
         guard let first = arguments.first, first.label == nil, let metatype = metatype(first.range) else { return }
         let key = KeyPattern(type: metatype.type, name: name(arguments), arity: 0)
         let id = appendRegistration(.service, key, at: index)
-        noteUnreadableKey(of: key, unknownType: metatype.unknown, form: "scoped value declaration", at: index)
+        noteUnreadableKey(of: key, unknownType: metatype.unknown, form: form, at: index)
         chain(after: end, registration: id)
     }
 

@@ -31,7 +31,8 @@ package struct DSLScanner {
     static let resolveNames: Set<String> = ["resolve", "require", "resolveAsync", "resolveAll", "resolveAllNamed"]
     /// Members of `Container` that register nothing the check cannot see.
     static let containerMembersRead: Set<String> = [
-        "register", "registerIntoCollection", "autoregister", "registerScopedValue", "registerInjection", "decorate",
+        "register", "registerIntoCollection", "autoregister", "registerScopedValue", "registerAbstract",
+        "registerInjection", "decorate",
         "contribute", "forward", "resolve", "require", "resolveAsync", "resolveAll", "resolveAllNamed", "inject",
         "property", "requireProperty", "decodeProperties", "applyPropertyLoader", "applyPropertyLoaders",
         "addPropertySource", "addBehavior", "resetObjectScope", "synchronize", "hasAnyRegistration", "isolation",
@@ -158,6 +159,7 @@ package struct DSLScanner {
         case "registerIntoCollection": registration(at: index, collection: true)
         case "autoregister": autoregistration(at: index)
         case "registerScopedValue": scopedValue(at: index)
+        case "registerAbstract": scopedValue(at: index, form: "abstract registration")
         case "registerInjection": injection(at: index)
         case "decorate": decorator(at: index)
         case "contribute": contribution(at: index)

@@ -113,6 +113,8 @@ public struct ResolutionError: AssemblageError, Equatable {
             return "No injection is registered for \(key)."
         case .unusedArgument:
             return "\(key) was given a runtime argument that no parameter of its autoregistered initializer takes."
+        case .abstractRegistrationNotProvided:
+            return "\(key) is an abstract registration that no module of the graph provides."
         default:
             return "Resolving \(key) failed (\(code))."
         }
@@ -207,5 +209,8 @@ extension ResolutionError {
         /// ``Resolver/inject(into:name:)`` found no injection registered for the object's type and name (see
         /// ``Container/registerInjection(for:name:file:line:_:)``).
         public static var injectionNotRegistered: Self { Self("injectionNotRegistered") }
+        /// A placeholder stood in for an abstract registration that no module provides (see
+        /// `Container.registerAbstract(_:name:file:line:)` and ``OverrideBehavior/usesAbstractPlaceholders``).
+        public static var abstractRegistrationNotProvided: Self { Self("abstractRegistrationNotProvided") }
     }
 }

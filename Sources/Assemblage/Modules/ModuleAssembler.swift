@@ -82,18 +82,21 @@ public final class ModuleAssembler: Sendable {
     ///     override. Defaults to ``OverrideBehavior/whenTesting``: on in a process that runs tests, off otherwise.
     ///   - parent: An assembler whose modules are reused rather than assembled again.
     /// - Throws: ``ModuleAssemblyError`` listing every problem of the graph, each with its dependency path
-    ///   (nothing is registered then), or every eager singleton that could not be created (the `loaded`
-    ///   hooks have not run then).
+    ///   (nothing is registered then), every abstract registration no module provides (see
+    ///   `Container.registerAbstract(_:name:file:line:)`), or every eager singleton that could not be created
+    ///   (the `loaded` hooks have not run then).
     public convenience init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .whenTesting,
                             parent: ModuleAssembler? = nil) throws(ModuleAssemblyError) {
         try self.init(modules, overrideBehavior: overrideBehavior, parent: parent, validation: nil, postAssemble: nil)
     }
 
     /// Walks, checks and assembles the graph; `validation` is called with every module type to assemble, before
-    /// anything is registered, and `postAssemble` with the root container once every module is assembled.
+    /// anything is registered, and `postAssemble` with the root container once every module is assembled. With
+    /// `seesParent`, every module's scope also falls back, last, to the parent's resolver (Knit's scoped assemblers,
+    /// whose modules resolve what the parent graph registers without declaring it).
     init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior, parent: ModuleAssembler?,
          validation: ((any ModuleAssembly.Type) throws -> Void)?,
-         postAssemble: ((Container) -> Void)?) throws(ModuleAssemblyError) {
+         postAssemble: ((Container) -> Void)?, seesParent: Bool = false) throws(ModuleAssemblyError) {
         let plan = _ModulePlan.make(modules, usesDefaultOverrides: overrideBehavior.usesDefaultOverrides,
                                     parent: parent)
         guard plan.problems.isEmpty else { throw ModuleAssemblyError(plan.problems) }
@@ -128,6 +131,7 @@ public final class ModuleAssembler: Sendable {
             let dependencies = node.dependencies.compactMap { byNode[$0] }
             Self.wire(container, to: dependencies)
             let lookupList = container.fallbackListForSharing()
+            if seesParent, let parent { container.appendFallbacks([parent.root]) }
             let record = _ModuleRecord(type: node.type, container: container, exports: exports,
                                        lookupList: lookupList, dependencies: dependencies, scope: scope)
             byNode[position] = record
@@ -165,6 +169,11 @@ public final class ModuleAssembler: Sendable {
 
         for (module, record) in zip(instances, records) { module.assemble(container: record.container) }
         postAssemble?(root)
+
+        let abstractProblems = Self.checkAbstractRegistrations(
+            records: records, root: root, parent: parent, inputs: modules, tree: plan.tree,
+            placeholders: overrideBehavior.usesAbstractPlaceholders)
+        guard abstractProblems.isEmpty else { throw ModuleAssemblyError(abstractProblems) }
 
         var failures: [ModuleAssemblyError.Problem] = []
         for record in records {

@@ -32,6 +32,46 @@
 /// Declare ``dependencies`` and ``replaces`` as computed properties (`{ [...] }`): Swift 6 rejects a
 /// `static let` array of metatypes, because metatypes are not `Sendable`.
 public protocol ModuleAssembly: Assembly {
+    /// The resolver this module registers for, when an app builds several module graphs, one per resolver (an
+    /// app-wide graph, and a graph per user session whose assembler has the app's as its parent). Defaults to
+    /// `any Resolver`; a module for one graph names that graph's resolver protocol:
+    ///
+    /// ```swift
+    /// protocol SessionResolver: Resolver {}
+    /// extension Container: SessionResolver {}
+    ///
+    /// struct InboxModule: AutoInitModuleAssembly {
+    ///     typealias TargetResolver = SessionResolver
+    ///     static var dependencies: [any ModuleAssembly.Type] { [] }
+    ///     func assemble(container: Container) { … }
+    /// }
+    ///
+    /// let session = ScopedModuleAssembler<any SessionResolver>(parent: app, [InboxModule()])
+    /// ```
+    ///
+    /// `ScopedModuleAssembler` checks that every module it assembles targets its resolver; ``ModuleAssembler``
+    /// ignores the type.
+    associatedtype TargetResolver = any Resolver
+
+    /// The module's ``TargetResolver`` as a value (provided for you).
+    ///
+    /// ```swift
+    /// InboxModule.resolverType == (any SessionResolver).self   // true
+    /// ```
+    static var resolverType: TargetResolver.Type { get }
+
+    /// The modules of `dependencies` that target a resolver this module's graph can see: by default, those whose
+    /// ``resolverType`` is this module's. `GeneratedModuleAssembly` filters its generated dependencies with it;
+    /// implement it to let a module see the modules of another resolver (a session module, the app's).
+    ///
+    /// ```swift
+    /// static var dependencies: [any ModuleAssembly.Type] { scoped([NetworkModule.self, InboxModule.self]) }
+    /// ```
+    ///
+    /// - Parameter dependencies: Module types.
+    /// - Returns: The ones this module's graph can see, in order.
+    static func scoped(_ dependencies: [any ModuleAssembly.Type]) -> [any ModuleAssembly.Type]
+
     /// The modules whose registrations this module uses, in the order its container searches them.
     ///
     /// ```swift
@@ -63,15 +103,35 @@ public protocol ModuleAssembly: Assembly {
     /// modules that was most of the assembler's first run.
     @_documentation(visibility: internal)
     static func _makeIfAutoInit() -> (any ModuleAssembly)?
+
+    /// Whether the module only declares abstract registrations (Knit's `AbstractAssembly`): when it is replaced,
+    /// its declarations are still checked against the module replacing it. Provided for you; do not implement it.
+    @_documentation(visibility: internal)
+    static var _declaresOnlyAbstractRegistrations: Bool { get }
 }
 
 extension ModuleAssembly {
+    /// ``TargetResolver``'s metatype.
+    public static var resolverType: TargetResolver.Type { TargetResolver.self }
+
+    /// The modules of `dependencies` whose ``resolverType`` is this module's.
+    ///
+    /// - Parameter dependencies: Module types.
+    /// - Returns: Those that target the same resolver, in order.
+    public static func scoped(_ dependencies: [any ModuleAssembly.Type]) -> [any ModuleAssembly.Type] {
+        dependencies.filter { $0.resolverType == resolverType }
+    }
+
     /// No replacements.
     public static var replaces: [any ModuleAssembly.Type] { [] }
 
     /// Not an ``AutoInitModuleAssembly`` (as far as this conformance knows).
     @_documentation(visibility: internal)
     public static func _makeIfAutoInit() -> (any ModuleAssembly)? { nil }
+
+    /// Not an abstract-only module (as far as this conformance knows).
+    @_documentation(visibility: internal)
+    public static var _declaresOnlyAbstractRegistrations: Bool { false }
 }
 
 /// A module that ``ModuleAssembler`` can create by itself when it is needed but was not passed in.
@@ -165,22 +225,48 @@ public struct OverrideBehavior: Sendable, Hashable, CustomStringConvertible {
     /// Whether modules with a default override are replaced by it.
     public let usesDefaultOverrides: Bool
 
-    /// Creates a behaviour.
+    /// Whether abstract registrations that no module provides are registered as placeholders rather than failing
+    /// the assembly (see `Container.registerAbstract(_:name:file:line:)`).
+    ///
+    /// A placeholder fails with ``ResolutionError/Code/abstractRegistrationNotProvided`` when it is resolved (an
+    /// optional one resolves to `nil`), so a test can assemble part of an app and fail only where it uses what is
+    /// missing.
+    public let usesAbstractPlaceholders: Bool
+
+    /// Creates a behaviour that uses abstract placeholders exactly when it uses default overrides, as the static
+    /// behaviours do.
     ///
     /// ```swift
     /// let behavior = OverrideBehavior(usesDefaultOverrides: isRunningUITests)
     /// ```
     ///
-    /// - Parameter usesDefaultOverrides: Whether modules with a default override are replaced by it.
+    /// - Parameter usesDefaultOverrides: Whether modules with a default override are replaced by it, and abstract
+    ///   registrations no module provides are placeholders.
     public init(usesDefaultOverrides: Bool) {
+        self.init(usesDefaultOverrides: usesDefaultOverrides, usesAbstractPlaceholders: usesDefaultOverrides)
+    }
+
+    /// Creates a behaviour.
+    ///
+    /// ```swift
+    /// let strict = OverrideBehavior(usesDefaultOverrides: true, usesAbstractPlaceholders: false)  // fakes, no gaps
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - usesDefaultOverrides: Whether modules with a default override are replaced by it.
+    ///   - usesAbstractPlaceholders: Whether abstract registrations that no module provides are placeholders
+    ///     rather than an error of the assembly.
+    public init(usesDefaultOverrides: Bool, usesAbstractPlaceholders: Bool) {
         self.usesDefaultOverrides = usesDefaultOverrides
+        self.usesAbstractPlaceholders = usesAbstractPlaceholders
     }
 
     /// Replace every ``DefaultModuleAssemblyOverride`` module by its ``DefaultModuleAssemblyOverride/OverrideType``,
-    /// unless a replacement for it, or the module itself, was passed in.
+    /// unless a replacement for it, or the module itself, was passed in; abstract registrations no module provides
+    /// are placeholders.
     public static let useDefaultOverrides = OverrideBehavior(usesDefaultOverrides: true)
 
-    /// Use modules as declared; default overrides are ignored.
+    /// Use modules as declared; default overrides are ignored, and every abstract registration must be provided.
     public static let disableDefaultOverrides = OverrideBehavior(usesDefaultOverrides: false)
 
     /// ``useDefaultOverrides`` in a process that runs tests, ``disableDefaultOverrides`` otherwise. The default of
@@ -200,6 +286,10 @@ public struct OverrideBehavior: Sendable, Hashable, CustomStringConvertible {
     /// Whether this process runs tests: XCTest or Swift Testing is loaded into it. ``whenTesting`` follows it.
     public static var isRunningTests: Bool { _TestProcess.isRunningTests }
 
-    /// `useDefaultOverrides` or `disableDefaultOverrides`.
-    public var description: String { usesDefaultOverrides ? "useDefaultOverrides" : "disableDefaultOverrides" }
+    /// `useDefaultOverrides` or `disableDefaultOverrides`, with the placeholder setting when it differs from theirs.
+    public var description: String {
+        let base = usesDefaultOverrides ? "useDefaultOverrides" : "disableDefaultOverrides"
+        guard usesAbstractPlaceholders != usesDefaultOverrides else { return base }
+        return base + (usesAbstractPlaceholders ? " with abstract placeholders" : " without abstract placeholders")
+    }
 }

@@ -86,6 +86,9 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
                 return "\(related.first ?? "A module") replaces \(module), which no module needs."
             case .assemblyValidationFailed:
                 return "\(module) did not pass the assembler's validation: \(others)"
+            case .abstractRegistrationNotProvided:
+                return "\(module) declares \(key.map { "\($0)" } ?? "a service") with registerAbstract, and no module "
+                    + "of the graph registers it."
             case .contributionDropped:
                 return "\(others) contributed into \(module), which is not in this module assembler's graph; "
                     + "the contribution was dropped."
@@ -123,6 +126,10 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
                 return [path, ErrorDetail("Fix", "change \(module), or the validation passed to ModuleAssembler.")]
             case .eagerSingletonFailed:
                 return resolutionError.map { [ErrorDetail.cause($0)] } ?? []
+            case .abstractRegistrationNotProvided:
+                return [path, ErrorDetail("Declared at", others),
+                        ErrorDetail("Fix", "add the module that registers it to the ModuleAssembler, or use "
+                            + "placeholders in tests (OverrideBehavior's usesAbstractPlaceholders).")]
             case .moduleNotInGraph:
                 return related.isEmpty ? [] : [ErrorDetail("Modules in the graph", others)]
             default:
@@ -200,6 +207,10 @@ extension ModuleAssemblyError {
         /// The validation passed to the assembler (Knit's `assemblyValidation:`) rejected a module;
         /// ``ModuleAssemblyError/Problem/related`` holds the validation's error.
         public static var assemblyValidationFailed: Self { Self("assemblyValidationFailed") }
+        /// A module declares a service with `Container.registerAbstract(_:name:file:line:)` that no module of the
+        /// graph registers; ``ModuleAssemblyError/Problem/key`` is the service, ``ModuleAssemblyError/Problem/related``
+        /// the declaration's site.
+        public static var abstractRegistrationNotProvided: Self { Self("abstractRegistrationNotProvided") }
         /// Warning: a module passed in replaces a module that nothing needs.
         public static var unusedReplacement: Self { Self("unusedReplacement") }
         /// Warning: a contribution was dropped because its dynamic module is not in this assembler's graph.
