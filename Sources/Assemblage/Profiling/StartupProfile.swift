@@ -18,7 +18,7 @@
 /// made again, so they are not in the profile. While no recording runs, the profiler costs nothing on the resolve
 /// path: the factory call tests one process-wide flag that decorators already needed.
 ///
-/// See <doc:StartupProfile>.
+/// See <doc:StartupProfiles>.
 public struct StartupProfile: Sendable {
     /// One instance made while the profile was recorded.
     ///
