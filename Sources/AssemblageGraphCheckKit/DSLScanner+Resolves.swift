@@ -64,8 +64,9 @@ extension DSLScanner {
     }
 
     /// SwinjectAutoregistration's operators at the `~` of `~>`: `r ~> T.self`, `r ~> (T.self, name: "n")`,
-    /// `r ~> (T.self, argument: a)` and `r ~> (T.self, name: "n", arguments: (a, b))` are resolves that stop the
-    /// program when `T` is missing; `r~>` resolves the type its context expects, which the source does not say.
+    /// `r ~> (T.self, argument: a)` and `r ~> (T.self, name: "n", arguments: (a, b))` (or the deprecated
+    /// `arguments: a, b`) are resolves that stop the program when `T` is missing; `r~>` resolves the type its
+    /// context expects, which the source does not say.
     mutating func operatorResolve(at index: Int) {
         let start = index + 2
         guard let first = token(start) else { return }
@@ -77,8 +78,10 @@ extension DSLScanner {
             var arity = 0
             if arguments.contains(where: { $0.label == "argument" }) {
                 arity = 1
-            } else if let list = arguments.first(where: { $0.label == "arguments" }) {
-                arity = tupleCount(list.range)
+            } else if let listIndex = arguments.firstIndex(where: { $0.label == "arguments" }) {
+                // `arguments: (a, b)`, or the deprecated comma form `arguments: a, b`: one argument a value.
+                let following = arguments[(listIndex + 1)...].prefix { $0.label == nil }.count
+                arity = following == 0 ? tupleCount(arguments[listIndex].range) : 1 + following
             }
             recordResolve(
                 "~>", metatype, name: name(arguments), arity: arity, required: true, collection: nil,

@@ -19,7 +19,7 @@ import Testing
         let text = try Check.fixture("MissingRegistration")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let errors = Check.run(["MissingRegistration.swift": text]).filter { $0.severity == .error }
-        #expect(errors.count == 9)
+        #expect(errors.count == 10)
         for error in errors {
             let line = Array(lines[error.location.line - 1].utf8)
             let at = String(decoding: line[(error.location.column - 1)...], as: UTF8.self)

@@ -312,6 +312,22 @@ import Testing
         #expect(found.map(\.context) == [.factory(0), .factory(0), .none, .none])
     }
 
+    @Test func commaSeparatedOperatorArgumentsCountOneArgumentEach() {
+        let found = facts(
+            """
+            let a = container ~> (Triple.self, arguments: "a", 1, true)
+            let b = container ~> (Triple.self, name: "x", arguments: "b", 2)
+            let c = container ~> (Triple.self, arguments: ("c", 3), true)
+            let d = container ~> (Triple.self, arguments: ("d", 4))
+            """
+        ).resolves
+        #expect(
+            found.map(\.key.description) == [
+                "Triple (3 arguments)", #"Triple (name: "x", 2 arguments)"#, "Triple (2 arguments)",
+                "Triple (2 arguments)",
+            ])
+    }
+
     @Test func operatorOfAMissingKeyIsAnErrorAndThePostfixFormANote() {
         let source = """
             c.register(Vet.self) { _ in Vet() }

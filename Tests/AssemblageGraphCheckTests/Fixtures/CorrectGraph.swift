@@ -50,6 +50,7 @@ struct ServiceAssembly: Assembly {
         container.register(Owner.self) { r in Owner(clock: r ~> Clock.self, page: r ~> (Page.self)) }
         container.autoregister(Walker.self, initializer: Walker.init(owner:clock:))
         container.autoregister(Visit.self, name: "first", arguments: Page.self, String.self, initializer: Visit.init)
+        container.autoregister(Trip.self, arguments: Page.self, String.self, Int.self, initializer: Trip.init)
         // Objects made elsewhere, scenes and properties.
         container.registerInjection(for: ProfileScreen.self) { r, screen in screen.feed = try r.require(FeedService.self) }
         container.register(scene: HomeScene())
@@ -71,7 +72,10 @@ final class ProfileModel {
 func visit(container: Container) {
     let walker = container ~> Walker.self
     let visit = container ~> (Visit.self, name: "first", arguments: (Page(), "Ada"))
-    print(walker, visit)
+    // The deprecated comma-separated forms: one runtime argument per value after `arguments:`.
+    let again = container ~> (Visit.self, name: "first", arguments: Page(), "Ada")
+    let trip = container ~> (Trip.self, arguments: Page(), "Ada", 3)
+    print(walker, visit, again, trip)
 }
 
 func run(container: Container) async throws {

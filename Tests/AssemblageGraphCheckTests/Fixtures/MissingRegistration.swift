@@ -32,5 +32,6 @@ final class ProfileModel {
 func start(container: Container) throws {
     let app = try container.require(App.self)   // expect: error notRegistered
     let greeting = try container.require(Greeting.self, argument: "Ada")
-    print(app, greeting)
+    let twice = container ~> (Greeting.self, arguments: "Ada", "Grace")   // expect: error notRegistered
+    print(app, greeting, twice)
 }

@@ -1,4 +1,5 @@
 import Assemblage
+import Foundation
 import Testing
 
 private protocol AppResolver: Resolver {}
@@ -123,5 +124,18 @@ struct KnitScopedModuleAssemblerTests {
         }
         container.register(String.self, name: "named") { _ in "y" }
         #expect(throws: Never.self) { try container.validateAbstractRegistrations() }
+    }
+
+    @Test func unprovidedAbstractRegistrationsDescribeThemselvesAsTheirLocalizedDescription() {
+        let container = Container()
+        container.registerAbstract(String.self)
+        container.registerAbstract(Int.self, name: "count")
+        #expect {
+            try container.validateAbstractRegistrations()
+        } throws: { error in
+            let lines = error.localizedDescription.split(separator: "\n")
+            return lines.count == 2 && lines[0].contains("String") && lines[1].contains(#"Int (name: "count")"#)
+                && error.localizedDescription == "\(error)"
+        }
     }
 }

@@ -25,17 +25,14 @@ private final class NeverRegisteredForLogging {}
     @available(*, deprecated, message: "calls the deprecated comma-separated forms on purpose")
     @Test func commaSeparatedThreeArgumentsResolveAsTheTupleForm() {
         let container = container()
-        // The build-time graph check reads the comma-separated arguments as one.
-        let triple = container ~> (Triple.self, arguments: "a", 1, true)  // assemblage-check: ignore
+        let triple = container ~> (Triple.self, arguments: "a", 1, true)
         #expect(triple.text == "a1true")
     }
 
     @available(*, deprecated, message: "calls the deprecated comma-separated forms on purpose")
     @Test func commaSeparatedNamedFormResolvesTheNamedRegistration() {
         let container = container()
-        // assemblage-check: ignore-begin (the graph check reads the comma-separated arguments as one)
         #expect((container ~> (Triple.self, name: "named", arguments: "b", 2, false)).text == "b2false")
-        // assemblage-check: ignore-end
     }
 
     @Test func tupleFormsStillResolveBesideTheCommaForms() {

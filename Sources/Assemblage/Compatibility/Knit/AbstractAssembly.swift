@@ -2,6 +2,12 @@
 // registrations, and OverrideBehavior's placeholder switch. The declarations themselves are Assemblage's
 // `Container.registerAbstract`, checked by the module assembler.
 
+#if canImport(FoundationEssentials)
+public import FoundationEssentials  // LocalizedError, so that localizedDescription is the list, as in Knit
+#else
+public import Foundation
+#endif
+
 /// A module that only declares abstract registrations: the services its dependents need, which another module (one
 /// that lists it in ``ModuleAssembly/replaces``, or any module of the graph) registers.
 ///
@@ -77,7 +83,7 @@ extension Container {
     /// ```swift
     /// do { try container.validateAbstractRegistrations() } catch { print(error.errors.map(\.serviceType)) }
     /// ```
-    public struct AbstractRegistrationErrors: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct AbstractRegistrationErrors: LocalizedError, Sendable, Hashable, CustomStringConvertible {
         /// Every abstract registration that nothing provides, in declaration order.
         public let errors: [AbstractRegistrationError]
 
@@ -88,6 +94,9 @@ extension Container {
 
         /// Each unprovided registration on a line of its own.
         public var description: String { errors.map(\.description).joined(separator: "\n") }
+
+        /// The ``description``, which `localizedDescription` returns.
+        public var errorDescription: String? { description }
     }
 
     /// Checks that every abstract registration declared in this container is provided by a registration it can
