@@ -27,6 +27,9 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     private(set) weak var exports: Container?
     /// The module graph this scope belongs to (weak: the graph keeps the containers alive).
     private(set) weak var graph: _ModuleGraphContext?
+    /// The graph's module tree, kept by value so that a resolver still tells how its modules were pulled in after
+    /// the assembler that planned them is gone (the tree's arrays are shared, not copied, between the modules).
+    let tree: ModuleTree?
     /// Registrations marked with ``ServiceEntry/eager()``, in the order they were marked.
     let eager = _Locked<[_EagerService]>([])
 
@@ -40,6 +43,7 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
         self.module = module
         self.exports = exports
         self.graph = graph
+        tree = graph?.tree
         exportIndex = index?.index
         position = index?.position ?? 0
     }

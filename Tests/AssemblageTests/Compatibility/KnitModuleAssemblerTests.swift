@@ -93,6 +93,19 @@ struct KnitModuleAssemblerTests {
         #expect(tree.debugDescription == tree.description)
     }
 
+    @Test func dependencyTreeOutlivesTheAssemblerWhileItsResolverLives() throws {
+        var assembler: ModuleAssembler? = try ModuleAssembler([FeedModule(), StorageModule(path: "db")],
+                                                              overrideBehavior: .disableDefaultOverrides)
+        let expected = assembler?.tree
+        let resolver = try #require(assembler?.resolver)
+        let module = try #require(try assembler?.resolver(for: NetworkModule.self))
+        weak let released = assembler
+        assembler = nil
+        #expect(released == nil, "the assembler itself is gone")
+        #expect(resolver._dependencyTree() == expected)
+        #expect(module._dependencyTree().sourcePath(moduleType: NetworkModule.self) == ["FeedModule", "NetworkModule"])
+    }
+
     @Test func containerOfNoAssemblerHasAnEmptyTree() {
         let tree = Container()._dependencyTree()
         #expect(tree.inputs.isEmpty)

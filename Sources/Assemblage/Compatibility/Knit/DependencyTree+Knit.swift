@@ -43,12 +43,13 @@ extension Resolver {
     /// Knit's access to the module tree from a resolver: the ``ModuleAssembler/tree`` of the assembler this
     /// resolver belongs to (its ``ModuleAssembler/resolver``, a module's view, or a scope of either).
     ///
-    /// A resolver that no module assembler made, or whose assembler is gone, has an empty tree.
+    /// The tree stays readable after the assembler is released, as long as the resolver lives; a resolver that no
+    /// module assembler made has an empty tree.
     ///
     /// - Returns: The module tree.
     @_documentation(visibility: internal)
     public func _dependencyTree() -> DependencyTree {
-        (self as? Container)?._moduleExporter(creating: false)?.graph?.tree
+        (self as? Container)?._moduleExporter(creating: false)?.tree
             ?? ModuleTree(inputs: [], pulledIn: [], standIns: [:])
     }
 }
