@@ -156,24 +156,26 @@ private struct ScopedOnlyService: Service {
         let container = app(events)  // the worker handles no request itself: the test's tasks do
         let group = try await container.serviceGroup(running: [ScopeWorker.self], logger: Logger(label: "test"))
         let pool = try container.require(ScopePool.self)  // made when the group's worker was resolved
-        try await run(group, until: { events.all.contains("requests done") }) {
-            let ids = try await withThrowingTaskGroup(of: Int.self) { tasks in
-                for id in 1...8 {
-                    tasks.addTask {
-                        try await container.withScope(label: "request \(id)") { scope in
-                            try scope.provide(ScopeRequestID(id: id))
-                            let unit = try scope.require(ScopeUnit.self)
-                            #expect(unit.pool === pool)
-                            return unit.request.id
+        try await run(
+            group, until: { events.all.contains("requests done") },
+            whileRunning: {
+                let ids = try await withThrowingTaskGroup(of: Int.self) { tasks in
+                    for id in 1...8 {
+                        tasks.addTask {
+                            try await container.withScope(label: "request \(id)") { scope in
+                                try scope.provide(ScopeRequestID(id: id))
+                                let unit = try scope.require(ScopeUnit.self)
+                                #expect(unit.pool === pool)
+                                return unit.request.id
+                            }
                         }
                     }
+                    return try await tasks.reduce(into: [Int]()) { $0.append($1) }
                 }
-                return try await tasks.reduce(into: [Int]()) { $0.append($1) }
-            }
-            #expect(ids.sorted() == Array(1...8))
-            for id in 1...8 { #expect(events.count(of: "unit \(id) disposed") == 1) }
-            #expect(events.count(of: "pool closed") == 0)
-        }
+                #expect(ids.sorted() == Array(1...8))
+                for id in 1...8 { #expect(events.count(of: "unit \(id) disposed") == 1) }
+                #expect(events.count(of: "pool closed") == 0)
+            })
         #expect(events.count(of: "pool closed") == 1)
         #expect(Array(events.all.suffix(2)) == ["worker stopped", "pool closed"])
     }

@@ -194,4 +194,6 @@ if options.cold {
 
 print(Report.render(rows, cold: cold, memory: memory, markdown: options.markdown))
 if let load = Platform.loadAverage() { print("\nload average at end: \(load)") }
-if drainBlackHole() { /* the last result was consumed */  }
+if drainBlackHole() {
+    // the last result was consumed
+}

@@ -210,7 +210,8 @@ final class _Fallbacks: @unchecked Sendable {
 /// offered at the earliest position (the one a search of those containers in order would find first), so that
 /// one probe answers for all of them. Whoever builds the list keeps it current with ``offer(_:position:)``: the
 /// module assembler keeps one over its modules' exports (Modules/ModuleScope.swift).
-final class _FallbackIndex: @unchecked Sendable {  // @unchecked: `positions` is guarded by `lock`; `table` is a container.
+final class _FallbackIndex: @unchecked Sendable {
+    // @unchecked: `positions` is guarded by `lock`; `table` is a container.
     /// Holds the merged entries (its table only: it has no fallbacks, and no walk of the fallback graph
     /// reaches it, so diagnostics see the exports themselves).
     private let table = Container(label: "fallback index")

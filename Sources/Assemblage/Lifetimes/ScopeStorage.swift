@@ -458,7 +458,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         while !ended.overflow.isEmpty { ended.overflow.removeLast() }
         let inline = min(ended.count, Self.inlineCapacity)
         withUnsafeMutablePointerToElements { slots in
-            for index in (0..<inline).reversed() { _ = (slots + index).move() }  // released inline, not through the witness
+            // Released inline, not through the witness.
+            for index in (0..<inline).reversed() { _ = (slots + index).move() }
         }
     }
 }

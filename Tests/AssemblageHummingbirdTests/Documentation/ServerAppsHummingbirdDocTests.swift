@@ -18,7 +18,9 @@ import Configuration
 /// The app's connection pool: one for the app, closed when it stops.
 final class Database: AsyncDisposable, Sendable {
     static func open() async throws -> Database { Database() }
-    func dispose() async throws { /* close the connections */  }
+    func dispose() async throws {
+        // close the connections
+    }
 }
 
 /// The user a request acts for, provided to each request's scope.
@@ -33,7 +35,9 @@ final class TodoService: Disposable, Sendable {
         self.user = user
     }
     func list() async throws -> [String] { ["\(user.name)'s first todo"] }
-    func dispose() { /* roll back what the request did not commit */  }
+    func dispose() {
+        // roll back what the request did not commit
+    }
 }
 
 func makeContainer() -> Container {

@@ -127,7 +127,8 @@ enum ScenesDoc {
             // snippet: scenes-failure
             coordinator.performNavigation(.push(sceneName: "ordres")) { result in
                 if case .failure(let error) = result {
-                    print(error)  // No scene named "ordres" is registered …  Registered scenes: help, home, order, orders
+                    // No scene named "ordres" is registered …  Registered scenes: help, home, order, orders
+                    print(error)
                 }
             }
             // coordinator.state is unchanged, and the host was told nothing

@@ -77,7 +77,9 @@ private func expectSharedShape<E: AssemblageError>(
     @Test func cyclePrintsTheCycleOnceAndTheFixBeneath() {
         let container = Container()
         container.register(ShapeChicken.self) { r in ShapeChicken(try r.require(ShapeEgg.self)) }
-        container.register(ShapeEgg.self) { r in ShapeEgg(try r.require(ShapeChicken.self)) }  // assemblage-check: ignore
+        container.register(ShapeEgg.self) { r in
+            ShapeEgg(try r.require(ShapeChicken.self))  // assemblage-check: ignore
+        }
         let error = #expect(throws: ResolutionError.self) { try container.require(ShapeChicken.self) }
         guard let error else { return }
         #expect(

@@ -72,7 +72,8 @@ private struct ValidatedPluginModule: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
     func assemble(container: Container) {
         container.registerIntoCollection(ValidatedPlugin.self) { r in
-            ValidatedCachePlugin(cache: try r.require(ValidatedCache.self))  // assemblage-check: ignore (missing on purpose)
+            // Missing on purpose:
+            ValidatedCachePlugin(cache: try r.require(ValidatedCache.self))  // assemblage-check: ignore
         }
     }
 }

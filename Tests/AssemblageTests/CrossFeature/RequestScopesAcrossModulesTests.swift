@@ -61,7 +61,8 @@ private struct AcrossRequestFeedModule: ModuleAssembly {
         }
         .inObjectScope(.scoped)
         container.register(AcrossRequestLeakyFeed.self) { r in
-            AcrossRequestLeakyFeed(invoice: try r.require(AcrossRequestInvoice.self))  // assemblage-check: ignore (undeclared on purpose)
+            // Undeclared on purpose:
+            AcrossRequestLeakyFeed(invoice: try r.require(AcrossRequestInvoice.self))  // assemblage-check: ignore
         }
         .inObjectScope(.scoped)
     }

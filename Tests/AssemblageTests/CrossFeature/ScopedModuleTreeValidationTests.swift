@@ -71,7 +71,8 @@ private struct AcrossValidatedUndeclaredValueModule: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
     func assemble(container: Container) {
         container.register(AcrossValidatedLedger.self, name: "own") { r in
-            AcrossValidatedLedger(request: try r.require(RequestValue.self))  // assemblage-check: ignore (undeclared on purpose)
+            // Undeclared on purpose:
+            AcrossValidatedLedger(request: try r.require(RequestValue.self))  // assemblage-check: ignore
         }
         .inObjectScope(.scoped)
     }

@@ -13,7 +13,9 @@ enum LifetimesDoc {
 
     /// A connection pool, shared by the whole app and closed at shutdown.
     final class ConnectionPool: AsyncDisposable, Sendable {
-        func dispose() async throws { /* close every connection */  }
+        func dispose() async throws {
+            // close every connection
+        }
     }
 
     /// One request's unit of work: rolled back when the request ends without committing.

@@ -270,7 +270,9 @@ enum SwinjectMigrationDoc {
             #expect((plain as any Resolver).resolve(Pet.self)?.name == "Plain")
             #expect(try plain.require(Pet.self).name == "Plain")
             // The named form is not implemented: it resolves to nil, and `require` with a name throws.
-            #expect(throws: ResolutionError.self) { try plain.require(Pet.self, name: "other") }  // assemblage-check: ignore
+            #expect(throws: ResolutionError.self) {
+                try plain.require(Pet.self, name: "other")  // assemblage-check: ignore
+            }
         }
 
         @Test func aContainerIsStillAResolver() throws {
