@@ -21,7 +21,9 @@ private struct KnitInboxModule: GeneratedModuleAssembly, AutoInitModuleAssembly 
     static var generatedDependencies: [any ModuleAssembly.Type] { [KnitClockModule.self] }
     func assemble(container: Container) {
         // The parent graph provides KnitClock, which the build-time check cannot see.
-        container.register(KnitInbox.self) { r in KnitInbox(clock: try r.require(KnitClock.self)) }  // assemblage-check: ignore
+        container.register(KnitInbox.self) { r in
+            KnitInbox(clock: try r.require(KnitClock.self))  // assemblage-check: ignore
+        }
     }
 }
 
