@@ -7,18 +7,21 @@ import PackageDescription
 // code lives in Sources/Assemblage/Integrations/ and (for swift-configuration) Sources/AssemblageProperties/, inside
 // `#if Configuration` (and so on) blocks.
 let traits: Set<Trait> = [
-    .trait(name: "Configuration",
-           description: "Properties read through swift-configuration's ConfigReader and its providers."),
+    .trait(
+        name: "Configuration",
+        description: "Properties read through swift-configuration's ConfigReader and its providers."),
     .trait(name: "Logging", description: "Logging through swift-log."),
-    .trait(name: "ServiceLifecycle",
-           description: "Running the services a container built in a swift-service-lifecycle ServiceGroup.",
-           enabledTraits: ["Logging"]),
+    .trait(
+        name: "ServiceLifecycle",
+        description: "Running the services a container built in a swift-service-lifecycle ServiceGroup.",
+        enabledTraits: ["Logging"]),
     // The server-framework integrations: each builds its own library target (AssemblageHummingbird,
     // AssemblageVapor) and brings its framework only when enabled; SwiftPM resolves neither framework for a
     // package that enables neither trait (measured: see the "Server Apps" article).
-    .trait(name: "Hummingbird",
-           description: "Request scopes and container shutdown for Hummingbird 2 (product AssemblageHummingbird).",
-           enabledTraits: ["ServiceLifecycle"]),
+    .trait(
+        name: "Hummingbird",
+        description: "Request scopes and container shutdown for Hummingbird 2 (product AssemblageHummingbird).",
+        enabledTraits: ["ServiceLifecycle"]),
     .trait(name: "Vapor", description: "Request scopes and container shutdown for Vapor 4 (product AssemblageVapor)."),
     .default(enabledTraits: []),
 ]
@@ -26,13 +29,14 @@ let traits: Set<Trait> = [
 /// The integrations' products, each only when its trait is enabled: the library and its integration tests use them.
 let integrationProducts: [Target.Dependency] = [
     .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
-    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+    .product(
+        name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
     .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
 ]
 
 /// swift-configuration, for the properties library's `ConfigReaderPropertySource`, only with its trait.
 let configurationProduct: [Target.Dependency] = [
-    .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+    .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"]))
 ]
 
 /// The server-framework integrations' dependencies, each only when its trait is enabled.
@@ -41,7 +45,7 @@ let hummingbirdProducts: [Target.Dependency] = [
     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
 ]
 let vaporProducts: [Target.Dependency] = [
-    .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+    .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))
 ]
 
 let package = Package(
@@ -89,9 +93,10 @@ let package = Package(
         // Helpers for tests of apps: a Swift Testing trait and an XCTest-friendly helper (uses the toolchain's
         // Testing module).
         .target(name: "AssemblageTesting", dependencies: ["Assemblage"]),
-        .executableTarget(name: "assemblage-demo", dependencies: ["Assemblage", "AssemblageProperties", "AssemblageScenes"],
-                          resources: [.copy("settings.json")],
-                          plugins: ["AssemblageGraphCheck"]),
+        .executableTarget(
+            name: "assemblage-demo", dependencies: ["Assemblage", "AssemblageProperties", "AssemblageScenes"],
+            resources: [.copy("settings.json")],
+            plugins: ["AssemblageGraphCheck"]),
         // The build-time graph check: a lexer, a scanner of the registration DSL and the checker (no
         // dependencies), the tool that runs it, and the build-tool plugin that runs the tool.
         .target(name: "AssemblageGraphCheckKit"),
@@ -101,13 +106,17 @@ let package = Package(
         // plugin, so that every article's code builds with it without a false error; code broken on purpose carries
         // `// assemblage-check: ignore`. Test targets are never built for a package that depends on this one, so
         // this costs such a package nothing.
-        .testTarget(name: "AssemblageTests", dependencies: ["Assemblage", "AssemblageProperties"], resources: [.copy("Fixtures")],
-                    plugins: ["AssemblageGraphCheck"]),
+        .testTarget(
+            name: "AssemblageTests", dependencies: ["Assemblage", "AssemblageProperties"],
+            resources: [.copy("Fixtures")],
+            plugins: ["AssemblageGraphCheck"]),
         // Tests of the trait-gated integrations: every file is wrapped in `#if Configuration` (and so on), so the
         // target is empty unless the traits are enabled (`swift test --enable-all-traits --filter
         // AssemblageIntegrationTests`, as .ci/run does).
-        .testTarget(name: "AssemblageIntegrationTests", dependencies: ["Assemblage", "AssemblageProperties"] + integrationProducts + configurationProduct,
-                    plugins: ["AssemblageGraphCheck"]),
+        .testTarget(
+            name: "AssemblageIntegrationTests",
+            dependencies: ["Assemblage", "AssemblageProperties"] + integrationProducts + configurationProduct,
+            plugins: ["AssemblageGraphCheck"]),
         // The server-framework integrations: each file inside `#if Hummingbird` (or `#if Vapor`), so a target is
         // empty unless its trait is enabled. Their tests run a server on 127.0.0.1 and load it with AsyncHTTPClient:
         // `swift test --traits Hummingbird,Configuration --filter AssemblageHummingbirdTests` here; CI runs them from
@@ -115,30 +124,42 @@ let package = Package(
         // framework once.
         .target(name: "AssemblageHummingbird", dependencies: ["Assemblage"] + hummingbirdProducts),
         .target(name: "AssemblageVapor", dependencies: ["Assemblage"] + vaporProducts),
-        .testTarget(name: "AssemblageHummingbirdTests", dependencies: [
-            "AssemblageHummingbird", "Assemblage", "AssemblageProperties",
-            .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
-            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Hummingbird"])),
-            .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
-        ] + hummingbirdProducts),
-        .testTarget(name: "AssemblageVaporTests", dependencies: [
-            "AssemblageVapor", "Assemblage",
-            .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
-            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
-        ] + vaporProducts),
-        .testTarget(name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"], plugins: ["AssemblageGraphCheck"]),
-        .testTarget(name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"],
-                    plugins: ["AssemblageGraphCheck"]),
+        .testTarget(
+            name: "AssemblageHummingbirdTests",
+            dependencies: [
+                "AssemblageHummingbird", "Assemblage", "AssemblageProperties",
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+            ] + hummingbirdProducts),
+        .testTarget(
+            name: "AssemblageVaporTests",
+            dependencies: [
+                "AssemblageVapor", "Assemblage",
+                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
+            ] + vaporProducts),
+        .testTarget(
+            name: "AssemblageScenesTests", dependencies: ["AssemblageScenes"], plugins: ["AssemblageGraphCheck"]),
+        .testTarget(
+            name: "AssemblageTestingTests", dependencies: ["AssemblageTesting", "Assemblage"],
+            plugins: ["AssemblageGraphCheck"]),
         // Its fixtures are resources, not sources: the plugin does not read them, so their deliberate errors stay
         // for the tests.
-        .testTarget(name: "AssemblageGraphCheckTests", dependencies: ["AssemblageGraphCheckKit", "Assemblage"],
-                    resources: [.copy("Fixtures")], plugins: ["AssemblageGraphCheck"]),
+        .testTarget(
+            name: "AssemblageGraphCheckTests", dependencies: ["AssemblageGraphCheckKit", "Assemblage"],
+            resources: [.copy("Fixtures")], plugins: ["AssemblageGraphCheck"]),
         // The demo's module graph, validated by the tests that the graph-check plugin generates for its roots.
-        .testTarget(name: "AssemblageDemoTests", dependencies: ["assemblage-demo", "Assemblage", "AssemblageTesting"],
-                    plugins: ["AssemblageGraphCheck"]),
+        .testTarget(
+            name: "AssemblageDemoTests", dependencies: ["assemblage-demo", "Assemblage", "AssemblageTesting"],
+            plugins: ["AssemblageGraphCheck"]),
         // Stress, cycles, bad input, memory and fuzzing: bounded tests. The ones that take seconds (fuzzing, a million
         // resolves, sweeps) run, and every test prints its figure, only with ASSEMBLAGE_HEAVY_TESTS=1 (.ci/run).
-        .testTarget(name: "AssemblageReliabilityTests", dependencies: ["Assemblage", "AssemblageProperties", "AssemblageTestSupport"]),
+        .testTarget(
+            name: "AssemblageReliabilityTests",
+            dependencies: ["Assemblage", "AssemblageProperties", "AssemblageTestSupport"]),
         // The ASSEMBLAGE_HEAVY_TESTS switch and the `.heavy` trait, shared with the stress package (Stress/, which
         // links the folder in), whose tests are heavy too. The stress runner and the leak probe live there.
         .target(name: "AssemblageTestSupport", path: "Tests/AssemblageTestSupport"),
@@ -151,9 +172,10 @@ let package = Package(
 // and members visible only from modules a file imports itself. Tests, the demo and the tools keep the spelling
 // users write today, so that the articles' code (compiled in the tests) reads as an app's does.
 for target in package.targets where target.type == .regular {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
 }

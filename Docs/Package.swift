@@ -15,11 +15,13 @@ let package = Package(
     ],
     targets: [
         // Links both documented libraries, so that the plugin sees them as this package's dependencies.
-        .target(name: "AssemblageDocs", dependencies: [
-            .product(name: "Assemblage", package: "Assemblage"),
-            .product(name: "AssemblageProperties", package: "Assemblage"),
-            .product(name: "AssemblageScenes", package: "Assemblage"),
-        ]),
+        .target(
+            name: "AssemblageDocs",
+            dependencies: [
+                .product(name: "Assemblage", package: "Assemblage"),
+                .product(name: "AssemblageProperties", package: "Assemblage"),
+                .product(name: "AssemblageScenes", package: "Assemblage"),
+            ])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -51,6 +51,16 @@ def wrapped(indent, head, items, tail):
     return [f"{indent}{head}", f"{indent}    {', '.join(items)}{tail}"]
 
 
+def closure_parameter(indent, label, attributes, params, tail):
+    """`label: attributes (params)tail` on one line when it fits, else laid out the way swift-format breaks it: the
+    type on a line of its own below the label, the parameters on a line of their own inside the parentheses."""
+    line = f"{indent}{label}: {attributes} ({', '.join(params)}){tail}"
+    if len(line) <= WIDTH:
+        return [line]
+    return [f"{indent}{label}:", f"{indent}    {attributes} (", f"{indent}        {', '.join(params)}",
+            f"{indent}    ){tail}"]
+
+
 def declaration(indent, head, params, tail):
     """`head(params)tail` on one line when it fits, else the parameters packed on lines of their own."""
     line = f"{indent}{head}({', '.join(params)}){tail}"
@@ -609,7 +619,9 @@ def autoregistration():
         w("        name: String? = nil,")
         w("        file: String = #fileID,")
         w("        line: Int = #line,")
-        w(f"        initializer: @escaping @Sendable ({', '.join('consuming ' + l for l in names)}) throws -> Service")
+        for text in closure_parameter("        ", "initializer", "@escaping @Sendable", ["consuming " + l for l in names],
+                                      " throws -> Service"):
+            w(text)
         w("    ) -> ServiceEntry<Service> {")
         w("        _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)")
         w("    }")
@@ -634,7 +646,8 @@ def autoregistration_helper(n):
         f"    func _autoregister<Service, {', '.join(names)}>(",
         "        name: String?, priority: Int?, file: String, line: Int,",
     ]
-    out += wrapped("        ", "initializer: @escaping @Sendable (", ["consuming " + l for l in names], ") throws -> Service")
+    out += closure_parameter("        ", "initializer", "@escaping @Sendable", ["consuming " + l for l in names],
+                             " throws -> Service")
     out.append("    ) -> ServiceEntry<Service> {")
     head = f"_autoregister(name: name, priority: priority, file: file, line: line, parameters: {', '.join(l + '.self' for l in names)}"
     if len(f"        {head}) {{ site in") <= WIDTH:
@@ -698,7 +711,8 @@ def collection_autoregistration():
         w("        priority: Int = 0,")
         w("        file: String = #fileID,")
         w("        line: Int = #line,")
-        for text in wrapped("        ", "initializer: @escaping @Sendable (", ["consuming " + l for l in names], ") throws -> Service"):
+        for text in closure_parameter("        ", "initializer", "@escaping @Sendable", ["consuming " + l for l in names],
+                                      " throws -> Service"):
             w(text)
         w("    ) -> ServiceEntry<Service> {")
         w("        _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)")

@@ -14,13 +14,13 @@ import PackageDescription
 let package = Package(
     name: "SwinjectSuite",
     dependencies: [
-        .package(name: "Assemblage", path: "../.."),
+        .package(name: "Assemblage", path: "../..")
     ],
     targets: [
         .testTarget(
             name: "SwinjectTests",
             dependencies: [.product(name: "Assemblage", package: "Assemblage")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v5]
 )

@@ -15,8 +15,9 @@ let package = Package(
         // Assemblage from this repository, with its opt-in integrations: Hummingbird (request scopes, the
         // container's shutdown in the application's services), swift-configuration (a ConfigReader as a property
         // source), swift-log and swift-service-lifecycle.
-        .package(name: "Assemblage", path: "../..",
-                 traits: ["Hummingbird", "ServiceLifecycle", "Configuration", "Logging"]),
+        .package(
+            name: "Assemblage", path: "../..",
+            traits: ["Hummingbird", "ServiceLifecycle", "Configuration", "Logging"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),

@@ -7,7 +7,7 @@ let package = Package(
     name: "VaporTodo",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "vapor-todo", targets: ["vapor-todo"]),
+        .executable(name: "vapor-todo", targets: ["vapor-todo"])
     ],
     dependencies: [
         // Assemblage from this repository, with its Vapor integration (trait Vapor, product AssemblageVapor).

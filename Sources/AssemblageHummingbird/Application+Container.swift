@@ -41,8 +41,10 @@ extension Application {
     ///   - services: Service types the container resolves (with `resolveAsync`), in start order.
     ///   - logger: Where disposal failures are logged; the application's logger when `nil`.
     /// - Throws: `ResolutionError` when a service cannot be resolved; nothing was added then.
-    public mutating func addContainer(_ container: Container, running services: [any Service.Type],
-                                      logger: Logger? = nil) async throws(ResolutionError) {
+    public mutating func addContainer(
+        _ container: Container, running services: [any Service.Type],
+        logger: Logger? = nil
+    ) async throws(ResolutionError) {
         var added: [any Service] = [ContainerService(container, logger: logger ?? self.logger)]
         for type in services {
             added.append(try await Self.resolveService(type, from: container))
@@ -51,7 +53,8 @@ extension Application {
     }
 
     private static func resolveService<S: Service>(_ type: S.Type, from container: Container)
-        async throws(ResolutionError) -> any Service {
+        async throws(ResolutionError) -> any Service
+    {
         try await container.resolveAsync(S.self)
     }
 }

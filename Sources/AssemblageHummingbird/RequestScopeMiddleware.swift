@@ -46,7 +46,8 @@ import Logging
 public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddleware {
     /// Gives the request's scope the values it provides (and may change the context); called before the rest of
     /// the chain, with the scope already in the context.
-    public typealias Provide = @Sendable (_ request: Request, _ context: inout Context, _ scope: Scope) async throws
+    public typealias Provide =
+        @Sendable (_ request: Request, _ context: inout Context, _ scope: Scope) async throws
         -> Void
     /// The headers to put on every response of the request, read from its scope.
     public typealias ResponseHeaders = @Sendable (_ scope: Scope) -> HTTPFields
@@ -73,8 +74,10 @@ public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddl
     ///     errors pass through unchanged).
     ///   - provide: Provides the request's values to its scope; the request itself is provided before it when
     ///     the container declares `Request` as a scoped value.
-    public init(container: Container, label: String = "request", responseHeaders: ResponseHeaders? = nil,
-                provide: @escaping Provide) {
+    public init(
+        container: Container, label: String = "request", responseHeaders: ResponseHeaders? = nil,
+        provide: @escaping Provide
+    ) {
         self.container = container
         self.label = label
         self.responseHeaders = responseHeaders
@@ -106,8 +109,10 @@ public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddl
     /// - Returns: The response, with the declared headers.
     /// - Throws: What the chain, `provide` or the scope's end throws (wrapped in ``ErrorWithResponseHeaders`` when
     ///   there are response headers); `HTTPError(.serviceUnavailable)` after the container's shutdown.
-    public func handle(_ request: Request, context: Context,
-                       next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if container.isShutDown { throw HTTPError(.serviceUnavailable) }
         var context = context
         var headers = HTTPFields()

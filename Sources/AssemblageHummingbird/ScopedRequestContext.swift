@@ -71,8 +71,10 @@ extension ScopedRequestContext {
     ///   - isolation: The caller's actor, inferred.
     /// - Returns: The service: a `.scoped` one is this request's.
     /// - Throws: ``MissingRequestScopeError`` without a scope, `ResolutionError` when it cannot be resolved.
-    public func resolveAsync<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil,
-                                      isolation: isolated (any Actor)? = #isolation) async throws -> Service {
+    public func resolveAsync<Service>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Service {
         try await requireScope().resolveAsync(Service.self, name: name, isolation: isolation)
     }
 }

@@ -17,8 +17,10 @@ extension Assembler {
     ///   - propertyLoaders: Loaded in order (later wins), all or nothing.
     ///   - container: The container to register into.
     /// - Throws: ``PropertyError`` when a loader fails; no assembly runs then.
-    public convenience init(_ assemblies: [any Assembly], propertyLoaders: [any PropertyLoader],
-                            container: Container = Container()) throws {
+    public convenience init(
+        _ assemblies: [any Assembly], propertyLoaders: [any PropertyLoader],
+        container: Container = Container()
+    ) throws {
         try container.applyPropertyLoaders(propertyLoaders)
         self.init(assemblies, container: container)
     }
@@ -30,8 +32,10 @@ extension Assembler {
     ///   - propertyLoaders: Loaded in order (later wins), all or nothing.
     ///   - container: The container to register into.
     /// - Throws: ``PropertyError`` when a loader fails.
-    public convenience init(assemblies: [any Assembly], propertyLoaders: [any PropertyLoader],
-                            container: Container = Container()) throws {
+    public convenience init(
+        assemblies: [any Assembly], propertyLoaders: [any PropertyLoader],
+        container: Container = Container()
+    ) throws {
         try self.init(assemblies, propertyLoaders: propertyLoaders, container: container)
     }
 

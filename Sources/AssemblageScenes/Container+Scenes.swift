@@ -19,8 +19,10 @@ extension Container {
     ///   - line: The registering line (recorded for diagnostics).
     /// - Returns: The entry, to configure as any registration.
     @discardableResult
-    public func register<Scene: SceneModule>(scene: Scene, file: String = #fileID,
-                                             line: Int = #line) -> ServiceEntry<AnySceneModule<Scene.View>> {
+    public func register<Scene: SceneModule>(
+        scene: Scene, file: String = #fileID,
+        line: Int = #line
+    ) -> ServiceEntry<AnySceneModule<Scene.View>> {
         register(AnySceneModule<Scene.View>.self, name: Scene.moduleName, file: file, line: line) { _ in
             AnySceneModule(scene)
         }

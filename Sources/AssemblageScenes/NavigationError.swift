@@ -1,4 +1,5 @@
 public import Assemblage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials  // LocalizedError's defaults, which the AssemblageError conformance uses
 #else
@@ -37,8 +38,10 @@ public struct NavigationError: AssemblageError {
     /// What the scene's `build` or the resolver threw.
     public let underlying: (any Error)?
 
-    init(code: Code, navigation: NavigationType? = nil, sceneName: String? = nil, parameterKey: String? = nil,
-         registeredScenes: [String] = [], detail: String? = nil, underlying: (any Error)? = nil) {
+    init(
+        code: Code, navigation: NavigationType? = nil, sceneName: String? = nil, parameterKey: String? = nil,
+        registeredScenes: [String] = [], detail: String? = nil, underlying: (any Error)? = nil
+    ) {
         self.code = code
         self.navigation = navigation
         self.sceneName = sceneName
@@ -86,9 +89,11 @@ public struct NavigationError: AssemblageError {
     public var details: [ErrorDetail] {
         var details: [ErrorDetail] = []
         if code == .unknownScene {
-            details.append(registeredScenes.isEmpty
-                ? ErrorDetail("No scenes are registered for this host; register them with container.register(scene:).")
-                : ErrorDetail("Registered scenes", registeredScenes.joined(separator: ", ")))
+            details.append(
+                registeredScenes.isEmpty
+                    ? ErrorDetail(
+                        "No scenes are registered for this host; register them with container.register(scene:).")
+                    : ErrorDetail("Registered scenes", registeredScenes.joined(separator: ", ")))
         }
         if causeHasLinesOfItsOwn, let underlying { details.append(.cause(describing: underlying)) }
         if let navigation { details.append(ErrorDetail("Navigation", "\(navigation)")) }

@@ -55,8 +55,9 @@ public protocol NavigationHost: AnyObject {
     ///   - transition: What to show or remove.
     ///   - animated: Whether to animate.
     ///   - completion: Call it once the transition has finished.
-    func perform(_ transition: HostTransition<View>, animated: Bool,
-                 completion: @escaping @MainActor @Sendable () -> Void)
+    func perform(
+        _ transition: HostTransition<View>, animated: Bool,
+        completion: @escaping @MainActor @Sendable () -> Void)
 
     /// Opens a URL outside the scenes (a browser, another app), then calls `completion` exactly once.
     ///

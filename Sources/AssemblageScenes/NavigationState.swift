@@ -52,7 +52,8 @@ public struct NavigationState: Sendable, Equatable, CustomStringConvertible {
 
     /// Layers separated by `|`, scenes in a stack by `›`: `home › orders | signIn`.
     public var description: String {
-        layers.isEmpty ? "(nothing on screen)"
+        layers.isEmpty
+            ? "(nothing on screen)"
             : layers.map { $0.entries.map(\.sceneName).joined(separator: " › ") }.joined(separator: " | ")
     }
 }

@@ -54,8 +54,10 @@ public final class SceneAssembler {
     ///   - parameters: What the starting scene is built with.
     ///   - container: The container to register into.
     ///   - registrations: Registers the app's services and scenes; runs now and again on each reconfigure.
-    public init(startingScene: String, parameters: SceneParameters = [:], container: Container = Container(),
-                registrations: @escaping @MainActor (Container) -> Void) {
+    public init(
+        startingScene: String, parameters: SceneParameters = [:], container: Container = Container(),
+        registrations: @escaping @MainActor (Container) -> Void
+    ) {
         startingSceneName = startingScene
         startingParameters = parameters
         self.container = container
@@ -77,8 +79,10 @@ public final class SceneAssembler {
     ///   - parameters: What the starting scene is built with.
     ///   - assemblies: The app's assemblies, in order.
     ///   - container: The container to register into.
-    public convenience init(startingScene: String, parameters: SceneParameters = [:], assemblies: [any Assembly],
-                            container: Container = Container()) {
+    public convenience init(
+        startingScene: String, parameters: SceneParameters = [:], assemblies: [any Assembly],
+        container: Container = Container()
+    ) {
         self.init(startingScene: startingScene, parameters: parameters, container: container) { container in
             Assembler(container: container).apply(assemblies: assemblies)
         }
@@ -97,8 +101,9 @@ public final class SceneAssembler {
     /// - Throws: ``NavigationError`` when the starting scene is unknown or cannot be built; nothing is
     ///   shown then, and the coordinator keeps its previous host and state.
     public func configure<Host: NavigationHost>(host: Host, animated: Bool = false) throws(NavigationError) {
-        try coordinator.start(host: host, sceneName: startingSceneName, parameters: startingParameters,
-                              animated: animated)
+        try coordinator.start(
+            host: host, sceneName: startingSceneName, parameters: startingParameters,
+            animated: animated)
     }
 
     /// Removes every registration, registers again, and shows the starting scene as the root on the same host.

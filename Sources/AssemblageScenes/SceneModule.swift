@@ -136,8 +136,9 @@ public struct AnySceneModule<View>: Sendable {
                 return try scene.build(resolver: resolver, parameters: payload)
             }
             let passed = parameters.payload.map { "a \(type(of: $0))" } ?? "keyed values \(parameters)"
-            throw NavigationError(code: .invalidParameters, sceneName: Scene.moduleName,
-                                  detail: "it takes \(Scene.Parameters.self) and the navigation passed \(passed)")
+            throw NavigationError(
+                code: .invalidParameters, sceneName: Scene.moduleName,
+                detail: "it takes \(Scene.Parameters.self) and the navigation passed \(passed)")
         }
     }
 
@@ -152,8 +153,10 @@ public struct AnySceneModule<View>: Sendable {
     /// - Parameters:
     ///   - moduleName: The scene's name.
     ///   - build: Resolves what the scene needs and creates its view, on the main actor.
-    public init(moduleName: String,
-                build: @escaping @MainActor @Sendable (any Resolver, SceneParameters) throws -> View) {
+    public init(
+        moduleName: String,
+        build: @escaping @MainActor @Sendable (any Resolver, SceneParameters) throws -> View
+    ) {
         self.moduleName = moduleName
         self.parametersTypeName = String(describing: SceneParameters.self)
         self.buildView = build

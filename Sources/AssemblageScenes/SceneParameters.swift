@@ -120,12 +120,14 @@ public struct SceneParameters: Sendable, ExpressibleByDictionaryLiteral, CustomS
     ///   the expected type and what was found instead.
     public func require<T>(_ key: String, as type: T.Type = T.self) throws(NavigationError) -> T {
         guard let value = values[key] else {
-            throw NavigationError(code: .invalidParameters, parameterKey: key,
-                                  detail: "parameter \"\(key)\" is missing (expected \(T.self))")
+            throw NavigationError(
+                code: .invalidParameters, parameterKey: key,
+                detail: "parameter \"\(key)\" is missing (expected \(T.self))")
         }
         guard let typed = value as? T else {
-            throw NavigationError(code: .invalidParameters, parameterKey: key,
-                                  detail: "parameter \"\(key)\" is \(Swift.type(of: value)), expected \(T.self)")
+            throw NavigationError(
+                code: .invalidParameters, parameterKey: key,
+                detail: "parameter \"\(key)\" is \(Swift.type(of: value)), expected \(T.self)")
         }
         return typed
     }

@@ -140,10 +140,13 @@ public final class TransitionCoordinator {
     ///   ``NavigationError/Code/transitionInProgress`` while a navigation is running, waiting or being
     ///   built (also when a scene's `build` calls it). The coordinator then
     ///   keeps its previous host, state and starting scene.
-    public func start<Host: NavigationHost>(host: Host, sceneName: String, parameters: SceneParameters = [:],
-                                            animated: Bool = false) throws(NavigationError) {
-        try start(binding: _TypedHostBinding(host), sceneName: sceneName, parameters: parameters,
-                  animated: animated, beforeBuilding: nil)
+    public func start<Host: NavigationHost>(
+        host: Host, sceneName: String, parameters: SceneParameters = [:],
+        animated: Bool = false
+    ) throws(NavigationError) {
+        try start(
+            binding: _TypedHostBinding(host), sceneName: sceneName, parameters: parameters,
+            animated: animated, beforeBuilding: nil)
     }
 
     /// Starts again from the starting scene on the current host (what ``SceneAssembler/reconfigure(animated:)`` does).
@@ -151,12 +154,15 @@ public final class TransitionCoordinator {
         guard let binding, let startingSceneName else {
             throw NavigationError(code: .notStarted, navigation: .reset)
         }
-        try start(binding: binding, sceneName: startingSceneName, parameters: startingParameters,
-                  animated: animated, beforeBuilding: beforeBuilding)
+        try start(
+            binding: binding, sceneName: startingSceneName, parameters: startingParameters,
+            animated: animated, beforeBuilding: beforeBuilding)
     }
 
-    private func start(binding: any _HostBinding, sceneName: String, parameters: SceneParameters, animated: Bool,
-                       beforeBuilding: (@MainActor () -> Void)?) throws(NavigationError) {
+    private func start(
+        binding: any _HostBinding, sceneName: String, parameters: SceneParameters, animated: Bool,
+        beforeBuilding: (@MainActor () -> Void)?
+    ) throws(NavigationError) {
         let navigation = NavigationType.setRoot(sceneName: sceneName, parameters: parameters)
         guard !isNavigating else {
             throw NavigationError(code: .transitionInProgress, navigation: navigation, sceneName: sceneName)
@@ -207,8 +213,10 @@ public final class TransitionCoordinator {
     ///   - animated: Whether the host animates it.
     ///   - completion: Called on the main actor once the host has finished, or with the ``NavigationError``
     ///     that stopped the navigation.
-    public func performNavigation(_ navigation: NavigationType, animated: Bool = true,
-                                  completion: Completion? = nil) {
+    public func performNavigation(
+        _ navigation: NavigationType, animated: Bool = true,
+        completion: Completion? = nil
+    ) {
         pending.append(Request(navigation: navigation, animated: animated, completion: completion))
         runPending()
     }
@@ -325,15 +333,19 @@ public final class TransitionCoordinator {
 
 extension TransitionCoordinator {
     /// A transition ready to run, reporting its result.
-    typealias _Planned = @MainActor (_ animated: Bool,
-                                     _ completion: @escaping @MainActor @Sendable (Result<Void, NavigationError>) -> Void) -> Void
+    typealias _Planned =
+        @MainActor (
+            _ animated: Bool,
+            _ completion: @escaping @MainActor @Sendable (Result<Void, NavigationError>) -> Void
+        ) -> Void
 
     /// Checks `navigation` against the state and builds its scene; returns the change to the state and the
     /// transition that shows it. Throws, changing nothing, when it cannot happen.
     ///
     /// The change is applied to ``state`` in place (a push costs O(1), not a copy of the stack).
     private func plan(_ navigation: NavigationType) throws(NavigationError)
-        -> (apply: (inout NavigationState) -> Void, transition: _Planned) {
+        -> (apply: (inout NavigationState) -> Void, transition: _Planned)
+    {
         guard let binding, let top = state.layers.last, let topEntry = top.entries.last else {
             throw NavigationError(code: .notStarted, sceneName: navigation.sceneName)
         }
@@ -371,13 +383,20 @@ extension TransitionCoordinator {
             beforeReset?()
             return try plan(.setRoot(sceneName: startingSceneName, parameters: startingParameters))
         case .openURL(let url):
-            return ({ _ in }, { _, completion in
-                binding.open(url) { opened in
-                    completion(opened ? .success(()) : .failure(NavigationError(
-                        code: .urlNotOpened, navigation: navigation, sceneName: topEntry.sceneName,
-                        detail: url.absoluteString)))
+            return (
+                { _ in },
+                { _, completion in
+                    binding.open(url) { opened in
+                        completion(
+                            opened
+                                ? .success(())
+                                : .failure(
+                                    NavigationError(
+                                        code: .urlNotOpened, navigation: navigation, sceneName: topEntry.sceneName,
+                                        detail: url.absoluteString)))
+                    }
                 }
-            })
+            )
         }
         let transition = try binding.prepare(step, resolver: resolver)
         return (apply, { animated, completion in transition(animated) { completion(.success(())) } })

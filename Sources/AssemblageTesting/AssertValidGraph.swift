@@ -33,10 +33,12 @@ import XCTest
 ///   - column: Where the failure is reported (the calling column).
 /// - Returns: The report, for further checks.
 @discardableResult
-public func assertValidGraph(_ graph: some GraphValidatable, options: ValidationOptions = ValidationOptions(),
-                             failOnWarnings: Bool = false, fileID: String = #fileID,
-                             file: StaticString = #filePath, line: UInt = #line,
-                             column: UInt = #column) -> ValidationReport {
+public func assertValidGraph(
+    _ graph: some GraphValidatable, options: ValidationOptions = ValidationOptions(),
+    failOnWarnings: Bool = false, fileID: String = #fileID,
+    file: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+) -> ValidationReport {
     let report = graph.validate(options)
     let failed = !report.isValid || (failOnWarnings && !report.warnings.isEmpty)
     guard failed else { return report }

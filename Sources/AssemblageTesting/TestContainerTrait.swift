@@ -60,8 +60,10 @@ public struct TestContainerTrait: TestTrait, SuiteTrait, TestScoping {
     ///   - testCase: The test case about to run.
     ///   - function: Runs the test case.
     /// - Throws: What the configuring closure or the test throws; when the closure throws, the test does not run.
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         let container = Container(parent: base ?? Container.root, label: "test \(test.name)")
         try configure?(container)
         try await Container.withRoot(container) { try await function() }
@@ -91,8 +93,10 @@ extension Trait where Self == TestContainerTrait {
     ///     the test.
     ///   - configure: Registers stubs into each test's container; a throw fails the test before it runs.
     /// - Returns: The trait.
-    public static func testContainer(base: Container? = nil,
-                                     _ configure: (@Sendable (Container) throws -> Void)? = nil) -> TestContainerTrait {
+    public static func testContainer(
+        base: Container? = nil,
+        _ configure: (@Sendable (Container) throws -> Void)? = nil
+    ) -> TestContainerTrait {
         TestContainerTrait(base: base, configure: configure)
     }
 }

@@ -28,8 +28,10 @@ public import Assemblage
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
 @discardableResult
-public func withTestContainer<Result>(base: Container = .root, label: String = "test",
-                                      _ operation: (Container) throws -> Result) rethrows -> Result {
+public func withTestContainer<Result>(
+    base: Container = .root, label: String = "test",
+    _ operation: (Container) throws -> Result
+) rethrows -> Result {
     let container = Container(parent: base, label: label)
     return try Container.withRoot(container) { try operation(container) }
 }
@@ -55,9 +57,11 @@ public func withTestContainer<Result>(base: Container = .root, label: String = "
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
 @discardableResult
-public func withTestContainer<Result>(base: Container = .root, label: String = "test",
-                                      isolation: isolated (any Actor)? = #isolation,
-                                      _ operation: (Container) async throws -> Result) async rethrows -> Result {
+public func withTestContainer<Result>(
+    base: Container = .root, label: String = "test",
+    isolation: isolated (any Actor)? = #isolation,
+    _ operation: (Container) async throws -> Result
+) async rethrows -> Result {
     let container = Container(parent: base, label: label)
     return try await Container.withRoot(container, isolation: isolation) { try await operation(container) }
 }

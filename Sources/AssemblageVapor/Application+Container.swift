@@ -70,9 +70,11 @@ public struct ContainerLifecycleHandler: LifecycleHandler {
         do {
             try await container.shutdown()
         } catch {
-            application.logger.error("Disposing the container's instances failed", metadata: [
-                "container": "\(container.label)", "error": "\(error)",
-            ])
+            application.logger.error(
+                "Disposing the container's instances failed",
+                metadata: [
+                    "container": "\(container.label)", "error": "\(error)",
+                ])
         }
     }
 
@@ -85,9 +87,11 @@ public struct ContainerLifecycleHandler: LifecycleHandler {
         do {
             try container.shutdownSynchronously()
         } catch {
-            application.logger.error("Disposing the container's instances failed", metadata: [
-                "container": "\(container.label)", "error": "\(error)",
-            ])
+            application.logger.error(
+                "Disposing the container's instances failed",
+                metadata: [
+                    "container": "\(container.label)", "error": "\(error)",
+                ])
         }
     }
 

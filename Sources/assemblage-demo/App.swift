@@ -80,7 +80,10 @@ final class UserManager: Sendable {
 final class OrderManager: Sendable {
     let orders: OrderService
     let clock: Clock
-    init(orders: OrderService, clock: Clock) { self.orders = orders; self.clock = clock }
+    init(orders: OrderService, clock: Clock) {
+        self.orders = orders
+        self.clock = clock
+    }
     func summary(for user: Int) -> String { "\(orders.orders(for: user).count) orders at \(clock.now())" }
 }
 
@@ -94,5 +97,8 @@ struct ServerSettings: Decodable, Sendable {
 final class ProfileViewModel: Sendable {
     let userID: Int
     let manager: UserManager
-    init(userID: Int, manager: UserManager) { self.userID = userID; self.manager = manager }
+    init(userID: Int, manager: UserManager) {
+        self.userID = userID
+        self.manager = manager
+    }
 }

@@ -14,8 +14,9 @@ struct ServiceAssembly: Assembly {
 struct ManagerAssembly: Assembly {
     func assemble(container: Container) {
         container.register(UserManager.self) { r in
-            UserManager(users: try r.require(UserService.self), logger: try r.require(AppLogger.self),
-                        greeting: r.property("greeting") ?? "Hi")
+            UserManager(
+                users: try r.require(UserService.self), logger: try r.require(AppLogger.self),
+                greeting: r.property("greeting") ?? "Hi")
         }
         container.register(OrderManager.self) { r in
             OrderManager(orders: try r.require(OrderService.self), clock: try r.require(Clock.self))
@@ -37,7 +38,9 @@ struct LoggerAssembly: Assembly {
         container.registerIntoCollection(LogHandler.self, name: "memory") { _ in MemoryLogHandler() }
             .inObjectScope(.container)
         // Every handler gets a timestamp prefix, whoever registered it.
-        container.decorate(LogHandler.self) { r, inner in TimestampedLogHandler(inner: inner, clock: try r.require(Clock.self)) }
+        container.decorate(LogHandler.self) { r, inner in
+            TimestampedLogHandler(inner: inner, clock: try r.require(Clock.self))
+        }
     }
 
     func loaded(resolver: Resolver) {

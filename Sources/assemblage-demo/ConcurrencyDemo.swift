@@ -10,7 +10,7 @@ actor SessionStore {
     static let opened = OpenCount()
 
     init(users: UserService) async {
-        try? await Task.sleep(nanoseconds: 1_000_000)   // pretend to open a database
+        try? await Task.sleep(nanoseconds: 1_000_000)  // pretend to open a database
         user = users.user(id: 7)
         Self.opened.add()
     }
@@ -52,14 +52,18 @@ final class OpenCount: @unchecked Sendable {  // @unchecked: `value` is only tou
 func runConcurrencyDemo() async {
     print("\n== Concurrency: async factories and @MainActor registrations")
     let container = Container(label: "concurrency")
-    container.register(UserService.self) { _ in RemoteUserService(http: FakeHTTPClient(baseURL: "https://api.example.com")) }
+    container.register(UserService.self) { _ in
+        RemoteUserService(http: FakeHTTPClient(baseURL: "https://api.example.com"))
+    }
     container.register(Clock.self) { _ in FixedClock() }
     container.register(SessionStore.self) { r in await SessionStore(users: try r.require(UserService.self)) }
         .inObjectScope(.container)
     // A synchronous factory can't await the store: the view model's store is handed in as an argument.
-    container.register(DashboardViewModel.self, mainActorFactory: { (r, store: SessionStore) in
-        DashboardViewModel(store: store, clock: try r.require(Clock.self))
-    })
+    container.register(
+        DashboardViewModel.self,
+        mainActorFactory: { (r, store: SessionStore) in
+            DashboardViewModel(store: store, clock: try r.require(Clock.self))
+        })
     for registration in container.isolatedRegistrations { print("  registered:", registration) }
 
     do {
@@ -68,8 +72,9 @@ func runConcurrencyDemo() async {
             for _ in 0..<100 { group.addTask { ObjectIdentifier(try await container.resolveAsync(SessionStore.self)) } }
             return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
         }
-        print("  100 tasks resolved SessionStore with try await: \(stores.count) instance, opened",
-              "\(SessionStore.opened.count) time(s)")
+        print(
+            "  100 tasks resolved SessionStore with try await: \(stores.count) instance, opened",
+            "\(SessionStore.opened.count) time(s)")
 
         // 2. The @MainActor view model, resolved synchronously on the main actor.
         let store = try await container.resolveAsync(SessionStore.self)

@@ -23,7 +23,8 @@ extension DemoDiagnostics {
         if let graph { output.append(DemoGraph(report: report).text(graph)) }
         if validate { output.append(report.description) }
         standardOutput = output.joined(separator: "\n\n")
-        standardError = !validate && !report.isValid
+        standardError =
+            !validate && !report.isValid
             ? "assemblage-demo: the app's graph is not valid (--validate prints this report on standard output):\n"
                 + report.description
             : ""
@@ -64,8 +65,10 @@ struct DemoGraph {
                     missing[index].dependents.append(dependentID)
                 }
             } else {
-                missing.append(Missing(id: "missing\(missing.count)", key: key,
-                                       dependents: dependentID.map { [$0] } ?? []))
+                missing.append(
+                    Missing(
+                        id: "missing\(missing.count)", key: key,
+                        dependents: dependentID.map { [$0] } ?? []))
             }
         }
         self.graph = graph
@@ -110,22 +113,26 @@ struct DemoGraph {
     /// types of what was asked for) and their edges to `edges`. Unchanged when nothing is missing.
     var json: String {
         guard !missing.isEmpty,
-              var object = (try? JSONSerialization.jsonObject(with: Data(graph.json.utf8))) as? [String: Any],
-              var nodes = object["nodes"] as? [Any], var edges = object["edges"] as? [Any] else { return graph.json }
+            var object = (try? JSONSerialization.jsonObject(with: Data(graph.json.utf8))) as? [String: Any],
+            var nodes = object["nodes"] as? [Any], var edges = object["edges"] as? [Any]
+        else { return graph.json }
         for node in missing {
-            nodes.append([
-                "id": node.id,
-                "missing": true,
-                "type": _typeName(node.key.serviceType, qualified: false),
-                "name": node.key.name.map { $0 as Any } ?? NSNull(),
-                "arguments": node.key.hasArguments ? "\(node.key.argumentsType)" : "",
-            ] as [String: Any])
+            nodes.append(
+                [
+                    "id": node.id,
+                    "missing": true,
+                    "type": _typeName(node.key.serviceType, qualified: false),
+                    "name": node.key.name.map { $0 as Any } ?? NSNull(),
+                    "arguments": node.key.hasArguments ? "\(node.key.argumentsType)" : "",
+                ] as [String: Any])
             edges += node.dependents.map { ["from": $0, "to": node.id] }
         }
         object["nodes"] = nodes
         object["edges"] = edges
-        guard let data = try? JSONSerialization.data(withJSONObject: object,
-                                                     options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return graph.json }
         return String(decoding: data, as: UTF8.self)
     }

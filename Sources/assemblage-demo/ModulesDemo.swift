@@ -82,7 +82,7 @@ struct DatabaseModule: DefaultModuleAssemblyOverride {
     let path: String
     func assemble(container: Container) {
         let path = self.path
-        container.register(ShopStore.self) { _ in SQLiteShopStore(path: path) }.eager()   // opened at start-up
+        container.register(ShopStore.self) { _ in SQLiteShopStore(path: path) }.eager()  // opened at start-up
     }
 }
 
@@ -171,15 +171,17 @@ func runModulesDemo(mock: Bool) {
 
         let cartScope = try assembler.resolver(for: CartModule.self)
         let catalogScope = try assembler.resolver(for: CatalogModule.self)
-        print("  scopes: CartModule sees HTTPClient: \(cartScope.resolve(HTTPClient.self) != nil) (not a dependency, "
-            + "though the Recommendations contributed to it use one); "
-            + "CatalogModule sees it: \(catalogScope.resolve(HTTPClient.self) != nil)")
+        print(
+            "  scopes: CartModule sees HTTPClient: \(cartScope.resolve(HTTPClient.self) != nil) (not a dependency, "
+                + "though the Recommendations contributed to it use one); "
+                + "CatalogModule sees it: \(catalogScope.resolve(HTTPClient.self) != nil)")
 
         let analytics = try assembler.resolver.require(AnalyticsTracker.self)
         try assembler.reset(CartModule.self)
         let newCart = try assembler.resolver.require(Cart.self)
-        print("  after reset(CartModule): new cart \(newCart !== shop.cart) with \(newCart.count) items; "
-            + "analytics kept (\(newCart.analytics === analytics), \(analytics.count) event)")
+        print(
+            "  after reset(CartModule): new cart \(newCart !== shop.cart) with \(newCart.count) items; "
+                + "analytics kept (\(newCart.analytics === analytics), \(analytics.count) event)")
     } catch {
         print("  unexpected failure:\n\(error)")
     }

@@ -46,7 +46,8 @@ struct DemoOptions: Equatable {
                 if argument.hasPrefix("--profile=") {
                     let path = String(argument.dropFirst("--profile=".count))
                     guard !path.isEmpty else {
-                        return .failure(DemoOptionsError(message: "--profile takes a folder or a .json, .svg or .txt file"))
+                        return .failure(
+                            DemoOptionsError(message: "--profile takes a folder or a .json, .svg or .txt file"))
                     }
                     options.profile = path
                     continue
@@ -64,7 +65,8 @@ struct DemoOptions: Equatable {
             }
         }
         if options.profile != nil, options.diagnosticsOnly {
-            return .failure(DemoOptionsError(message: "--profile records the app's start, which --validate and --graph skip"))
+            return .failure(
+                DemoOptionsError(message: "--profile records the app's start, which --validate and --graph skip"))
         }
         if options.broken, !options.diagnosticsOnly {
             return .failure(DemoOptionsError(message: "--broken only changes what --validate and --graph check"))
@@ -97,7 +99,7 @@ func validateDemoApp(broken: Bool) -> ValidationReport {
     }
     if broken {
         container.register(AuditTrail.self) { r in
-            AuditTrail(store: try r.require(AuditStore.self))   // assemblage-check: ignore (missing on purpose)
+            AuditTrail(store: try r.require(AuditStore.self))  // assemblage-check: ignore (missing on purpose)
         }
     }
     var options = ValidationOptions()

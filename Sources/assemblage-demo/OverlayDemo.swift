@@ -53,14 +53,15 @@ func runOverlayDemo() {
 
     func show(_ label: String) {
         let model = ScreenModel()
-        print("  \(label.padding(toLength: 34, withPad: " ", startingAt: 0)) root: \(Container.root.label); "
-            + model.describe())
+        print(
+            "  \(label.padding(toLength: 34, withPad: " ", startingAt: 0)) root: \(Container.root.label); "
+                + model.describe())
     }
 
     show("before (root is main):")
     print("  bootstrap ran \(bootstrapRuns.count) time(s), on the first resolve")
 
-    let overlay = Container(parent: Container.main, label: "debug-overlay")   // searched first, then main
+    let overlay = Container(parent: Container.main, label: "debug-overlay")  // searched first, then main
     overlay.register(BackendSession.self) { _ in MockBackendSession() }
     overlay.register(DebugBanner.self) { _ in DebugBanner(text: "DEBUG: mock backend") }
     overlay.register(ImageCache.self) { _ in ImageCache() }.inObjectScope(.container)

@@ -12,13 +12,17 @@ import Foundation
 /// - Returns: `true` when the user typed `q` (the demo then quits), `false` otherwise.
 @MainActor @discardableResult
 func runScenesDemo(interactive: Bool) -> Bool {
-    print("\n== Scenes" + (interactive ? " (type a number to follow a link, b to go back, q to quit)"
-                                      : " (a scripted walk; --interactive to navigate them yourself)"))
+    print(
+        "\n== Scenes"
+            + (interactive
+                ? " (type a number to follow a link, b to go back, q to quit)"
+                : " (a scripted walk; --interactive to navigate them yourself)"))
     // The app's services read their settings from properties (which survive `.reset`'s removeAll).
     let container = Container(label: "scenes")
     try? container.applyPropertyLoader(JSONPropertyLoader(bundle: .module, name: "settings"))
-    let assembler = SceneAssembler(startingScene: ScenesDemo.Home.moduleName,
-                                   assemblies: [ServiceAssembly(), ScenesDemo.SceneAssembly()], container: container)
+    let assembler = SceneAssembler(
+        startingScene: ScenesDemo.Home.moduleName,
+        assemblies: [ServiceAssembly(), ScenesDemo.SceneAssembly()], container: container)
     let host = TerminalNavigationHost(showsKeyHints: interactive, indent: "  ")
     do {
         try assembler.configure(host: host)
@@ -81,18 +85,20 @@ enum ScenesDemo {
         func build(resolver: Resolver, parameters: SceneParameters) throws -> TerminalScreen {
             let coordinator = try resolver.transitionCoordinator()
             let session = try resolver.require(Session.self)
-            return TerminalScreen(title: "Home", lines: [session.user.map { "Signed in as \($0)." } ?? "Signed out."],
-                                  links: [
-                .init("Orders") {
-                    coordinator.performNavigation(session.user == nil
-                        ? .presentAndPush(sceneName: SignIn.moduleName, parameters: ["next": Orders.moduleName])
-                        : .push(sceneName: Orders.moduleName))
-                },
-                .init("Settings", to: .present(sceneName: Settings.moduleName)),
-                .init("Help", to: .presentAndPush(sceneName: Help.moduleName)),
-                .init("Website", to: .openURL(URL(string: "https://example.com/assemblage")!)),
-                .init("Sign out", to: .reset),
-            ])
+            return TerminalScreen(
+                title: "Home", lines: [session.user.map { "Signed in as \($0)." } ?? "Signed out."],
+                links: [
+                    .init("Orders") {
+                        coordinator.performNavigation(
+                            session.user == nil
+                                ? .presentAndPush(sceneName: SignIn.moduleName, parameters: ["next": Orders.moduleName])
+                                : .push(sceneName: Orders.moduleName))
+                    },
+                    .init("Settings", to: .present(sceneName: Settings.moduleName)),
+                    .init("Help", to: .presentAndPush(sceneName: Help.moduleName)),
+                    .init("Website", to: .openURL(URL(string: "https://example.com/assemblage")!)),
+                    .init("Sign out", to: .reset),
+                ])
         }
     }
 
@@ -105,13 +111,15 @@ enum ScenesDemo {
             let next = try parameters.require("next", as: String.self)
             let coordinator = try resolver.transitionCoordinator()
             let session = try resolver.require(Session.self)
-            return TerminalScreen(title: "Sign in", lines: ["Sign in to see your \(next)."], links: [
-                .init("Sign in as Ada") {
-                    session.user = "Ada"
-                    coordinator.performNavigation(.back)
-                    coordinator.performNavigation(.push(sceneName: next))
-                },
-            ])
+            return TerminalScreen(
+                title: "Sign in", lines: ["Sign in to see your \(next)."],
+                links: [
+                    .init("Sign in as Ada") {
+                        session.user = "Ada"
+                        coordinator.performNavigation(.back)
+                        coordinator.performNavigation(.push(sceneName: next))
+                    }
+                ])
         }
     }
 
@@ -122,9 +130,11 @@ enum ScenesDemo {
         func build(resolver: Resolver, parameters: SceneParameters) throws -> TerminalScreen {
             let orders = try resolver.require(OrderService.self).orders(for: 7)
             let user = try resolver.require(Session.self).user ?? "nobody"
-            return TerminalScreen(title: "Orders", lines: ["\(orders.count) orders for \(user)"], links: orders.map {
-                .init("Order \($0)", to: .push(OrderDetail.self, parameters: .init(number: $0)))
-            })
+            return TerminalScreen(
+                title: "Orders", lines: ["\(orders.count) orders for \(user)"],
+                links: orders.map {
+                    .init("Order \($0)", to: .push(OrderDetail.self, parameters: .init(number: $0)))
+                })
         }
     }
 
@@ -146,9 +156,11 @@ enum ScenesDemo {
 
         @MainActor
         func build(resolver: Resolver, parameters: SceneParameters) throws -> TerminalScreen {
-            TerminalScreen(title: "Settings", lines: ["Presented without a navigation stack."], links: [
-                .init("Advanced (a push here fails)", to: .push(sceneName: Help.moduleName)),
-            ])
+            TerminalScreen(
+                title: "Settings", lines: ["Presented without a navigation stack."],
+                links: [
+                    .init("Advanced (a push here fails)", to: .push(sceneName: Help.moduleName))
+                ])
         }
     }
 
@@ -158,10 +170,12 @@ enum ScenesDemo {
 
         @MainActor
         func build(resolver: Resolver, parameters: SceneParameters) throws -> TerminalScreen {
-            TerminalScreen(title: "Help", lines: ["Numbers follow links; b goes back; q quits."], links: [
-                .init("More help", to: .push(sceneName: Help.moduleName)),
-                .init("Missing page", to: .push(sceneName: "faq")),
-            ])
+            TerminalScreen(
+                title: "Help", lines: ["Numbers follow links; b goes back; q quits."],
+                links: [
+                    .init("More help", to: .push(sceneName: Help.moduleName)),
+                    .init("Missing page", to: .push(sceneName: "faq")),
+                ])
         }
     }
 }

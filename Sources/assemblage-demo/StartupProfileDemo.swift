@@ -9,8 +9,9 @@ func recordingStartup(to path: String?, _ start: () -> Void) {
     do {
         let written = try profile.write(to: URL(fileURLWithPath: path))
         section("Startup profile (--profile)")
-        print(profile.text(top: 5).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
+        print(
+            profile.text(top: 5).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n"))
         print("  written: " + written.map(\.path).joined(separator: ", "))
     } catch {
         FileHandle.standardError.write(Data("assemblage-demo: \(error)\n".utf8))

@@ -72,9 +72,10 @@ print("assemblage-demo \(assemblageVersion): an example app wired with Assemblag
 let appContainer = Container(label: "app")
 let assembler: Assembler
 do {
-    assembler = try Assembler([ServiceAssembly(), ManagerAssembly(), LoggerAssembly()],
-                              propertyLoaders: [JSONPropertyLoader(bundle: .module, name: "settings")],
-                              container: appContainer)
+    assembler = try Assembler(
+        [ServiceAssembly(), ManagerAssembly(), LoggerAssembly()],
+        propertyLoaders: [JSONPropertyLoader(bundle: .module, name: "settings")],
+        container: appContainer)
 } catch {
     print("Could not load the demo's settings:\n\(error)")
     exit(1)
@@ -83,9 +84,10 @@ let resolver = assembler.resolver
 
 section("Settings (settings.json, a resource of the demo)")
 let server = try? resolver.decodeProperties(ServerSettings.self, forKey: "server")
-print("  api.baseURL = \(resolver.property("api.baseURL", as: String.self) ?? "?")",
-      "| api.retries = \(resolver.property("api.retries", as: Int.self) ?? 0)",
-      "| server = \(server.map { "\($0.host):\($0.port)" } ?? "?")")
+print(
+    "  api.baseURL = \(resolver.property("api.baseURL", as: String.self) ?? "?")",
+    "| api.retries = \(resolver.property("api.retries", as: Int.self) ?? 0)",
+    "| server = \(server.map { "\($0.host):\($0.port)" } ?? "?")")
 section("Registrations")
 print(appContainer.debugDescription)
 
@@ -118,7 +120,7 @@ section("Errors")
 // (the AssemblageGraphCheck plugin, which fails the build on them otherwise) to let them pass.
 let broken = Container(parent: appContainer, label: "broken")
 broken.register(UserService.self) { r in
-    RemoteUserService(http: try r.require(HTTPClient.self, name: "staging"))   // assemblage-check: ignore
+    RemoteUserService(http: try r.require(HTTPClient.self, name: "staging"))  // assemblage-check: ignore
 }
 do {
     _ = try broken.require(UserManager.self)
@@ -128,7 +130,7 @@ do {
 final class Chicken { init(egg: Egg) {} }
 final class Egg { init(chicken: Chicken) {} }
 broken.register(Chicken.self) { r in Chicken(egg: try r.require(Egg.self)) }
-broken.register(Egg.self) { r in Egg(chicken: try r.require(Chicken.self)) }   // assemblage-check: ignore
+broken.register(Egg.self) { r in Egg(chicken: try r.require(Chicken.self)) }  // assemblage-check: ignore
 do {
     _ = try broken.require(Chicken.self)
 } catch {
@@ -145,7 +147,10 @@ final class Tally: @unchecked Sendable {
 }
 let built = Tally()
 let counted = Container(parent: appContainer, label: "counted")
-counted.register(Clock.self) { _ in built.add(); return FixedClock() }.inObjectScope(.container)
+counted.register(Clock.self) { _ in
+    built.add()
+    return FixedClock()
+}.inObjectScope(.container)
 let resolved = Tally()
 DispatchQueue.concurrentPerform(iterations: 8) { _ in
     for _ in 0..<1_000 where counted.resolve(OrderManager.self) != nil { resolved.add() }

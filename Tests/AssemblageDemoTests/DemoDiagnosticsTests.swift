@@ -18,11 +18,12 @@ import Testing
     func theValidAppsGraphIsTheLibrarysAndExitsZeroWithNothingOnStandardError(format: DemoOptions.GraphFormat) throws {
         let diagnostics = DemoDiagnostics(try options("--graph=\(format.rawValue)"))
         let report = validateDemoApp(broken: false)
-        let expected = switch format {
-        case .mermaid: report.graph.mermaid
-        case .dot: report.graph.dot
-        case .json: report.graph.json
-        }
+        let expected =
+            switch format {
+            case .mermaid: report.graph.mermaid
+            case .dot: report.graph.dot
+            case .json: report.graph.json
+            }
         #expect(diagnostics == DemoDiagnostics(standardOutput: expected, standardError: "", status: 0))
         #expect(!diagnostics.standardOutput.contains("missing"))
     }
@@ -50,10 +51,11 @@ import Testing
         let lines = diagnostics.standardOutput.components(separatedBy: "\n")
         #expect(lines.first == "digraph Assemblage {")
         #expect(lines.last == "}")
-        let node = try #require(lines.firstIndex {
-            $0 == "  missing0 [label=\"AuditStore\\nmissing: nothing registers it\", "
-                + "style=dashed, color=red, fontcolor=red];"
-        })
+        let node = try #require(
+            lines.firstIndex {
+                $0 == "  missing0 [label=\"AuditStore\\nmissing: nothing registers it\", "
+                    + "style=dashed, color=red, fontcolor=red];"
+            })
         let edge = try #require(lines.firstIndex { $0 == "  \(trail) -> missing0 [style=dashed, color=red];" })
         #expect(node < edge && edge < lines.count - 1)
         #expect(lines.filter { $0 == "}" }.count == 1)
@@ -89,8 +91,11 @@ import Testing
         #expect(broken.standardOutput == validateDemoApp(broken: true).description)
         #expect(broken.standardError.isEmpty)
         let valid = DemoDiagnostics(try options("--validate"))
-        #expect(valid == DemoDiagnostics(standardOutput: validateDemoApp(broken: false).description,
-                                         standardError: "", status: 0))
+        #expect(
+            valid
+                == DemoDiagnostics(
+                    standardOutput: validateDemoApp(broken: false).description,
+                    standardError: "", status: 0))
     }
 
     @Test func graphAndValidateTogetherPrintTheGraphThenTheReportOnStandardOutput() throws {
@@ -110,8 +115,8 @@ import Testing
         final class Writer: Sendable { init(_: Store) {} }
         let container = Container(label: "app")
         // Missing on purpose: the build-time graph check would fail the build on these lines otherwise.
-        container.register(Reader.self) { r in Reader(try r.require(Store.self)) }   // assemblage-check: ignore
-        container.register(Writer.self) { r in Writer(try r.require(Store.self)) }   // assemblage-check: ignore
+        container.register(Reader.self) { r in Reader(try r.require(Store.self)) }  // assemblage-check: ignore
+        container.register(Writer.self) { r in Writer(try r.require(Store.self)) }  // assemblage-check: ignore
         let report = container.validate()
         let issue = try #require(report.errors.first)
         #expect(report.errors.count == 1 && issue.kind == .missingRegistration)
@@ -121,19 +126,25 @@ import Testing
         #expect(requesters.contains(requesterID))
 
         let graph = DemoGraph(report: report)
-        #expect(graph.missing
-            == [DemoGraph.Missing(id: "missing0", key: ServiceKey(Store.self), dependents: [requesterID])])
-        #expect(graph.mermaid.components(separatedBy: "\n").filter { $0.contains("missing0") }
-            == ["  missing0[\"Store<br/>missing: nothing registers it\"]:::missing", "  \(requesterID) -.-> missing0"])
-        #expect(graph.dot.components(separatedBy: "\n").filter { $0.contains("-> missing0") }
-            == ["  \(requesterID) -> missing0 [style=dashed, color=red];"])
+        #expect(
+            graph.missing
+                == [DemoGraph.Missing(id: "missing0", key: ServiceKey(Store.self), dependents: [requesterID])])
+        #expect(
+            graph.mermaid.components(separatedBy: "\n").filter { $0.contains("missing0") }
+                == [
+                    "  missing0[\"Store<br/>missing: nothing registers it\"]:::missing",
+                    "  \(requesterID) -.-> missing0",
+                ])
+        #expect(
+            graph.dot.components(separatedBy: "\n").filter { $0.contains("-> missing0") }
+                == ["  \(requesterID) -> missing0 [style=dashed, color=red];"])
     }
 
     @Test func aServiceValidationAsksForDirectlyIsAMissingNodeWithoutEdges() throws {
         final class Report: Sendable {}
         let container = Container(label: "app")
         var options = ValidationOptions()
-        options.sample { r in _ = try r.require(Report.self) }   // assemblage-check: ignore
+        options.sample { r in _ = try r.require(Report.self) }  // assemblage-check: ignore
         let report = container.validate(options)
         #expect(!report.isValid)
         let graph = DemoGraph(report: report)
@@ -147,11 +158,12 @@ import Testing
         final class Analytics: Sendable {}
         final class Screen: Sendable { init(_: Analytics?) {} }
         let container = Container(label: "app")
-        container.register(Screen.self) { r in Screen(r.resolve(Analytics.self)) }   // assemblage-check: ignore
+        container.register(Screen.self) { r in Screen(r.resolve(Analytics.self)) }  // assemblage-check: ignore
         let report = container.validate()
         #expect(report.isValid)
         #expect(DemoGraph(report: report).missing.isEmpty)
-        #expect(DemoDiagnostics(report: report, graph: .json, validate: false)
-            == DemoDiagnostics(standardOutput: report.graph.json, standardError: "", status: 0))
+        #expect(
+            DemoDiagnostics(report: report, graph: .json, validate: false)
+                == DemoDiagnostics(standardOutput: report.graph.json, standardError: "", status: 0))
     }
 }

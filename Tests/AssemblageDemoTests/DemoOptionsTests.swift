@@ -27,7 +27,8 @@ import Testing
     }
 
     @Test func unknownFlagIsAnErrorNamingIt() {
-        #expect(DemoOptions.parse(["--mock", "--bogus"]) == .failure(DemoOptionsError(message: "unknown flag \"--bogus\"")))
+        #expect(
+            DemoOptions.parse(["--mock", "--bogus"]) == .failure(DemoOptionsError(message: "unknown flag \"--bogus\"")))
     }
 
     @Test func graphTakesAFormat() throws {
@@ -40,8 +41,9 @@ import Testing
 
     @Test(arguments: ["svg", "JSON", ""])
     func anUnknownGraphFormatIsAnErrorListingTheFormats(format: String) {
-        #expect(DemoOptions.parse(["--graph=\(format)"])
-            == .failure(DemoOptionsError(message: "--graph takes one of mermaid, dot, json, not \"\(format)\"")))
+        #expect(
+            DemoOptions.parse(["--graph=\(format)"])
+                == .failure(DemoOptionsError(message: "--graph takes one of mermaid, dot, json, not \"\(format)\"")))
     }
 
     @Test func graphAndValidateTogetherAskForBoth() throws {
@@ -50,8 +52,9 @@ import Testing
     }
 
     @Test func brokenAloneIsAnError() {
-        #expect(DemoOptions.parse(["--broken"])
-            == .failure(DemoOptionsError(message: "--broken only changes what --validate and --graph check")))
+        #expect(
+            DemoOptions.parse(["--broken"])
+                == .failure(DemoOptionsError(message: "--broken only changes what --validate and --graph check")))
     }
 
     @Test func appGraphIsValidAndBrokenCopyReportsTheMissingStore() {

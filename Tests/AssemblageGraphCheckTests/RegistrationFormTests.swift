@@ -126,7 +126,9 @@ import Testing
             }
             """
         #expect(summary(source) == ["5 error notRegistered"])
-        #expect(try #require(Check.run(source).first).message.contains("Resolution path: decorator of Handler → AuditTrail"))
+        #expect(
+            try #require(Check.run(source).first).message.contains("Resolution path: decorator of Handler → AuditTrail")
+        )
     }
 
     // MARK: Aliases
@@ -173,7 +175,10 @@ import Testing
             container.register(scene: OrdersScene.self) { r in OrdersScene(pageSize: 20) }
             """
         ).registrations
-        #expect(found.map(\.key.description) == ["AnySceneModule<_> (name: <not a literal>)", "AnySceneModule<_> (name: <not a literal>)"])
+        #expect(
+            found.map(\.key.description) == [
+                "AnySceneModule<_> (name: <not a literal>)", "AnySceneModule<_> (name: <not a literal>)",
+            ])
     }
 
     @Test func sceneModulesResolvedByNameAreNotesAndSceneFactoriesAreChecked() {
@@ -344,7 +349,10 @@ import Testing
     @Test func injectionRegistersItsObjectWithTheTargetAsArgument() {
         let found = facts(
             "c.registerInjection(for: ProfileViewController.self) { r, vc in vc.feed = try r.require(Feed.self) }")
-        #expect(found.registrations.map(\.key.description) == ["ProfileViewController (arguments: _InjectionTarget<ProfileViewController>)"])
+        #expect(
+            found.registrations.map(\.key.description) == [
+                "ProfileViewController (arguments: _InjectionTarget<ProfileViewController>)"
+            ])
         #expect(found.resolves.first?.context == .initCompleted(0))
     }
 

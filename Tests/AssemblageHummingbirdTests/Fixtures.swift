@@ -18,7 +18,12 @@ final class Ledger: Sendable {
     func record(_ event: String) { events.withLock { $0.append(event) } }
     var all: [String] { events.withLock { $0 } }
     func count(prefix: String) -> Int { all.filter { $0.hasPrefix(prefix) }.count }
-    func nextID() -> Int { counter.withLock { $0 += 1; return $0 } }
+    func nextID() -> Int {
+        counter.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 /// A request's tag, from its `X-Tag` header: a value each request scope provides.
@@ -94,12 +99,16 @@ struct TestApp {
     func router() -> Router<BasicScopedRequestContext> {
         let ledger = ledger
         let router = Router(context: BasicScopedRequestContext.self)
-        router.add(middleware: RequestScopeMiddleware(container: container, responseHeaders: { scope in
-            [.tag: scope.resolve(Tag.self)?.value ?? "none"]
-        }) { request, _, scope in
-            guard let tag = request.headers[.tag] else { throw HTTPError(.badRequest, message: "Send X-Tag.") }
-            try scope.provide(Tag(value: tag))
-        })
+        router.add(
+            middleware: RequestScopeMiddleware(
+                container: container,
+                responseHeaders: { scope in
+                    [.tag: scope.resolve(Tag.self)?.value ?? "none"]
+                }
+            ) { request, _, scope in
+                guard let tag = request.headers[.tag] else { throw HTTPError(.badRequest, message: "Send X-Tag.") }
+                try scope.provide(Tag(value: tag))
+            })
         // The request's own tag, the tag its Work was made with and the Work's identity, after a pause so that
         // concurrent requests overlap.
         router.get("work") { request, context in
@@ -137,10 +146,11 @@ struct TestApp {
 
     /// The application on 127.0.0.1, an ephemeral port, with the container's shutdown among its services.
     func application(onPort: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
-        var app = Application(router: router(),
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { await onPort($0.localAddress?.port ?? 0) },
-                              logger: Logger(label: "test-app"))
+        var app = Application(
+            router: router(),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { await onPort($0.localAddress?.port ?? 0) },
+            logger: Logger(label: "test-app"))
         app.addContainer(container)
         return app
     }
@@ -189,8 +199,10 @@ func withClient<R>(connections: Int, _ body: (HTTPClient) async throws -> R) asy
 }
 
 /// Status, the `X-Tag` header and the body of one request.
-func get(_ client: HTTPClient, port: Int, _ path: String, tag: String?,
-         timeout: TimeAmount = .seconds(30)) async throws -> (status: UInt, tag: String?, body: String) {
+func get(
+    _ client: HTTPClient, port: Int, _ path: String, tag: String?,
+    timeout: TimeAmount = .seconds(30)
+) async throws -> (status: UInt, tag: String?, body: String) {
     var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/\(path)")
     if let tag { request.headers.add(name: "X-Tag", value: tag) }
     let response = try await client.execute(request, timeout: timeout)

@@ -19,7 +19,8 @@ import Testing
         let start = ContinuousClock.now
         let answers = try await app.serve { port in
             try await withClient(connections: count) { client in
-                try await withThrowingTaskGroup(of: (String, (status: UInt, tag: String?, body: String)).self) { tasks in
+                try await withThrowingTaskGroup(of: (String, (status: UInt, tag: String?, body: String)).self) {
+                    tasks in
                     for index in 0..<count {
                         let tag = "request-\(index)"
                         tasks.addTask { (tag, try await get(client, port: port, "work", tag: tag)) }
@@ -37,40 +38,51 @@ import Testing
             #expect(answer.tag == tag)
             // The tag provided to the scope, the tag the scoped Work was made with, the Request the scope was given,
             // one Work per request.
-            #expect(fields.count == 5 && fields[0] == tag && fields[1] == tag && fields[2] == tag && fields[3] == "true",
-                    "\(tag) got \(answer.body)")
+            #expect(
+                fields.count == 5 && fields[0] == tag && fields[1] == tag && fields[2] == tag && fields[3] == "true",
+                "\(tag) got \(answer.body)")
             if fields.count == 5 { workIDs.insert(fields[4]) }
         }
         #expect(workIDs.count == count)
         #expect(app.ledger.count(prefix: "made work") == count)
         #expect(app.ledger.count(prefix: "disposed work") == count)
         #expect(Set(app.ledger.all.filter { $0.hasPrefix("disposed work") }).count == count)
-        print("[figure] hummingbird: \(count) concurrent requests, \(workIDs.count) distinct scoped instances, "
-              + "\(app.ledger.count(prefix: "disposed work")) disposed, in \(elapsed)")
+        print(
+            "[figure] hummingbird: \(count) concurrent requests, \(workIDs.count) distinct scoped instances, "
+                + "\(app.ledger.count(prefix: "disposed work")) disposed, in \(elapsed)")
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, *)
     @Test func aThousandRequestsAtConcurrency32HaveNoErrorsAndDisposeEveryScopeOnce() async throws {
         let app = TestApp()
-        let total = 1_000, concurrency = 32
+        let total = 1_000
+        let concurrency = 32
         let start = ContinuousClock.now
         let failures = try await app.serve { port in
             try await withClient(connections: concurrency) { client in
                 try await withThrowingTaskGroup(of: Int.self) { tasks in
-                    var next = 0, failures = 0
+                    var next = 0
+                    var failures = 0
                     func send(_ index: Int) {
                         tasks.addTask {
                             let tag = "load-\(index)"
                             guard let answer = try? await get(client, port: port, "work", tag: tag),
-                                  answer.status == 200, answer.tag == tag, answer.body.hasPrefix("\(tag) \(tag) \(tag) true")
+                                answer.status == 200, answer.tag == tag,
+                                answer.body.hasPrefix("\(tag) \(tag) \(tag) true")
                             else { return 1 }
                             return 0
                         }
                     }
-                    while next < concurrency { send(next); next += 1 }
+                    while next < concurrency {
+                        send(next)
+                        next += 1
+                    }
                     while let failed = try await tasks.next() {
                         failures += failed
-                        if next < total { send(next); next += 1 }
+                        if next < total {
+                            send(next)
+                            next += 1
+                        }
                     }
                     return failures
                 }
@@ -81,8 +93,9 @@ import Testing
         #expect(app.ledger.count(prefix: "made work") == total)
         #expect(app.ledger.count(prefix: "disposed work") == total)
         #expect(Set(app.ledger.all.filter { $0.hasPrefix("disposed work") }).count == total)
-        print("[figure] hummingbird: \(total) requests at concurrency \(concurrency), \(failures) errors, "
-              + "\(app.ledger.count(prefix: "disposed work")) scopes disposed once each, in \(elapsed)")
+        print(
+            "[figure] hummingbird: \(total) requests at concurrency \(concurrency), \(failures) errors, "
+                + "\(app.ledger.count(prefix: "disposed work")) scopes disposed once each, in \(elapsed)")
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, *)
@@ -96,8 +109,11 @@ import Testing
             #expect(!app.container.isShutDown)
         }
         #expect(app.container.isShutDown)
-        #expect(app.ledger.all == ["made pool", "made cache", "made mailer",
-                                   "disposed mailer", "disposed cache", "disposed pool"])
+        #expect(
+            app.ledger.all == [
+                "made pool", "made cache", "made mailer",
+                "disposed mailer", "disposed cache", "disposed pool",
+            ])
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, *)
@@ -257,8 +273,10 @@ struct Relay: Service {
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, *)
 struct CatchingMiddleware: RouterMiddleware {
     typealias Context = BasicScopedRequestContext
-    func handle(_ request: Request, context: Context,
-                next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {

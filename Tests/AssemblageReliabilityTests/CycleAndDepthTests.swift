@@ -1,7 +1,8 @@
-@testable import Assemblage
 import Dispatch
 import Foundation
 import Testing
+
+@testable import Assemblage
 
 /// Ten distinct types, so that a cycle "by type" can be ten registrations long.
 protocol CycleTag: Sendable { init() }
@@ -15,8 +16,10 @@ struct T6: CycleTag {}
 struct T7: CycleTag {}
 struct T8: CycleTag {}
 struct T9: CycleTag {}
-let cycleTags: [any CycleTag.Type] = [T0.self, T1.self, T2.self, T3.self, T4.self, T5.self, T6.self, T7.self,
-                                      T8.self, T9.self]
+let cycleTags: [any CycleTag.Type] = [
+    T0.self, T1.self, T2.self, T3.self, T4.self, T5.self, T6.self, T7.self,
+    T8.self, T9.self,
+]
 
 /// One node of a cycle made of distinct types.
 final class TypedNode<Tag: CycleTag>: @unchecked Sendable { init(_ next: Any?) {} }  // @unchecked: no state.
@@ -124,7 +127,8 @@ struct CycleFixture {
                 .inObjectScope(scope)
         case .byArguments:
             func open<T: CycleTag>(_: T.Type) {
-                container.register(ArgumentNode.self) { (r, _: T) in ArgumentNode(try nextNode(r)) }.inObjectScope(scope)
+                container.register(ArgumentNode.self) { (r, _: T) in ArgumentNode(try nextNode(r)) }.inObjectScope(
+                    scope)
             }
             open(cycleTags[index])
         }
@@ -182,7 +186,8 @@ extension Reliability {
                         } catch let error as ResolutionError {
                             times.append(milliseconds(since: start))
                             if error.code == .cycle, error.cycle == expected, error.path == expected,
-                               error.key == fixture.key(0) {
+                                error.key == fixture.key(0)
+                            {
                                 named += 1
                             } else {
                                 Issue.record("\(kind) \(placement) \(scopes) length \(length): \(error)")
@@ -205,12 +210,14 @@ extension Reliability {
                     let child = fixture.child
                     let fixed = onThread(timeout: 10) { (try? CycleFixture.resolve(kind, 0, from: child)) != nil }
                     #expect(fixed == true, "after the cycle was broken, \(kind) \(placement) \(scopes) did not resolve")
-                    report.append("L\(length)/\(scopes.rawValue) median \(format(median)) max \(format(times.max() ?? 0))")
+                    report.append(
+                        "L\(length)/\(scopes.rawValue) median \(format(median)) max \(format(times.max() ?? 0))")
                 }
             }
-            Figure.report("cycle errors \(kind.rawValue), \(placement.rawValue)",
-                          "all \(Self.lengths.count * CycleScopes.allCases.count * 20) named the cycle; ms: "
-                              + report.joined(separator: "; "))
+            Figure.report(
+                "cycle errors \(kind.rawValue), \(placement.rawValue)",
+                "all \(Self.lengths.count * CycleScopes.allCases.count * 20) named the cycle; ms: "
+                    + report.joined(separator: "; "))
         }
 
         @Test func cycleErrorDescriptionNamesEveryRegistrationInOrder() throws {
@@ -230,8 +237,9 @@ extension Reliability {
         @MainActor @Test func acyclicChainOf1000ResolvesOnTheMainActor() {
             let container = chainContainer(length: Self.chainLength)
             let outcome = resolveChainEnd(container, length: Self.chainLength)
-            Figure.report("1,000-deep chain on the main actor",
-                          "\(outcome) (process main thread: \(Thread.isMainThread))")
+            Figure.report(
+                "1,000-deep chain on the main actor",
+                "\(outcome) (process main thread: \(Thread.isMainThread))")
             #expect(outcome == "value \(Self.chainLength - 1)")
         }
 
@@ -283,14 +291,16 @@ extension Reliability {
             let mock = Container(label: "mock")
             container.register(SharedPart.self) { _ in SharedPart() }
             container.register(DeepNode.self, name: "d0") { r in
-                DeepNode(next: nil, part: try r.require(SharedPart.self), root: Container.root,
-                         thread: ObjectIdentifier(Thread.current))
+                DeepNode(
+                    next: nil, part: try r.require(SharedPart.self), root: Container.root,
+                    thread: ObjectIdentifier(Thread.current))
             }
             for level in 1..<length {
                 container.register(DeepNode.self, name: "d\(level)") { r in
-                    DeepNode(next: try r.require(DeepNode.self, name: "d\(level - 1)"),
-                             part: level == length - 1 ? try r.require(SharedPart.self) : nil, root: nil,
-                             thread: ObjectIdentifier(Thread.current))
+                    DeepNode(
+                        next: try r.require(DeepNode.self, name: "d\(level - 1)"),
+                        part: level == length - 1 ? try r.require(SharedPart.self) : nil, root: nil,
+                        thread: ObjectIdentifier(Thread.current))
                 }
             }
             let top = onThread(stackSize: 256 * 1024, timeout: 60) { () -> DeepNode? in
@@ -304,16 +314,18 @@ extension Reliability {
                 bottom = next
             }
             threads.insert(bottom.thread)
-            Figure.report("continuation on a larger stack",
-                          "600-deep chain from a 256 KiB thread ran on \(threads.count) threads, graph shared across "
-                              + "them: \(node.part === bottom.part), task-scoped root seen below: \(bottom.root === mock)")
+            Figure.report(
+                "continuation on a larger stack",
+                "600-deep chain from a 256 KiB thread ran on \(threads.count) threads, graph shared across "
+                    + "them: \(node.part === bottom.part), task-scoped root seen below: \(bottom.root === mock)")
             #expect(threads.count > 1, "the chain never ran low on stack, so nothing was checked")
             #expect(node.part != nil && node.part === bottom.part, "graph identity across the continuation")
             #expect(bottom.root === mock, "the task-scoped root is carried to the continuation")
             // A cycle that closes below the low-water mark is still a cycle error naming the whole loop.
             container.register(DeepNode.self, name: "d0") { r in
-                DeepNode(next: try r.require(DeepNode.self, name: "d\(length - 1)"), part: nil, root: nil,
-                         thread: ObjectIdentifier(Thread.current))
+                DeepNode(
+                    next: try r.require(DeepNode.self, name: "d\(length - 1)"), part: nil, root: nil,
+                    thread: ObjectIdentifier(Thread.current))
             }
             let cycle = onThread(stackSize: 256 * 1024, timeout: 60) { () -> [ServiceKey] in
                 do throws(ResolutionError) {

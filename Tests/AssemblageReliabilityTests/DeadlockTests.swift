@@ -64,9 +64,10 @@ extension Reliability {
                 if made == true { completed += 1 }
             }
             let p99 = percentile(latencies, 0.99)
-            Figure.report("dispatch-and-wait factory (\(helperScope.rawValue) helper)",
-                          "\(completed)/\(rounds) completed, p50 \(format(percentile(latencies, 0.5))) ms, "
-                              + "p99 \(format(p99)) ms, max \(format(latencies.max() ?? 0)) ms")
+            Figure.report(
+                "dispatch-and-wait factory (\(helperScope.rawValue) helper)",
+                "\(completed)/\(rounds) completed, p50 \(format(percentile(latencies, 0.5))) ms, "
+                    + "p99 \(format(p99)) ms, max \(format(latencies.max() ?? 0)) ms")
             #expect(completed == rounds)
             #expect(p99 < Budget.seconds(0.1) * 1_000, "p99 \(p99) ms")
         }
@@ -114,9 +115,10 @@ extension Reliability {
                 return
             }
             let p99 = percentile(samples, 0.99)
-            Figure.report("unrelated resolve during a slow factory",
-                          "\(samples.filter(\.isFinite).count)/\(samples.count) resolved, "
-                              + "p99 \(format(p99)) ms, max \(format(samples.max() ?? 0)) ms")
+            Figure.report(
+                "unrelated resolve during a slow factory",
+                "\(samples.filter(\.isFinite).count)/\(samples.count) resolved, "
+                    + "p99 \(format(p99)) ms, max \(format(samples.max() ?? 0)) ms")
             #expect(samples.allSatisfy { $0.isFinite })
             #expect(p99 < Budget.seconds(0.05) * 1_000, "p99 \(p99) ms")
         }
@@ -150,14 +152,20 @@ extension Reliability {
                     running.signal()
                     _ = boundedWait(allRunning, 2)
                 }
-                container.register(MutualA.self) { r in rendezvous(); return MutualA(try r.require(MutualB.self)) }
-                    .inObjectScope(cycleScope.scope)
+                container.register(MutualA.self) { r in
+                    rendezvous()
+                    return MutualA(try r.require(MutualB.self))
+                }
+                .inObjectScope(cycleScope.scope)
                 container.register(MutualB.self) { r in
                     rendezvous()
                     return threads == 2 ? MutualB(try r.require(MutualA.self)) : MutualB(try r.require(MutualC.self))
                 }.inObjectScope(cycleScope.scope)
-                container.register(MutualC.self) { r in rendezvous(); return MutualC(try r.require(MutualA.self)) }
-                    .inObjectScope(cycleScope.scope)
+                container.register(MutualC.self) { r in
+                    rendezvous()
+                    return MutualC(try r.require(MutualA.self))
+                }
+                .inObjectScope(cycleScope.scope)
                 let codes = Bag<String>()
                 let cycles = Bag<String>()
                 let finished = Latch(count: threads)
@@ -187,7 +195,8 @@ extension Reliability {
                 #expect(ended, "a cross-thread cycle hung for more than 10 s")
                 racing.withLock { $0 = false }
                 if ended, codes.all.count == threads, codes.all.allSatisfy({ $0 == "cycle" }),
-                   cycles.all.allSatisfy({ !$0.isEmpty }) {
+                    cycles.all.allSatisfy({ !$0.isEmpty })
+                {
                     cycleRounds += 1
                 }
                 // Afterwards the registrations can be fixed and resolved: nothing is left marked as in creation.
@@ -195,9 +204,10 @@ extension Reliability {
                 #expect(container.resolve(MutualB.self) != nil)
                 #expect(container.resolve(MutualA.self) != nil)
             }
-            Figure.report("cross-thread cycle, \(threads) threads, \(cycleScope.rawValue)",
-                          "\(cycleRounds)/\(rounds) rounds ended with a cycle error on every thread, "
-                              + "slowest round \(format(slowest)) ms (bound 10 s)")
+            Figure.report(
+                "cross-thread cycle, \(threads) threads, \(cycleScope.rawValue)",
+                "\(cycleRounds)/\(rounds) rounds ended with a cycle error on every thread, "
+                    + "slowest round \(format(slowest)) ms (bound 10 s)")
             #expect(cycleRounds == rounds)
         }
     }

@@ -1,6 +1,7 @@
-@testable import Assemblage
 import Foundation
 import Testing
+
+@testable import Assemblage
 
 /// Registers one contender for a contested key, then some filler registrations of its own.
 struct ContenderAssembly: Assembly {
@@ -54,7 +55,9 @@ extension Reliability {
                 for (position, step) in steps.enumerated() {
                     switch step {
                     case .contender(let ordinal):
-                        let entry = container.register(Int.self, name: contested, file: "Run\(run).swift", line: ordinal) { _ in
+                        let entry = container.register(
+                            Int.self, name: contested, file: "Run\(run).swift", line: ordinal
+                        ) { _ in
                             ordinal
                         }
                         sites.append(entry.site)
@@ -65,23 +68,27 @@ extension Reliability {
                 }
                 capacities.insert(container.currentTable.capacity)
                 if container.resolve(Int.self, name: contested) == contenders { won += 1 }
-                if lastFiller.allSatisfy({ container.resolve(Int.self, name: $0.key) == $0.value }) { fillersRight += 1 }
+                if lastFiller.allSatisfy({ container.resolve(Int.self, name: $0.key) == $0.value }) {
+                    fillersRight += 1
+                }
                 // Validation names every replacement of the contested key with both of its sites.
                 let key = ServiceKey(Int.self, name: contested)
                 let replacements = container.validate().issues(of: .replacedRegistration).filter { $0.key == key }
                 let bothSites = (1..<contenders).allSatisfy { later in
                     replacements.contains { issue in
-                        issue.message.contains(sites[later].description) && issue.message.contains(sites[later - 1].description)
+                        issue.message.contains(sites[later].description)
+                            && issue.message.contains(sites[later - 1].description)
                     }
                 }
                 if replacements.count == contenders - 1, bothSites { reportedBothSites += 1 }
                 #expect(container.explain(Int.self, name: contested).replaced == Array(sites.dropLast()))
             }
-            Figure.report("duplicate registrations",
-                          "last registration won in \(won)/\(runs) runs (tables of \(capacities.min() ?? 0)–"
-                              + "\(capacities.max() ?? 0) slots, 0–399 other keys, shuffled), fillers right "
-                              + "in \(fillersRight)/\(runs), both sites of every replacement reported in "
-                              + "\(reportedBothSites)/\(runs)")
+            Figure.report(
+                "duplicate registrations",
+                "last registration won in \(won)/\(runs) runs (tables of \(capacities.min() ?? 0)–"
+                    + "\(capacities.max() ?? 0) slots, 0–399 other keys, shuffled), fillers right "
+                    + "in \(fillersRight)/\(runs), both sites of every replacement reported in "
+                    + "\(reportedBothSites)/\(runs)")
             #expect(won == runs)
             #expect(fillersRight == runs)
             #expect(reportedBothSites == runs)
@@ -95,8 +102,9 @@ extension Reliability {
                 var random = SeededGenerator(seed: 0xA55E + UInt64(run))
                 let count = 2 + random.below(6)
                 let assemblies = (0..<count).map { ordinal in
-                    ContenderAssembly(ordinal: ordinal, key: "service",
-                                      fillers: (0..<random.below(40)).map { _ in "a\(ordinal)-\(random.next() % 1_000)" })
+                    ContenderAssembly(
+                        ordinal: ordinal, key: "service",
+                        fillers: (0..<random.below(40)).map { _ in "a\(ordinal)-\(random.next() % 1_000)" })
                 }.shuffled(using: &random)
                 let assembler = Assembler(assemblies)
                 if assembler.resolver.resolve(Int.self, name: "service") == assemblies.last?.ordinal { won += 1 }
@@ -108,8 +116,10 @@ extension Reliability {
                 #expect(report.count == count, "every contender after the first, plus the later batch")
                 #expect(report.contains { $0.message.contains("ContenderAssembly1000.swift:1") })
             }
-            Figure.report("assembly order", "the last assembly won in \(won)/\(runs) shuffled runs, a later batch "
-                              + "in \(appliedLaterWon)/\(runs)")
+            Figure.report(
+                "assembly order",
+                "the last assembly won in \(won)/\(runs) shuffled runs, a later batch "
+                    + "in \(appliedLaterWon)/\(runs)")
             #expect(won == runs)
             #expect(appliedLaterWon == runs)
         }
@@ -165,8 +175,9 @@ extension Reliability {
                     agreed += 1
                 }
             }
-            Figure.report("concurrent duplicate registration",
-                          "resolve, replacement records and winner agreed in \(agreed)/\(rounds) rounds of 4 writers")
+            Figure.report(
+                "concurrent duplicate registration",
+                "resolve, replacement records and winner agreed in \(agreed)/\(rounds) rounds of 4 writers")
             #expect(agreed == rounds)
         }
     }

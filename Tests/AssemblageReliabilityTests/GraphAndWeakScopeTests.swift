@@ -67,8 +67,9 @@ extension Reliability {
                 RightBranch(part: try r.require(SharedPart.self), lazyPart: try r.require(Lazy<SharedPart>.self))
             }
             container.register(GraphRoot.self) { r in
-                GraphRoot(left: try r.require(LeftBranch.self), right: try r.require(RightBranch.self),
-                          part: try r.require(SharedPart.self))
+                GraphRoot(
+                    left: try r.require(LeftBranch.self), right: try r.require(RightBranch.self),
+                    part: try r.require(SharedPart.self))
             }
             return container
         }
@@ -104,10 +105,11 @@ extension Reliability {
                 if (try? root.right.lazyPart.get()) !== root.part { lazyOutside += 1 }
             }
             let distinct = Set(all.map { ObjectIdentifier($0.part) }).count
-            Figure.report("graph scope, \(workers) workers",
-                          "\(all.count - brokenWithin)/\(all.count) graphs share one SharedPart, "
-                              + "\(distinct) distinct SharedParts across \(all.count) graphs, "
-                              + "\(all.count - lazyOutside)/\(all.count) Lazy reads on another thread join their graph")
+            Figure.report(
+                "graph scope, \(workers) workers",
+                "\(all.count - brokenWithin)/\(all.count) graphs share one SharedPart, "
+                    + "\(distinct) distinct SharedParts across \(all.count) graphs, "
+                    + "\(all.count - lazyOutside)/\(all.count) Lazy reads on another thread join their graph")
             #expect(all.count == workers * perWorker)
             #expect(brokenWithin == 0)
             #expect(lazyOutside == 0)
@@ -165,10 +167,11 @@ extension Reliability {
             }
             #expect(await finished.wait(timeout: Budget.seconds(60)), "weak-scope race did not finish in time")
             let liveAfter = count.liveCount
-            Figure.report("weak scope race",
-                          "\(results.count) resolves racing \(iterations) releases: \(broken.count) not intact or nil, "
-                              + "\(notShared.count) differed from a live instance, \(splitPairs.count) split pairs; "
-                              + "\(count.madeCount) made, \(liveAfter) alive after the last release")
+            Figure.report(
+                "weak scope race",
+                "\(results.count) resolves racing \(iterations) releases: \(broken.count) not intact or nil, "
+                    + "\(notShared.count) differed from a live instance, \(splitPairs.count) split pairs; "
+                    + "\(count.madeCount) made, \(liveAfter) alive after the last release")
             #expect(broken.count == 0)
             #expect(notShared.count == 0)
             #expect(splitPairs.count == 0)

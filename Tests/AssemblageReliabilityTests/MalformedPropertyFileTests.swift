@@ -32,9 +32,11 @@ func garbageBytes(_ count: Int, seed: UInt64) -> [UInt8] {
 }
 
 let plistHead = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#
-let validJSON = #"{"url": "https://api.example.com", "retries": 3, "ratio": 0.5, "debug": false, "#
+let validJSON =
+    #"{"url": "https://api.example.com", "retries": 3, "ratio": 0.5, "debug": false, "#
     + #""hosts": ["a", "b"], "server": {"host": "h", "port": 8080}}"#
-let validPlist = plistHead + "<dict><key>url</key><string>https://api.example.com</string>"
+let validPlist =
+    plistHead + "<dict><key>url</key><string>https://api.example.com</string>"
     + "<key>retries</key><integer>3</integer><key>hosts</key><array><string>a</string></array></dict></plist>"
 
 /// Malformed files, in JSON and property-list form: truncation, bad encodings, wrong roots, unrepresentable values,
@@ -48,17 +50,23 @@ let badFiles: [BadFile] = [
     .init("UTF-16 byte-order mark", .json, [0xFF, 0xFE] + Array(validJSON.utf8)),
     .init("byte-order mark then garbage", .plist, [0xEF, 0xBB, 0xBF] + Array("<<<plist".utf8)),
     .init("invalid UTF-8", .json, Array(#"{"url": "a"#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)),
-    .init("invalid UTF-8", .plist, Array((plistHead + "<dict><key>a</key><string>x").utf8) + [0xFF, 0xFE, 0xC0]
-        + Array("</string></dict></plist>".utf8)),
+    .init(
+        "invalid UTF-8", .plist,
+        Array((plistHead + "<dict><key>a</key><string>x").utf8) + [0xFF, 0xFE, 0xC0]
+            + Array("</string></dict></plist>".utf8)),
     .init("root is an array", .json, "[1, 2]", .rootNotDictionary),
     .init("root is an array", .plist, plistHead + "<array><string>a</string></array></plist>", .rootNotDictionary),
     .init("null value", .json, #"{"url": null}"#, .invalidValue),
     .init("NaN real", .plist, plistHead + "<dict><key>ratio</key><real>nan</real></dict></plist>", .invalidValue),
     .init("duplicate keys", .json, #"{"url": "a", "url": "b"}"#, .duplicateKey),
-    .init("10,000-deep nesting", .json, #"{"a": "# + String(repeating: "[", count: 10_000)
-        + String(repeating: "]", count: 10_000) + "}"),
-    .init("10,000-deep nesting", .plist, plistHead + "<dict><key>a</key>" + String(repeating: "<array>", count: 10_000)
-        + String(repeating: "</array>", count: 10_000) + "</dict></plist>"),
+    .init(
+        "10,000-deep nesting", .json,
+        #"{"a": "# + String(repeating: "[", count: 10_000)
+            + String(repeating: "]", count: 10_000) + "}"),
+    .init(
+        "10,000-deep nesting", .plist,
+        plistHead + "<dict><key>a</key>" + String(repeating: "<array>", count: 10_000)
+            + String(repeating: "</array>", count: 10_000) + "</dict></plist>"),
     .init("1e400", .json, #"{"limit": 1e400}"#, .invalidValue),
     .init("1e400", .plist, plistHead + "<dict><key>limit</key><real>1e400</real></dict></plist>", .invalidValue),
     .init("empty file", .json, ""),
@@ -149,13 +157,16 @@ extension Reliability {
             let binary = try PropertyListSerialization.data(
                 fromPropertyList: ["url": "https://api", "retries": 3, "hosts": ["a", "b"]] as [String: Any],
                 format: .binary, options: 0)
-            let inputs: [(String, [UInt8])] = [("json", Array(validJSON.utf8)), ("plist", Array(validPlist.utf8)),
-                                               ("binary plist", [UInt8](binary))]
+            let inputs: [(String, [UInt8])] = [
+                ("json", Array(validJSON.utf8)), ("plist", Array(validPlist.utf8)),
+                ("binary plist", [UInt8](binary)),
+            ]
             for (format, bytes) in inputs {
                 for length in 0..<bytes.count {
                     total += 1
                     let data = Data(bytes.prefix(length))
-                    let bad: any PropertyLoader = format == "json"
+                    let bad: any PropertyLoader =
+                        format == "json"
                         ? JSONPropertyLoader(data: data, description: "\(format) cut at \(length)")
                         : PlistPropertyLoader(data: data, description: "\(format) cut at \(length)")
                     do {
@@ -170,9 +181,10 @@ extension Reliability {
                     }
                 }
             }
-            Figure.report("truncated property files",
-                          "\(failed)/\(total) truncations (every prefix of a JSON, an XML and a binary property list) "
-                              + "failed with a PropertyError naming the source, container unchanged")
+            Figure.report(
+                "truncated property files",
+                "\(failed)/\(total) truncations (every prefix of a JSON, an XML and a binary property list) "
+                    + "failed with a PropertyError naming the source, container unchanged")
             #expect(failed == total)
         }
 
@@ -189,7 +201,8 @@ extension Reliability {
                     let container = try populatedContainer()
                     let before = ContainerSnapshot(container)
                     do {
-                        try container.applyPropertyLoader(JSONPropertyLoader(data: Data(corrupted), description: "corrupt"))
+                        try container.applyPropertyLoader(
+                            JSONPropertyLoader(data: Data(corrupted), description: "corrupt"))
                         loaded += 1
                     } catch let error as PropertyError {
                         failed += 1
@@ -198,9 +211,11 @@ extension Reliability {
                     }
                 }
             }
-            Figure.report("corrupted JSON", "\(loaded + failed) single-byte corruptions: \(loaded) still valid, "
-                              + "\(failed) failed with a located PropertyError (\(changedByFailure) changed the container), "
-                              + "0 crashes")
+            Figure.report(
+                "corrupted JSON",
+                "\(loaded + failed) single-byte corruptions: \(loaded) still valid, "
+                    + "\(failed) failed with a located PropertyError (\(changedByFailure) changed the container), "
+                    + "0 crashes")
             #expect(failed > loaded)
             #expect(changedByFailure == 0)
         }
@@ -215,9 +230,10 @@ extension Reliability {
 
         @Test func wrongValueTypesAreTypedErrorsNamingTheKey() throws {
             let container = Container()
-            try container.applyPropertyLoader(JSONPropertyLoader(
-                data: Data(#"{"port": "eighty", "hosts": "a", "server": {"port": true}, "ratio": 1.5}"#.utf8),
-                description: "types.json"))
+            try container.applyPropertyLoader(
+                JSONPropertyLoader(
+                    data: Data(#"{"port": "eighty", "hosts": "a", "server": {"port": true}, "ratio": 1.5}"#.utf8),
+                    description: "types.json"))
             struct Server: Decodable { let port: Int }
             let cases: [(String, () throws -> Void)] = [
                 ("port", { _ = try container.requireProperty("port", as: Int.self) }),

@@ -1,7 +1,8 @@
-@testable import Assemblage
 import AssemblageTestSupport
 import Foundation
 import Testing
+
+@testable import Assemblage
 
 /// A service that holds a dependency, a `Lazy` and a `Provider`, as long-lived services often do.
 final class HoldsWrappers: @unchecked Sendable {  // @unchecked: immutable.
@@ -42,7 +43,10 @@ let everyScope: [(String, ObjectScope)] = [
     ("singleton", .singleton), ("multiton", .multiton),
     ("custom permanent", ObjectScope(storageFactory: PermanentStorage.init, description: "permanent")),
     ("custom graph", ObjectScope(storageFactory: GraphStorage.init, description: "custom graph")),
-    ("custom with parent", ObjectScope(storageFactory: PermanentStorage.init, description: "child", parent: ObjectScope.graph)),
+    (
+        "custom with parent",
+        ObjectScope(storageFactory: PermanentStorage.init, description: "child", parent: ObjectScope.graph)
+    ),
 ]
 
 extension Reliability {
@@ -97,9 +101,10 @@ extension Reliability {
                 container.register(Tracked.self, name: "argument") { (_, tag: Int) in Tracked(instances, tag: tag) }
                     .inObjectScope(scope)
                 container.register(HoldsWrappers.self) { r in
-                    let holder = HoldsWrappers(tracked: try r.require(Tracked.self),
-                                               lazy: try r.require(Lazy<Tracked>.self),
-                                               provider: try r.require(Provider<Tracked>.self))
+                    let holder = HoldsWrappers(
+                        tracked: try r.require(Tracked.self),
+                        lazy: try r.require(Lazy<Tracked>.self),
+                        provider: try r.require(Provider<Tracked>.self))
                     _ = holder.lazy.instance  // a Lazy that has resolved holds its instance
                     return holder
                 }.inObjectScope(.singleton)
@@ -131,7 +136,8 @@ extension Reliability {
             }
             #expect(weakChild == nil, "the child container was not freed")
             #expect(weakContainer == nil, "the container was not freed")
-            #expect(instances.liveCount == 0, "\(instances.liveCount) instances outlived their container (\(scopeName))")
+            #expect(
+                instances.liveCount == 0, "\(instances.liveCount) instances outlived their container (\(scopeName))")
             #expect(captures.liveCount == 0, "\(captures.liveCount) factory captures outlived their container")
         }
 
@@ -234,19 +240,23 @@ extension Reliability {
             }
             let seconds = milliseconds(since: start) / 1_000
             let rssGrowth = residentBytes() - rssBefore
-            let final = (frames: state.frameCapacity, graph: state.graphCapacity,
-                         storages: state.touchedStorages.capacity, handles: state.graphHandles.capacity)
-            Figure.report("\(resolves) graph-scope resolves",
-                          "frame capacity \(initial.frames)→\(final.frames), graph capacity \(initial.graph)→"
-                              + "\(final.graph), touched-storage capacity \(final.storages), Lazy-handle capacity "
-                              + "\(final.handles), custom-graph instances alive \(count.liveCount), RSS growth "
-                              + "\(rssGrowth / 1_024) KiB, \(format(seconds)) s")
+            let final = (
+                frames: state.frameCapacity, graph: state.graphCapacity,
+                storages: state.touchedStorages.capacity, handles: state.graphHandles.capacity
+            )
+            Figure.report(
+                "\(resolves) graph-scope resolves",
+                "frame capacity \(initial.frames)→\(final.frames), graph capacity \(initial.graph)→"
+                    + "\(final.graph), touched-storage capacity \(final.storages), Lazy-handle capacity "
+                    + "\(final.handles), custom-graph instances alive \(count.liveCount), RSS growth "
+                    + "\(rssGrowth / 1_024) KiB, \(format(seconds)) s")
             #expect(failures == 0)
             #expect(shared == plain, "one GraphLeaf per graph")
             #expect(state.depth == 0 && state.graphCount == 0)
             #expect(final.frames == initial.frames && final.graph == initial.graph)
             #expect(final.storages <= 16 && final.handles <= 16)
-            #expect(count.liveCount <= 1, "the custom graph scope keeps \(count.liveCount) instances of finished graphs")
+            #expect(
+                count.liveCount <= 1, "the custom graph scope keeps \(count.liveCount) instances of finished graphs")
             #expect(rssGrowth < 32 * 1_024 * 1_024, "resident memory grew by \(rssGrowth / 1_024) KiB")
         }
     }

@@ -31,7 +31,8 @@ extension Reliability {
                 for root in graph.nodes.indices where graph.nodes[root].registered {
                     let arguments = (0..<graph.nodes[root].arity).map { $0 + 7 }
                     guard case .failure(let failure) = model.resolveTopLevel(root, arguments: arguments),
-                          let missing = graph.nodes.indices.first(where: { graph.key($0) == failure.key }) else {
+                        let missing = graph.nodes.indices.first(where: { graph.key($0) == failure.key })
+                    else {
                         continue
                     }
                     if failure.path.count > (deepest[missing]?.failure.path.count ?? 0) {
@@ -60,9 +61,10 @@ extension Reliability {
                 }
                 withExtendedLifetime(parent) {}
             }
-            Figure.report("missing registrations",
-                          "\(reportedExactly)/\(planted) planted missing nodes reported with the real path, "
-                              + "near misses and code over \(graphs) random graphs (longest path \(longestPath))")
+            Figure.report(
+                "missing registrations",
+                "\(reportedExactly)/\(planted) planted missing nodes reported with the real path, "
+                    + "near misses and code over \(graphs) random graphs (longest path \(longestPath))")
             #expect(divergences.isEmpty, "\(divergences.prefix(5).joined(separator: "\n"))")
             #expect(reportedExactly == planted)
         }
@@ -84,8 +86,11 @@ extension Reliability {
             parent.register(FuzzA.self, name: "other") { _ in FuzzA(node: 3, arguments: [], dependencies: []) }
             let error = try #require(throws: ResolutionError.self) { try child.require(FuzzA.self) }
             #expect(error.code == .notRegistered)
-            #expect(error.path == [ServiceKey(FuzzA.self), ServiceKey(FuzzB.self, name: "b", argumentTypes: Int.self),
-                                   ServiceKey(FuzzC.self), ServiceKey(FuzzA.self, name: "leaf")])
+            #expect(
+                error.path == [
+                    ServiceKey(FuzzA.self), ServiceKey(FuzzB.self, name: "b", argumentTypes: Int.self),
+                    ServiceKey(FuzzC.self), ServiceKey(FuzzA.self, name: "leaf"),
+                ])
             #expect(error.nearMisses == [ServiceKey(FuzzA.self), ServiceKey(FuzzA.self, name: "other")])
             // The same failure, asked again and from another thread, has the same path: nothing was cached.
             let again = onThread(timeout: 10) { () -> [ServiceKey] in

@@ -94,14 +94,16 @@ struct FuzzGraph: Sendable {
     /// The key of node `index`.
     func key(_ index: Int) -> ServiceKey {
         let node = nodes[index]
-        let argumentsType: Any.Type = switch node.arity {
-        case 0: Void.self
-        case 1: Int.self
-        case 2: (Int, Int).self
-        default: (Int, Int, Int).self
-        }
-        return ServiceKey(serviceType: Self.serviceTypes[node.type], argumentsType: argumentsType, name: node.name,
-                          argumentCount: node.arity)
+        let argumentsType: Any.Type =
+            switch node.arity {
+            case 0: Void.self
+            case 1: Int.self
+            case 2: (Int, Int).self
+            default: (Int, Int, Int).self
+            }
+        return ServiceKey(
+            serviceType: Self.serviceTypes[node.type], argumentsType: argumentsType, name: node.name,
+            argumentCount: node.arity)
     }
 
     /// The arguments node `parent` passes to its `position`-th dependency.
@@ -135,15 +137,19 @@ struct FuzzGraph: Sendable {
                 }
             }
             let scope = FuzzScope(rawValue: random.below(4))!
-            graph.nodes.append(FuzzNode(type: type, name: name, arity: arity, scope: scope, dependencies: dependencies,
-                                        registered: true, inParent: false))
+            graph.nodes.append(
+                FuzzNode(
+                    type: type, name: name, arity: arity, scope: scope, dependencies: dependencies,
+                    registered: true, inParent: false))
         }
         // Transient nodes are made again at every use: cap how many a single use makes, so that no seed explodes.
         var transientTree = [Int](repeating: 1, count: count)
         for index in 0..<count where graph.nodes[index].scope == .transient {
-            let size = 1 + graph.nodes[index].dependencies.reduce(0) { total, dependency in
-                total + (graph.nodes[dependency].scope == .transient ? transientTree[dependency] : 0)
-            }
+            let size =
+                1
+                + graph.nodes[index].dependencies.reduce(0) { total, dependency in
+                    total + (graph.nodes[dependency].scope == .transient ? transientTree[dependency] : 0)
+                }
             if size > 8 {
                 graph.nodes[index].scope = .graph
             } else {
@@ -184,8 +190,9 @@ struct FuzzGraph: Sendable {
                 nodes[consumer].dependencies.first.map { nodes[$0].registered } ?? true
             }
             guard !candidates.isEmpty else { break }
-            var missing = FuzzNode(type: random.below(3), name: "missing\(number)", arity: random.below(4),
-                                   scope: .graph, dependencies: [], registered: false, inParent: false)
+            var missing = FuzzNode(
+                type: random.below(3), name: "missing\(number)", arity: random.below(4),
+                scope: .graph, dependencies: [], registered: false, inParent: false)
             if random.chance(50) {
                 let twin = nodes[registered[random.below(registered.count)]]
                 missing.type = twin.type
@@ -235,8 +242,9 @@ struct FuzzGraph: Sendable {
                     container.register(T.self, name: node.name) { r in try runtime.make(T.self, index, r, []) }
                         .inObjectScope(scope)
                 case 1:
-                    container.register(T.self, name: node.name) { (r, a: Int) in try runtime.make(T.self, index, r, [a]) }
-                        .inObjectScope(scope)
+                    container.register(T.self, name: node.name) { (r, a: Int) in try runtime.make(T.self, index, r, [a])
+                    }
+                    .inObjectScope(scope)
                 case 2:
                     container.register(T.self, name: node.name) { (r, a: Int, b: Int) in
                         try runtime.make(T.self, index, r, [a, b])
@@ -270,8 +278,16 @@ final class FuzzRuntime: @unchecked Sendable {  // @unchecked: the counts are on
         constructionCounts = startCounts
     }
 
-    var starts: [Int] { lock.lock(); defer { lock.unlock() }; return startCounts }
-    var constructions: [Int] { lock.lock(); defer { lock.unlock() }; return constructionCounts }
+    var starts: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return startCounts
+    }
+    var constructions: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return constructionCounts
+    }
 
     /// The body of every factory: resolve the dependencies in order, then make the instance.
     func make<T: FuzzInstance>(_: T.Type, _ index: Int, _ resolver: Resolver, _ arguments: [Int]) throws -> T {
@@ -290,7 +306,9 @@ final class FuzzRuntime: @unchecked Sendable {  // @unchecked: the counts are on
     }
 
     /// Resolves the registration of `node` with `arguments` (throwing).
-    static func resolve(_ node: FuzzNode, _ arguments: [Int], from resolver: Resolver) throws(ResolutionError) -> FuzzInstance {
+    static func resolve(_ node: FuzzNode, _ arguments: [Int], from resolver: Resolver) throws(ResolutionError)
+        -> FuzzInstance
+    {
         func typed<T: FuzzInstance>(_: T.Type) throws(ResolutionError) -> FuzzInstance {
             switch arguments.count {
             case 0: try resolver.require(T.self, name: node.name)
@@ -386,8 +404,10 @@ struct FuzzModel {
 
     private func keys(_ stack: [Int]) -> [ServiceKey] { stack.map(graph.key) }
 
-    private mutating func resolve(_ index: Int, _ arguments: [Int], _ stack: inout [Int],
-                                  _ graphCache: inout [Int: ModelInstance]) throws(ModelFailure) -> ModelInstance {
+    private mutating func resolve(
+        _ index: Int, _ arguments: [Int], _ stack: inout [Int],
+        _ graphCache: inout [Int: ModelInstance]
+    ) throws(ModelFailure) -> ModelInstance {
         let node = graph.nodes[index]
         let key = graph.key(index)
         guard node.registered else {
@@ -397,8 +417,9 @@ struct FuzzModel {
         if node.scope.isShared, let instance = shared[index] { return instance }
         if node.scope == .graph, let instance = graphCache[index] { return instance }
         if let first = stack.firstIndex(of: index) {
-            throw ModelFailure(code: .cycle, key: key, path: keys(stack) + [key],
-                               cycle: keys(Array(stack[first...])) + [key], nearMisses: [])
+            throw ModelFailure(
+                code: .cycle, key: key, path: keys(stack) + [key],
+                cycle: keys(Array(stack[first...])) + [key], nearMisses: [])
         }
         starts[index] += 1
         stack.append(index)
@@ -446,7 +467,8 @@ struct IdentityMatcher {
             return "node \(actual.node) made with arguments \(actual.arguments), expected \(expected.arguments)"
         }
         if actual.dependencies.count != expected.dependencies.count {
-            return "node \(actual.node) has \(actual.dependencies.count) dependencies, expected \(expected.dependencies.count)"
+            return
+                "node \(actual.node) has \(actual.dependencies.count) dependencies, expected \(expected.dependencies.count)"
         }
         for (real, model) in zip(actual.dependencies, expected.dependencies) {
             if let divergence = divergence(real, model) { return divergence }

@@ -64,7 +64,8 @@ extension Reliability {
             }
             if runtime.starts != model.starts {
                 let node = zip(runtime.starts, model.starts).enumerated().first { $0.element.0 != $0.element.1 }!.offset
-                result.divergence = "factory of node \(node) ran \(runtime.starts[node]) times, model says \(model.starts[node])"
+                result.divergence =
+                    "factory of node \(node) ran \(runtime.starts[node]) times, model says \(model.starts[node])"
             } else if runtime.constructions != model.constructions {
                 result.divergence = "constructions \(runtime.constructions), model says \(model.constructions)"
             }
@@ -84,19 +85,23 @@ extension Reliability {
                 requests += result.requests
                 failures.merge(result.failures, uniquingKeysWith: +)
                 if let divergence = result.divergence {
-                    print("[fuzz] DIVERGENCE at seed \(seed) (replay: FUZZ_FIRST_SEED=\(seed) FUZZ_SEEDS=1): \(divergence)")
+                    print(
+                        "[fuzz] DIVERGENCE at seed \(seed) (replay: FUZZ_FIRST_SEED=\(seed) FUZZ_SEEDS=1): \(divergence)"
+                    )
                     divergences.append("seed \(seed): \(divergence)")
                     if divergences.count >= 10 { break }
                 }
             }
             let seconds = milliseconds(since: start) / 1_000
-            Figure.report("fuzz",
-                          "\(seeds) seeds (\(services) services, \(requests) requests; failures "
-                              + failures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                              + ") in \(format(seconds)) s, \(divergences.count) divergences")
+            Figure.report(
+                "fuzz",
+                "\(seeds) seeds (\(services) services, \(requests) requests; failures "
+                    + failures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    + ") in \(format(seconds)) s, \(divergences.count) divergences")
             #expect(divergences.isEmpty, "\(divergences.joined(separator: "\n"))")
-            #expect(failures["notRegistered", default: 0] > 0 && failures["cycle", default: 0] > 0,
-                    "the seeds must exercise both kinds of failure")
+            #expect(
+                failures["notRegistered", default: 0] > 0 && failures["cycle", default: 0] > 0,
+                "the seeds must exercise both kinds of failure")
             if environmentCount("FUZZ_SEEDS") == nil, !Budget.underThreadSanitizer, Budget.scale == 1 {
                 #expect(seconds < 60, "10,000 seeds took \(seconds) s")
             }
@@ -129,7 +134,8 @@ extension Reliability {
                 for request in 0..<2 {
                     let arguments = truth.topLevelArguments(request)
                     guard case .success(let expected) = model.resolveTopLevel(node, arguments: arguments),
-                          let instance = try? FuzzRuntime.resolve(truth.nodes[node], arguments, from: child) else {
+                        let instance = try? FuzzRuntime.resolve(truth.nodes[node], arguments, from: child)
+                    else {
                         Issue.record("seed \(seed): node \(node) failed although the true model resolves it")
                         break
                     }
@@ -171,7 +177,8 @@ extension Reliability {
                         for request in order {
                             let node = graph.requests[request]
                             let result = Result<FuzzInstance, ResolutionError> { () throws(ResolutionError) in
-                                try FuzzRuntime.resolve(graph.nodes[node], graph.topLevelArguments(request), from: child)
+                                try FuzzRuntime.resolve(
+                                    graph.nodes[node], graph.topLevelArguments(request), from: child)
                             }
                             outcomes.append((request, result))
                         }
@@ -209,7 +216,9 @@ extension Reliability {
                         problem = visit(instance)
                     case (.failure(let failure), .failure(let error)):
                         if error.code == .cycle, reachesCycle.contains(node) { break }  // found early, across threads
-                        problem = failure.code == .cycle ? (error.code == .cycle ? nil : "\(error.code), expected cycle")
+                        problem =
+                            failure.code == .cycle
+                            ? (error.code == .cycle ? nil : "\(error.code), expected cycle")
                             : failure.divergence(from: error).map { "\($0)" }
                     case (.success, .failure(let error)):
                         problem = "failed, the model resolves it: \(error)"
@@ -226,7 +235,8 @@ extension Reliability {
                     let made = constructions[node]
                     let predicted = model.constructions[node]
                     if made > 1 || (reachesCycle.isEmpty && made != predicted) {
-                        divergences.append("seed \(seed): shared node \(node) made \(made) times, model says \(predicted)")
+                        divergences.append(
+                            "seed \(seed): shared node \(node) made \(made) times, model says \(predicted)")
                         break
                     }
                 }
@@ -234,9 +244,10 @@ extension Reliability {
                 if divergences.count >= 10 { break }
             }
             for divergence in divergences { print("[fuzz] concurrent DIVERGENCE \(divergence)") }
-            Figure.report("concurrent fuzz",
-                          "\(seeds) seeds × \(threads) threads, \(resolves) resolves, \(divergences.count) divergences, "
-                              + "\(timeouts) timeouts")
+            Figure.report(
+                "concurrent fuzz",
+                "\(seeds) seeds × \(threads) threads, \(resolves) resolves, \(divergences.count) divergences, "
+                    + "\(timeouts) timeouts")
             #expect(divergences.isEmpty, "\(divergences.prefix(5).joined(separator: "\n"))")
             #expect(timeouts == 0)
         }
@@ -250,7 +261,10 @@ extension Reliability {
                 var found = false
                 func walk(_ node: Int) {
                     if found || !graph.nodes[node].registered { return }
-                    if colour[node] == 1 { found = true; return }
+                    if colour[node] == 1 {
+                        found = true
+                        return
+                    }
                     if colour[node] == 2 { return }
                     colour[node] = 1
                     for dependency in graph.nodes[node].dependencies { walk(dependency) }

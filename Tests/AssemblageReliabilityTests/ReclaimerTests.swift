@@ -1,6 +1,7 @@
-@testable import Assemblage
 import Foundation
 import Testing
+
+@testable import Assemblage
 
 // Every resolve runs in a read section; writers unpublish what they replace and retire it to the reclaimer,
 // which releases it once no section that may have loaded it is still open (epoch-based reclamation). These

@@ -20,8 +20,10 @@ extension Reliability {
     /// claims to be.
     @Suite("ThreadSanitizer canary", .serialized)
     struct SanitizerCanaryTests {
-        @Test(.enabled(if: ProcessInfo.processInfo.environment["ASSEMBLAGE_TSAN_CANARY"] == "1",
-                       "opt-in: set ASSEMBLAGE_TSAN_CANARY=1"))
+        @Test(
+            .enabled(
+                if: ProcessInfo.processInfo.environment["ASSEMBLAGE_TSAN_CANARY"] == "1",
+                "opt-in: set ASSEMBLAGE_TSAN_CANARY=1"))
         func canaryDataRaceIsReportedBySanitizer() {
             let counter = UnsynchronisedCounter()
             let finished = Latch(count: 2)
@@ -32,7 +34,8 @@ extension Reliability {
                 }
             }
             #expect(finished.wait(timeout: 30))
-            print("[canary] ThreadSanitizer linked: \(Budget.underThreadSanitizer); racy total \(counter.value) of 20000")
+            print(
+                "[canary] ThreadSanitizer linked: \(Budget.underThreadSanitizer); racy total \(counter.value) of 20000")
         }
     }
 }

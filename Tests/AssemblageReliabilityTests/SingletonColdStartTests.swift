@@ -96,10 +96,11 @@ extension Reliability {
                 if constructions.count == 1 { oneConstruction += 1 }
                 if Set(identities.compactMap { $0 }).count == 1 { oneIdentity += 1 }
             }
-            Figure.report("cold start \(variant.rawValue)",
-                          "one construction in \(oneConstruction)/\(rounds) rounds, one identity in "
-                              + "\(oneIdentity)/\(rounds), \(nils) nil of \(rounds * callers) resolves "
-                              + "(\(Self.threads) threads + \(Self.tasks) tasks a round)")
+            Figure.report(
+                "cold start \(variant.rawValue)",
+                "one construction in \(oneConstruction)/\(rounds) rounds, one identity in "
+                    + "\(oneIdentity)/\(rounds), \(nils) nil of \(rounds * callers) resolves "
+                    + "(\(Self.threads) threads + \(Self.tasks) tasks a round)")
             #expect(timeouts == 0)
             #expect(oneConstruction == rounds)
             #expect(oneIdentity == rounds)

@@ -31,7 +31,8 @@ enum Budget {
 
     static let scale: Double = {
         if let text = ProcessInfo.processInfo.environment["ASSEMBLAGE_RELIABILITY_SCALE"],
-           let value = Double(text), value > 0 {
+            let value = Double(text), value > 0
+        {
             return value
         }
         return underThreadSanitizer ? 0.1 : 1
@@ -108,17 +109,37 @@ final class Locked<Value>: @unchecked Sendable {  // @unchecked: `value` is only
 final class Tally: @unchecked Sendable {  // @unchecked: `value` is only touched under `lock`.
     private let lock = NSLock()
     private var value = 0
-    func increment() { lock.lock(); value += 1; lock.unlock() }
-    func decrement() { lock.lock(); value -= 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    func increment() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+    func decrement() {
+        lock.lock()
+        value -= 1
+        lock.unlock()
+    }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 /// Collects values from many threads.
 final class Bag<T>: @unchecked Sendable {  // @unchecked: `items` is only touched under `lock`.
     private let lock = NSLock()
     private var items: [T] = []
-    func append(_ item: T) { lock.lock(); items.append(item); lock.unlock() }
-    var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
+    func append(_ item: T) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+    var all: [T] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
 }
 
 /// Counts down to zero; waiters learn whether it got there in time.
@@ -292,10 +313,26 @@ final class LiveCount: @unchecked Sendable {  // @unchecked: the counters are on
     private let lock = NSLock()
     private var made = 0
     private var freed = 0
-    func didMake() { lock.lock(); made += 1; lock.unlock() }
-    func didFree() { lock.lock(); freed += 1; lock.unlock() }
-    var madeCount: Int { lock.lock(); defer { lock.unlock() }; return made }
-    var liveCount: Int { lock.lock(); defer { lock.unlock() }; return made - freed }
+    func didMake() {
+        lock.lock()
+        made += 1
+        lock.unlock()
+    }
+    func didFree() {
+        lock.lock()
+        freed += 1
+        lock.unlock()
+    }
+    var madeCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return made
+    }
+    var liveCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return made - freed
+    }
 }
 
 /// An object that reports its life to a ``LiveCount``.

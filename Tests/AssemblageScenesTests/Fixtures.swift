@@ -73,14 +73,18 @@ struct HomeScene: SceneModule {
     @MainActor func build(resolver: Resolver, parameters: SceneParameters) throws -> TestView {
         let coordinator = try resolver.transitionCoordinator()
         let session = try resolver.require(Session.self)
-        return TestView(sceneName: Self.moduleName, parameters: parameters, action: {
-            if session.user == nil {
-                coordinator.performNavigation(.presentAndPush(sceneName: SignInScene.moduleName,
-                                                              parameters: ["next": "orders"]))
-            } else {
-                coordinator.performNavigation(.push(sceneName: "orders"))
-            }
-        })
+        return TestView(
+            sceneName: Self.moduleName, parameters: parameters,
+            action: {
+                if session.user == nil {
+                    coordinator.performNavigation(
+                        .presentAndPush(
+                            sceneName: SignInScene.moduleName,
+                            parameters: ["next": "orders"]))
+                } else {
+                    coordinator.performNavigation(.push(sceneName: "orders"))
+                }
+            })
     }
 }
 
@@ -92,11 +96,13 @@ struct SignInScene: SceneModule {
         let next = try parameters.require("next", as: String.self)
         let coordinator = try resolver.transitionCoordinator()
         let session = try resolver.require(Session.self)
-        return TestView(sceneName: Self.moduleName, parameters: parameters, detail: "then \(next)", action: {
-            session.user = "Ada"
-            coordinator.performNavigation(.back, animated: false)
-            coordinator.performNavigation(.push(sceneName: next), animated: false)
-        })
+        return TestView(
+            sceneName: Self.moduleName, parameters: parameters, detail: "then \(next)",
+            action: {
+                session.user = "Ada"
+                coordinator.performNavigation(.back, animated: false)
+                coordinator.performNavigation(.push(sceneName: next), animated: false)
+            })
     }
 }
 

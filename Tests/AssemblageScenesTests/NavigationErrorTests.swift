@@ -90,8 +90,10 @@ import Testing
 
     @Test func navigationBeforeConfigureFails() throws {
         let app = try TestApp(configure: false)
-        for navigation in [NavigationType.push(sceneName: "orders"), .back, .reset,
-                           .openURL(try #require(URL(string: "https://example.com")))] {
+        for navigation in [
+            NavigationType.push(sceneName: "orders"), .back, .reset,
+            .openURL(try #require(URL(string: "https://example.com"))),
+        ] {
             let error = try #require(app.failure(of: navigation))
             #expect(error.code == .notStarted)
         }
@@ -201,20 +203,22 @@ import Testing
     @Test func printsThroughTheSharedErrorShape() throws {
         let app = try TestApp()
         let error = try #require(app.failure(of: .push(sceneName: "ordres")))
-        #expect(error.description == """
-            No scene named "ordres" is registered for TestView views.
-              Registered scenes: about, broken, help, home, order, orders, settings, signIn
-              Navigation: push("ordres")
-            """)
+        #expect(
+            error.description == """
+                No scene named "ordres" is registered for TestView views.
+                  Registered scenes: about, broken, help, home, order, orders, settings, signIn
+                  Navigation: push("ordres")
+                """)
         #expect(error.summary == "No scene named \"ordres\" is registered for TestView views.")
         #expect(error.details.map(\.label) == ["Registered scenes", "Navigation"])
         #expect(error.debugDescription == "NavigationError.unknownScene: \(error.description)")
         #expect((error as any Error).localizedDescription == error.description)
 
         let broken = try #require(app.failure(of: .push(sceneName: BrokenScene.moduleName)))
-        #expect(broken.description == """
-            Building scene "broken" failed: the database is locked
-              Navigation: push("broken")
-            """)
+        #expect(
+            broken.description == """
+                Building scene "broken" failed: the database is locked
+                  Navigation: push("broken")
+                """)
     }
 }

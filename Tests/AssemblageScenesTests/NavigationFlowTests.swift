@@ -30,13 +30,13 @@ import Testing
         app.host.completesTransitionsImmediately = false
         app.host.completePendingTransitions()  // nothing waits yet
 
-        try app.tapButton()   // presents sign-in (animating)
+        try app.tapButton()  // presents sign-in (animating)
         app.host.completePendingTransitions()
-        try app.tapButton()   // dismiss starts; the push waits for it
+        try app.tapButton()  // dismiss starts; the push waits for it
         #expect(app.transitionNames.last == "dismiss")
         #expect(app.state.sceneNames == [["home"]])
 
-        app.host.completePendingTransitions()       // dismiss finishes; the push is sent
+        app.host.completePendingTransitions()  // dismiss finishes; the push is sent
         #expect(app.transitionNames.last == "push")
         app.host.completePendingTransitions()
         #expect(app.state.sceneNames == [["home", "orders"]])
@@ -50,7 +50,7 @@ import Testing
         app.coordinator.performNavigation(.push(sceneName: "orders")) { _ in finished.append("orders") }
         app.coordinator.performNavigation(.push(sceneName: "help")) { _ in finished.append("help") }
 
-        #expect(app.transitionNames == ["setRoot", "push"])   // only the first was sent
+        #expect(app.transitionNames == ["setRoot", "push"])  // only the first was sent
         #expect(app.coordinator.isNavigating)
         #expect(finished.isEmpty)
 
@@ -130,9 +130,9 @@ import Testing
     @Test func reportsThatDoNotFitTheStateAreIgnored() throws {
         let app = try TestApp()
         app.go(.push(sceneName: "orders"))
-        app.coordinator.hostDidPop(count: 5)    // only one scene above the stack's first
+        app.coordinator.hostDidPop(count: 5)  // only one scene above the stack's first
         #expect(app.state.sceneNames == [["home"]])
-        app.coordinator.hostDidDismiss()        // no modal
+        app.coordinator.hostDidDismiss()  // no modal
         #expect(app.state.sceneNames == [["home"]])
     }
 
@@ -156,7 +156,7 @@ import Testing
         let host = HeadlessNavigationHost<TestView>()
         try coordinator.start(host: host, sceneName: "home", parameters: ["greeting": "hi"])
         coordinator.performNavigation(.push(sceneName: "orders"))
-        coordinator.performNavigation(.reset)   // no assembler: just the starting scene again
+        coordinator.performNavigation(.reset)  // no assembler: just the starting scene again
         #expect(coordinator.state.sceneNames == [["home"]])
         #expect(host.topView?.parameters.value("greeting", as: String.self) == "hi")
     }
@@ -166,8 +166,10 @@ import Testing
 @MainActor
 final class TwiceCompletingHost: NavigationHost {
     var performed = 0
-    func perform(_ transition: HostTransition<TestView>, animated: Bool,
-                 completion: @escaping @MainActor @Sendable () -> Void) {
+    func perform(
+        _ transition: HostTransition<TestView>, animated: Bool,
+        completion: @escaping @MainActor @Sendable () -> Void
+    ) {
         performed += 1
         completion()
         completion()

@@ -10,7 +10,8 @@ import Testing
 @MainActor @Suite struct ReentrantNavigationTests {
     /// A coordinator over plain scenes and a headless host, started on "home".
     private func started(immediate: Bool = true, extra register: (Container) -> Void = { _ in })
-        throws -> (TransitionCoordinator, HeadlessNavigationHost<TestView>) {
+        throws -> (TransitionCoordinator, HeadlessNavigationHost<TestView>)
+    {
         let container = Container()
         registerPlainScenes(["home", "orders", "help", "about"], in: container)
         register(container)
@@ -27,8 +28,10 @@ import Testing
     }
 
     /// Registers "redirect", whose build asks for `navigation` (and records what it asked for).
-    private func registerRedirect(_ container: Container, to navigation: NavigationType,
-                                  throwing: Bool = false, log: Log) {
+    private func registerRedirect(
+        _ container: Container, to navigation: NavigationType,
+        throwing: Bool = false, log: Log
+    ) {
         container.register(AnySceneModule<TestView>.self, name: "redirect") { _ in
             AnySceneModule(moduleName: "redirect") { resolver, parameters in
                 let coordinator = try resolver.transitionCoordinator()
@@ -50,9 +53,9 @@ import Testing
                 if result.succeeded { finished += 1 }
             }
         }
-        #expect(host.transitions.count == 2)   // setRoot, then the first push; the rest wait
+        #expect(host.transitions.count == 2)  // setRoot, then the first push; the rest wait
         host.completesTransitionsImmediately = true
-        host.completePendingTransitions()       // each completion sends the next, which finishes at once
+        host.completePendingTransitions()  // each completion sends the next, which finishes at once
 
         #expect(finished == 10_000)
         #expect(!coordinator.isNavigating)
@@ -83,7 +86,7 @@ import Testing
         }
         var pushed: Result<Void, NavigationError>?
         coordinator.performNavigation(.push(sceneName: "redirect"), animated: false) { pushed = $0 }
-        host.completePendingTransitions()   // redirect finishes; help is sent
+        host.completePendingTransitions()  // redirect finishes; help is sent
         host.completePendingTransitions()
 
         #expect(pushed?.succeeded == true)
@@ -207,8 +210,10 @@ final class InterruptingHost: NavigationHost {
 
     init(completesImmediately: Bool) { self.completesImmediately = completesImmediately }
 
-    func perform(_ transition: HostTransition<TestView>, animated: Bool,
-                 completion: @escaping @MainActor @Sendable () -> Void) {
+    func perform(
+        _ transition: HostTransition<TestView>, animated: Bool,
+        completion: @escaping @MainActor @Sendable () -> Void
+    ) {
         switch transition {
         case .setRoot(let view): stack = [view.sceneName]
         case .push(let view):

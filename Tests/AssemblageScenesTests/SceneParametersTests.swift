@@ -61,8 +61,9 @@ import Testing
     }
 
     @Test func typedNavigationToKeyedSceneKeepsKeyedValues() {
-        guard case .presentAndPush(let name, let parameters) =
-            NavigationType.presentAndPush(SignInScene.self, parameters: ["next": "orders"])
+        guard
+            case .presentAndPush(let name, let parameters) =
+                NavigationType.presentAndPush(SignInScene.self, parameters: ["next": "orders"])
         else {
             Issue.record("expected presentAndPush")
             return

@@ -15,11 +15,13 @@ final class TerminalApp {
         assembler = SceneAssembler(startingScene: "home") { container in
             container.register(AnySceneModule<TerminalScreen>.self, name: "home") { _ in
                 AnySceneModule(moduleName: "home") { _, _ in
-                    TerminalScreen(title: "Home", lines: ["Welcome."], links: [
-                        .init("Orders", to: .push(sceneName: "orders")),
-                        .init("Settings", to: .present(sceneName: "settings")),
-                        .init("Website", to: .openURL(URL(string: "https://example.com")!)),
-                    ])
+                    TerminalScreen(
+                        title: "Home", lines: ["Welcome."],
+                        links: [
+                            .init("Orders", to: .push(sceneName: "orders")),
+                            .init("Settings", to: .present(sceneName: "settings")),
+                            .init("Website", to: .openURL(URL(string: "https://example.com")!)),
+                        ])
                 }
             }
             container.register(AnySceneModule<TerminalScreen>.self, name: "orders") { _ in
@@ -37,9 +39,10 @@ final class TerminalApp {
 @MainActor @Suite struct TerminalHostTests {
     @Test func rendersBreadcrumbLinesAndNumberedLinks() throws {
         let app = try TerminalApp()
-        #expect(app.host.renderedTopScreen() == [
-            "┌ Home", "│ Welcome.", "└ [1] Orders  [2] Settings  [3] Website",
-        ])
+        #expect(
+            app.host.renderedTopScreen() == [
+                "┌ Home", "│ Welcome.", "└ [1] Orders  [2] Settings  [3] Website",
+            ])
         app.host.showsKeyHints = true
         #expect(app.host.renderedTopScreen().last == "└ [1] Orders  [2] Settings  [3] Website  ·  b back  q quit")
     }
@@ -101,7 +104,7 @@ final class TerminalApp {
         var script = ["1", "q", "1"].makeIterator()
         let quit = app.host.run(readLine: { script.next() })
         #expect(quit)
-        #expect(script.next() == "1")   // the line after `q` was not read
+        #expect(script.next() == "1")  // the line after `q` was not read
         #expect(app.assembler.coordinator.state.sceneNames == [["home", "orders"]])
     }
 

@@ -6,8 +6,10 @@ import XCTest
 final class AssertValidGraphXCTests: XCTestCase {
     private var captured: [String] = []
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-                                expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+        expected: Bool
+    ) {
         captured.append(description)
     }
 

@@ -35,7 +35,8 @@ private func digit(_ value: Int) -> any ChainDigit.Type {
 
 /// The number five digit types spell.
 private func chainNumber<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDigit, E: ChainDigit>(
-    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type) -> Int {
+    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type
+) -> Int {
     A.value * 10_000 + B.value * 1_000 + C.value * 100 + D.value * 10 + E.value
 }
 
@@ -54,12 +55,14 @@ final class ChainNode<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDigit
 /// The service type numbered `number`.
 func chainNodeType(_ number: Int) -> any AnyChainNode.Type {
     precondition((0..<100_000).contains(number), "chain numbers have five digits")
-    return nodeType(digit(number / 10_000), digit(number / 1_000 % 10), digit(number / 100 % 10),
-                    digit(number / 10 % 10), digit(number % 10))
+    return nodeType(
+        digit(number / 10_000), digit(number / 1_000 % 10), digit(number / 100 % 10),
+        digit(number / 10 % 10), digit(number % 10))
 }
 
 private func nodeType<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDigit, E: ChainDigit>(
-    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type) -> any AnyChainNode.Type {
+    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type
+) -> any AnyChainNode.Type {
     ChainNode<A, B, C, D, E>.self
 }
 
@@ -72,12 +75,14 @@ func registerServiceChain(from start: Int, to end: Int, registerLast: Bool, in c
 
 private func registerNode(_ number: Int, next: Int?, in container: Container) {
     precondition((0..<100_000).contains(number), "chain numbers have five digits")
-    registerNode(digit(number / 10_000), digit(number / 1_000 % 10), digit(number / 100 % 10),
-                 digit(number / 10 % 10), digit(number % 10), next: next, in: container)
+    registerNode(
+        digit(number / 10_000), digit(number / 1_000 % 10), digit(number / 100 % 10),
+        digit(number / 10 % 10), digit(number % 10), next: next, in: container)
 }
 
 private func registerNode<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDigit, E: ChainDigit>(
-    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type, next: Int?, in container: Container) {
+    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type, next: Int?, in container: Container
+) {
     container.register(ChainNode<A, B, C, D, E>.self) { r in
         ChainNode(next: try next.map { try requireNode(r, chainNodeType($0)) })
     }
@@ -103,12 +108,14 @@ struct ChainModule<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDigit, E
 /// The module type numbered `number`.
 func chainModuleType(_ number: Int) -> any ModuleAssembly.Type {
     precondition((0..<100_000).contains(number), "chain numbers have five digits")
-    return moduleType(digit(number / 10_000), digit(number / 1_000 % 10), digit(number / 100 % 10),
-                      digit(number / 10 % 10), digit(number % 10))
+    return moduleType(
+        digit(number / 10_000), digit(number / 1_000 % 10), digit(number / 100 % 10),
+        digit(number / 10 % 10), digit(number % 10))
 }
 
 private func moduleType<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDigit, E: ChainDigit>(
-    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type) -> any ModuleAssembly.Type {
+    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type
+) -> any ModuleAssembly.Type {
     ChainModule<A, B, C, D, E>.self
 }
 

@@ -31,8 +31,16 @@ final class Person {
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func increment() { lock.lock(); value += 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    func increment() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 final class Counted {

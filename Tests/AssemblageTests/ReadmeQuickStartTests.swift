@@ -17,8 +17,8 @@ private final class Greeter {
         container.register(Greeter.self) { r in Greeter(clock: try r.require(Clock.self)) }
         container.register(Greeter.self, name: "utc") { (r, zone: String) in Greeter(clock: r.resolve(Clock.self)!) }
 
-        let greeter = container.resolve(Greeter.self)                      // Greeter?  (Swinject-style)
-        let checked = try container.require(Greeter.self)                  // Greeter, or a ResolutionError
+        let greeter = container.resolve(Greeter.self)  // Greeter?  (Swinject-style)
+        let checked = try container.require(Greeter.self)  // Greeter, or a ResolutionError
         let named = container.resolve(Greeter.self, name: "utc", argument: "UTC")
         #expect(greeter != nil && named != nil)
         #expect(checked.clock is SystemClock)

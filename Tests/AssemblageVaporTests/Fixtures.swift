@@ -16,7 +16,12 @@ final class Ledger: Sendable {
     func record(_ event: String) { events.withLock { $0.append(event) } }
     var all: [String] { events.withLock { $0 } }
     func count(prefix: String) -> Int { all.filter { $0.hasPrefix(prefix) }.count }
-    func nextID() -> Int { counter.withLock { $0 += 1; return $0 } }
+    func nextID() -> Int {
+        counter.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 /// A request's tag, from its `X-Tag` header: a value each request scope provides.
@@ -80,12 +85,15 @@ func configure(_ app: Application, ledger: Ledger) {
         Work(id: ledger.nextID(), tag: try r.require(Tag.self), ledger: ledger)
     }.inObjectScope(.scoped)
 
-    app.middleware.use(RequestScopeMiddleware(responseHeaders: { scope in
-        ["X-Tag": scope.resolve(Tag.self)?.value ?? "none"]
-    }) { request, scope in
-        guard let tag = request.headers.first(name: "X-Tag") else { throw Abort(.badRequest, reason: "Send X-Tag.") }
-        try scope.provide(Tag(value: tag))
-    }, at: .beginning)
+    app.middleware.use(
+        RequestScopeMiddleware(responseHeaders: { scope in
+            ["X-Tag": scope.resolve(Tag.self)?.value ?? "none"]
+        }) { request, scope in
+            guard let tag = request.headers.first(name: "X-Tag") else {
+                throw Abort(.badRequest, reason: "Send X-Tag.")
+            }
+            try scope.provide(Tag(value: tag))
+        }, at: .beginning)
 
     // The request's own tag, the tag its Work was made with, the Request the scope was given and the Work's
     // identity, after a pause so that concurrent requests overlap.
@@ -152,8 +160,10 @@ func withClient<R>(connections: Int, _ body: (HTTPClient) async throws -> R) asy
 }
 
 /// Status, the `X-Tag` header and the body of one request.
-func get(_ client: HTTPClient, port: Int, _ path: String, tag: String?,
-         timeout: TimeAmount = .seconds(30)) async throws -> (status: UInt, tag: String?, body: String) {
+func get(
+    _ client: HTTPClient, port: Int, _ path: String, tag: String?,
+    timeout: TimeAmount = .seconds(30)
+) async throws -> (status: UInt, tag: String?, body: String) {
     var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/\(path)")
     if let tag { request.headers.add(name: "X-Tag", value: tag) }
     let response = try await client.execute(request, timeout: timeout)

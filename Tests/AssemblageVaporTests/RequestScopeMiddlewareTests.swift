@@ -15,7 +15,8 @@ import VaporTesting
         let start = ContinuousClock.now
         let answers = try await serve(ledger) { _, port in
             try await withClient(connections: count) { client in
-                try await withThrowingTaskGroup(of: (String, (status: UInt, tag: String?, body: String)).self) { tasks in
+                try await withThrowingTaskGroup(of: (String, (status: UInt, tag: String?, body: String)).self) {
+                    tasks in
                     for index in 0..<count {
                         let tag = "request-\(index)"
                         tasks.addTask { (tag, try await get(client, port: port, "work", tag: tag)) }
@@ -31,41 +32,51 @@ import VaporTesting
             let fields = answer.body.split(separator: " ").map(String.init)
             #expect(answer.status == 200)
             #expect(answer.tag == tag)
-            #expect(fields.count == 5 && fields[0] == tag && fields[1] == tag && fields[2] == tag && fields[3] == "true",
-                    "\(tag) got \(answer.body)")
+            #expect(
+                fields.count == 5 && fields[0] == tag && fields[1] == tag && fields[2] == tag && fields[3] == "true",
+                "\(tag) got \(answer.body)")
             if fields.count == 5 { workIDs.insert(fields[4]) }
         }
         #expect(workIDs.count == count)
         #expect(ledger.count(prefix: "made work") == count)
         #expect(ledger.count(prefix: "disposed work") == count)
         #expect(Set(ledger.all.filter { $0.hasPrefix("disposed work") }).count == count)
-        print("[figure] vapor: \(count) concurrent requests, \(workIDs.count) distinct scoped instances, "
-              + "\(ledger.count(prefix: "disposed work")) disposed, in \(elapsed)")
+        print(
+            "[figure] vapor: \(count) concurrent requests, \(workIDs.count) distinct scoped instances, "
+                + "\(ledger.count(prefix: "disposed work")) disposed, in \(elapsed)")
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     @Test func aThousandRequestsAtConcurrency32HaveNoErrorsAndDisposeEveryScopeOnce() async throws {
         let ledger = Ledger()
-        let total = 1_000, concurrency = 32
+        let total = 1_000
+        let concurrency = 32
         let start = ContinuousClock.now
         let failures = try await serve(ledger) { _, port in
             try await withClient(connections: concurrency) { client in
                 try await withThrowingTaskGroup(of: Int.self) { tasks in
-                    var next = 0, failures = 0
+                    var next = 0
+                    var failures = 0
                     func send(_ index: Int) {
                         tasks.addTask {
                             let tag = "load-\(index)"
                             guard let answer = try? await get(client, port: port, "work", tag: tag),
-                                  answer.status == 200, answer.tag == tag,
-                                  answer.body.hasPrefix("\(tag) \(tag) \(tag) true")
+                                answer.status == 200, answer.tag == tag,
+                                answer.body.hasPrefix("\(tag) \(tag) \(tag) true")
                             else { return 1 }
                             return 0
                         }
                     }
-                    while next < concurrency { send(next); next += 1 }
+                    while next < concurrency {
+                        send(next)
+                        next += 1
+                    }
                     while let failed = try await tasks.next() {
                         failures += failed
-                        if next < total { send(next); next += 1 }
+                        if next < total {
+                            send(next)
+                            next += 1
+                        }
                     }
                     return failures
                 }
@@ -76,8 +87,9 @@ import VaporTesting
         #expect(ledger.count(prefix: "made work") == total)
         #expect(ledger.count(prefix: "disposed work") == total)
         #expect(Set(ledger.all.filter { $0.hasPrefix("disposed work") }).count == total)
-        print("[figure] vapor: \(total) requests at concurrency \(concurrency), \(failures) errors, "
-              + "\(ledger.count(prefix: "disposed work")) scopes disposed once each, in \(elapsed)")
+        print(
+            "[figure] vapor: \(total) requests at concurrency \(concurrency), \(failures) errors, "
+                + "\(ledger.count(prefix: "disposed work")) scopes disposed once each, in \(elapsed)")
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -92,8 +104,11 @@ import VaporTesting
             return app.container
         }
         #expect(container.isShutDown)
-        #expect(ledger.all == ["made pool", "made cache", "made mailer",
-                               "disposed mailer", "disposed cache", "disposed pool"])
+        #expect(
+            ledger.all == [
+                "made pool", "made cache", "made mailer",
+                "disposed mailer", "disposed cache", "disposed pool",
+            ])
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -176,7 +191,7 @@ import VaporTesting
             return made
         }
         #expect(mine.isShutDown)
-        #expect(!made.isShutDown)   // replaced before the app ran: the app does not own it any more
+        #expect(!made.isShutDown)  // replaced before the app ran: the app does not own it any more
     }
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -196,7 +211,7 @@ import VaporTesting
     @Test func withoutResponseHeadersErrorsPassThroughToTheErrorMiddleware() async throws {
         try await withApp { app in
             app.logger.logLevel = .critical
-            app.middleware.use(RequestScopeMiddleware())   // after Vapor's ErrorMiddleware
+            app.middleware.use(RequestScopeMiddleware())  // after Vapor's ErrorMiddleware
             app.get("conflict") { _ async throws -> String in throw Abort(.conflict, reason: "Taken.") }
             try await app.testing().test(.GET, "conflict") { response in
                 #expect(response.status == .conflict)

@@ -37,11 +37,12 @@ extension AssemblageWorkloads {
     static func moduleTree200() -> Run {
         let assembler = makeModuleAssembler(AssemblageScale.tree200Root(), expecting: 200)
         let resolver = assembler.resolver
-        Check.tree200(resolver.resolve(Tree200Service0.self), resolver.resolve(Tree200Service0.self),
-                      "Assemblage moduleTree200")
+        Check.tree200(
+            resolver.resolve(Tree200Service0.self), resolver.resolve(Tree200Service0.self),
+            "Assemblage moduleTree200")
         return { n in
             withExtendedLifetime(assembler) {
-                for _ in 0 ..< n { blackHole(resolver.resolve(Tree200Service0.self)) }
+                for _ in 0..<n { blackHole(resolver.resolve(Tree200Service0.self)) }
             }
         }
     }
@@ -50,11 +51,12 @@ extension AssemblageWorkloads {
     static func moduleTree200Flat() -> Run {
         let assembler = Assembler(AssemblageScale.tree200Assemblies())
         let resolver = assembler.resolver
-        Check.tree200(resolver.resolve(Tree200Service0.self), resolver.resolve(Tree200Service0.self),
-                      "Assemblage moduleTree200.flat")
+        Check.tree200(
+            resolver.resolve(Tree200Service0.self), resolver.resolve(Tree200Service0.self),
+            "Assemblage moduleTree200.flat")
         return { n in
             withExtendedLifetime(assembler) {
-                for _ in 0 ..< n { blackHole(resolver.resolve(Tree200Service0.self)) }
+                for _ in 0..<n { blackHole(resolver.resolve(Tree200Service0.self)) }
             }
         }
     }
@@ -73,7 +75,7 @@ extension AssemblageWorkloads {
         }
         _ = once()
         return { n in
-            for _ in 0 ..< n { keepAlive(once()) }
+            for _ in 0..<n { keepAlive(once()) }
         }
     }
 
@@ -84,13 +86,14 @@ extension AssemblageWorkloads {
             AssemblageRegistrations.registerAll(ScaleShapes.registeredTypes[...], in: c, scope: .container)
             let resolved = AssemblageRegistrations.resolveAll(ScaleShapes.registeredTypes[...], from: c)
             if resolved != ScaleShapes.registeredTypes.count {
-                Check.fail("Assemblage register.10000.container resolved \(resolved) of \(ScaleShapes.registeredTypes.count)")
+                Check.fail(
+                    "Assemblage register.10000.container resolved \(resolved) of \(ScaleShapes.registeredTypes.count)")
             }
             return c
         }
         _ = once()
         return { n in
-            for _ in 0 ..< n { keepAlive(once()) }
+            for _ in 0..<n { keepAlive(once()) }
         }
     }
 
@@ -101,7 +104,7 @@ extension AssemblageWorkloads {
         let resolved = AssemblageRegistrations.resolveAll(ScaleShapes.registeredTypes.prefix(count), from: probe)
         if resolved != count { Check.fail("Assemblage assembler100 resolved \(resolved) of \(count)") }
         return { n in
-            for _ in 0 ..< n { keepAlive(Assembler(assemblies)) }
+            for _ in 0..<n { keepAlive(Assembler(assemblies)) }
         }
     }
 
@@ -109,7 +112,7 @@ extension AssemblageWorkloads {
         let probe = makeModuleAssembler(AssemblageScale.tree1000Root(), expecting: 1000)
         Check.tree1000(probe.resolver.resolve(Tree1000Service0.self), "Assemblage moduleTree1000")
         return { n in
-            for _ in 0 ..< n {
+            for _ in 0..<n {
                 keepAlive(makeModuleAssembler(AssemblageScale.tree1000Root(), expecting: 1000))
             }
         }
@@ -126,7 +129,7 @@ extension AssemblageWorkloads {
         }
         return { n in
             var checked = 0
-            for _ in 0 ..< n { checked += c.validate().checkedCount }
+            for _ in 0..<n { checked += c.validate().checkedCount }
             if checked != n * 1000 { Check.fail("Assemblage validate.1000 checked \(checked) for \(n) runs") }
         }
     }
@@ -135,11 +138,12 @@ extension AssemblageWorkloads {
     static func throughputGraph10(_ mode: Parallel.Mode) -> Run {
         let c = Container()
         registerGraph(in: c, scope: .transient, leafScope: .transient)
-        Check.twoGraphs(c.resolve(GraphRoot.self), c.resolve(GraphRoot.self), leavesShared: false,
-                        "Assemblage throughput.graph10")
+        Check.twoGraphs(
+            c.resolve(GraphRoot.self), c.resolve(GraphRoot.self), leavesShared: false,
+            "Assemblage throughput.graph10")
         let body: WorkerBody = { count in
             var slot: AnyObject?
-            for _ in 0 ..< count { blackHole(c.resolve(GraphRoot.self), into: &slot) }
+            for _ in 0..<count { blackHole(c.resolve(GraphRoot.self), into: &slot) }
         }
         return { n in Parallel.run(mode, iterations: n, body) }
     }
@@ -206,8 +210,8 @@ enum AssemblageRegistrations {
     /// The 100 assemblies of assemble.assembler100: assembly k registers Reg(10k) … Reg(10k + 9).
     static func batchAssemblies() -> [Assembly] {
         let size = ScaleShapes.servicesPerAssembly
-        return (0 ..< ScaleShapes.assemblies).map { k in
-            Batch(types: ScaleShapes.registeredTypes[k * size ..< (k + 1) * size])
+        return (0..<ScaleShapes.assemblies).map { k in
+            Batch(types: ScaleShapes.registeredTypes[k * size..<(k + 1) * size])
         }
     }
 }

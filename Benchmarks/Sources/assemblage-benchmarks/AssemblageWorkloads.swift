@@ -15,21 +15,22 @@ extension ValueHandler: Disposable {}
 
 enum AssemblageWorkloads {
     static var setups: [String: Setup] {
-        combine([
-            "resolve.transient": { transient(scope: .transient) },
-            "resolve.transient.default": { transient(scope: nil) },
-            "resolve.singleton": singleton,
-            "resolve.graph10": { graph10(scope: .transient) },
-            "resolve.graph10.default": { graph10(scope: nil) },
-            "resolve.graph10.singletonLeaves": graph10SingletonLeaves,
-            "resolve.named": named,
-            "resolve.argument1": argument1,
-            "resolve.arguments3": arguments3,
-            "resolve.parent3": parent3,
-            "scope.request5": request5,
-            "scope.request5.values": request5Values,
-            "scope.hit": scopeHit,
-        ], scaleSetups)
+        combine(
+            [
+                "resolve.transient": { transient(scope: .transient) },
+                "resolve.transient.default": { transient(scope: nil) },
+                "resolve.singleton": singleton,
+                "resolve.graph10": { graph10(scope: .transient) },
+                "resolve.graph10.default": { graph10(scope: nil) },
+                "resolve.graph10.singletonLeaves": graph10SingletonLeaves,
+                "resolve.named": named,
+                "resolve.argument1": argument1,
+                "resolve.arguments3": arguments3,
+                "resolve.parent3": parent3,
+                "scope.request5": request5,
+                "scope.request5.values": request5Values,
+                "scope.hit": scopeHit,
+            ], scaleSetups)
     }
 
     /// A scope per request: five `.scoped` services made from its root, disposed when it ends.
@@ -54,7 +55,7 @@ enum AssemblageWorkloads {
         Check.distinct(request(), request(), "Assemblage request scope")
         if requestDisposals - before != 10 { Check.fail("Assemblage request scope: expected 10 disposals") }
         return { n in
-            for _ in 0 ..< n { blackHole(request()) }
+            for _ in 0..<n { blackHole(request()) }
         }
     }
 
@@ -66,7 +67,7 @@ enum AssemblageWorkloads {
         let first = scope.resolve(RequestConnection.self)!
         if scope.resolve(RequestConnection.self)! !== first { Check.fail("Assemblage scoped hit: not the same") }
         return { n in
-            for _ in 0 ..< n { blackHole(scope.resolve(RequestConnection.self)!) }
+            for _ in 0..<n { blackHole(scope.resolve(RequestConnection.self)!) }
             withExtendedLifetime(scope) {}
         }
     }
@@ -93,7 +94,7 @@ enum AssemblageWorkloads {
         if request().depth != 1 { Check.fail("Assemblage value request scope: wrong chain") }
         if requestDisposals - before != 5 { Check.fail("Assemblage value request scope: expected 5 disposals") }
         return { n in
-            for _ in 0 ..< n { requestDisposals &+= request().depth }
+            for _ in 0..<n { requestDisposals &+= request().depth }
         }
     }
 
@@ -104,7 +105,7 @@ enum AssemblageWorkloads {
         if let scope { entry.inObjectScope(scope) }
         Check.distinct(Check.notNil(c.resolve(Plain.self), "Plain"), c.resolve(Plain.self)!, "Assemblage transient")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(Plain.self)) }
+            for _ in 0..<n { blackHole(c.resolve(Plain.self)) }
         }
     }
 
@@ -113,7 +114,7 @@ enum AssemblageWorkloads {
         c.register(Plain.self) { _ in Plain() }.inObjectScope(.container)
         Check.same(Check.notNil(c.resolve(Plain.self), "Plain"), c.resolve(Plain.self)!, "Assemblage singleton")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(Plain.self)) }
+            for _ in 0..<n { blackHole(c.resolve(Plain.self)) }
         }
     }
 
@@ -127,20 +128,25 @@ enum AssemblageWorkloads {
         apply(c.register(Leaf4.self) { _ in Leaf4() }, leafScope)
         apply(c.register(Leaf5.self) { _ in Leaf5() }, leafScope)
         apply(c.register(Leaf6.self) { _ in Leaf6() }, leafScope)
-        apply(c.register((any ServiceA).self) { r in
-            ServiceAImpl(first: r.resolve(Leaf1.self)!, second: r.resolve(Leaf2.self)!)
-        }, scope)
-        apply(c.register((any ServiceB).self) { r in
-            ServiceBImpl(first: r.resolve(Leaf3.self)!, second: r.resolve(Leaf4.self)!)
-        }, scope)
-        apply(c.register((any ServiceC).self) { r in
-            ServiceCImpl(first: r.resolve(Leaf5.self)!, second: r.resolve(Leaf6.self)!)
-        }, scope)
-        apply(c.register(GraphRoot.self) { r in
-            GraphRoot(a: r.resolve((any ServiceA).self)!,
-                      b: r.resolve((any ServiceB).self)!,
-                      c: r.resolve((any ServiceC).self)!)
-        }, scope)
+        apply(
+            c.register((any ServiceA).self) { r in
+                ServiceAImpl(first: r.resolve(Leaf1.self)!, second: r.resolve(Leaf2.self)!)
+            }, scope)
+        apply(
+            c.register((any ServiceB).self) { r in
+                ServiceBImpl(first: r.resolve(Leaf3.self)!, second: r.resolve(Leaf4.self)!)
+            }, scope)
+        apply(
+            c.register((any ServiceC).self) { r in
+                ServiceCImpl(first: r.resolve(Leaf5.self)!, second: r.resolve(Leaf6.self)!)
+            }, scope)
+        apply(
+            c.register(GraphRoot.self) { r in
+                GraphRoot(
+                    a: r.resolve((any ServiceA).self)!,
+                    b: r.resolve((any ServiceB).self)!,
+                    c: r.resolve((any ServiceC).self)!)
+            }, scope)
     }
 
     static func graph10(scope: ObjectScope?) -> Run {
@@ -148,17 +154,18 @@ enum AssemblageWorkloads {
         registerGraph(in: c, scope: scope, leafScope: scope)
         Check.twoGraphs(c.resolve(GraphRoot.self), c.resolve(GraphRoot.self), leavesShared: false, "Assemblage graph10")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(GraphRoot.self)) }
+            for _ in 0..<n { blackHole(c.resolve(GraphRoot.self)) }
         }
     }
 
     static func graph10SingletonLeaves() -> Run {
         let c = Container()
         registerGraph(in: c, scope: .transient, leafScope: .container)
-        Check.twoGraphs(c.resolve(GraphRoot.self), c.resolve(GraphRoot.self), leavesShared: true,
-                        "Assemblage graph10.singletonLeaves")
+        Check.twoGraphs(
+            c.resolve(GraphRoot.self), c.resolve(GraphRoot.self), leavesShared: true,
+            "Assemblage graph10.singletonLeaves")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(GraphRoot.self)) }
+            for _ in 0..<n { blackHole(c.resolve(GraphRoot.self)) }
         }
     }
 
@@ -170,7 +177,7 @@ enum AssemblageWorkloads {
         let name = Arguments.names[7]
         _ = Check.notNil(c.resolve(Plain.self, name: name), "Plain named \(name)")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(Plain.self, name: name)) }
+            for _ in 0..<n { blackHole(c.resolve(Plain.self, name: name)) }
         }
     }
 
@@ -181,7 +188,7 @@ enum AssemblageWorkloads {
             Check.fail("Assemblage argument1: wrong argument")
         }
         return { n in
-            for i in 0 ..< n { blackHole(c.resolve(WithOneArgument.self, argument: i)) }
+            for i in 0..<n { blackHole(c.resolve(WithOneArgument.self, argument: i)) }
         }
     }
 
@@ -196,7 +203,7 @@ enum AssemblageWorkloads {
             Check.fail("Assemblage arguments3: wrong arguments")
         }
         return { n in
-            for i in 0 ..< n {
+            for i in 0..<n {
                 blackHole(c.resolve(WithThreeArguments.self, arguments: i, label, Double(i)))
             }
         }
@@ -206,10 +213,11 @@ enum AssemblageWorkloads {
         let top = Container()
         top.register(Plain.self) { _ in Plain() }.inObjectScope(.transient)
         let c = Container(parent: Container(parent: Container(parent: top)))
-        Check.distinct(Check.notNil(c.resolve(Plain.self), "Plain via parents"), c.resolve(Plain.self)!,
-                       "Assemblage parent3")
+        Check.distinct(
+            Check.notNil(c.resolve(Plain.self), "Plain via parents"), c.resolve(Plain.self)!,
+            "Assemblage parent3")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(Plain.self)) }
+            for _ in 0..<n { blackHole(c.resolve(Plain.self)) }
         }
     }
 }

@@ -31,11 +31,11 @@ enum Cold {
         var results: [Contestant: Double] = [:]
         for contestant in Contestant.allCases where workload.setup(for: contestant) != nil {
             var samples: [Double] = []
-            for _ in 0 ..< runs {
+            for _ in 0..<runs {
                 let command = "'\(executable)' --cold \(workload.name) --contestant \(contestant.rawValue)"
                 guard let output = Platform.run(command),
-                      let line = output.split(separator: "\n").first(where: { $0.hasPrefix("cold ") }),
-                      let nanoseconds = Double(line.dropFirst("cold ".count))
+                    let line = output.split(separator: "\n").first(where: { $0.hasPrefix("cold ") }),
+                    let nanoseconds = Double(line.dropFirst("cold ".count))
                 else {
                     Platform.printError("cold run of \(workload.name) for \(contestant.title) failed")
                     continue

@@ -134,7 +134,8 @@ enum Check {
     static func twoGraphs(_ x: GraphRoot?, _ y: GraphRoot?, leavesShared: Bool, _ what: String) {
         graph(x, what)
         graph(y, what)
-        let x = x!, y = y!
+        let x = x!
+        let y = y!
         distinct(x, y, "\(what) root")
         distinct(x.a, y.a, "\(what) ServiceA")
         distinct(x.b, y.b, "\(what) ServiceB")

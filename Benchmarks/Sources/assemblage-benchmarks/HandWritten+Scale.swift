@@ -17,14 +17,14 @@ extension HandWritten {
     static func tree200() -> Run {
         Check.tree200(ScaleShapes.makeTree200Chain(), ScaleShapes.makeTree200Chain(), "hand moduleTree200")
         return { n in
-            for _ in 0 ..< n { blackHole(ScaleShapes.makeTree200Chain()) }
+            for _ in 0..<n { blackHole(ScaleShapes.makeTree200Chain()) }
         }
     }
 
     static func throughputGraph10(_ mode: Parallel.Mode) -> Run {
         let body: WorkerBody = { count in
             var slot: AnyObject?
-            for _ in 0 ..< count { blackHole(makeGraph(), into: &slot) }
+            for _ in 0..<count { blackHole(makeGraph(), into: &slot) }
         }
         return { n in Parallel.run(mode, iterations: n, body) }
     }

@@ -4,21 +4,22 @@
 
 enum HandWritten {
     static var setups: [String: Setup] {
-        combine([
-            "resolve.transient": transient,
-            "resolve.transient.default": transient,
-            "resolve.singleton": singleton,
-            "resolve.graph10": graph10,
-            "resolve.graph10.default": graph10,
-            "resolve.graph10.singletonLeaves": graph10SingletonLeaves,
-            "resolve.named": transient,
-            "resolve.argument1": argument1,
-            "resolve.arguments3": arguments3,
-            "resolve.parent3": transient,
-            "scope.request5": request5,
-            "scope.request5.values": request5Values,
-            "scope.hit": scopeHit,
-        ], scaleSetups)
+        combine(
+            [
+                "resolve.transient": transient,
+                "resolve.transient.default": transient,
+                "resolve.singleton": singleton,
+                "resolve.graph10": graph10,
+                "resolve.graph10.default": graph10,
+                "resolve.graph10.singletonLeaves": graph10SingletonLeaves,
+                "resolve.named": transient,
+                "resolve.argument1": argument1,
+                "resolve.arguments3": arguments3,
+                "resolve.parent3": transient,
+                "scope.request5": request5,
+                "scope.request5.values": request5Values,
+                "scope.hit": scopeHit,
+            ], scaleSetups)
     }
 
     /// What a request scope is without a container: an object that keeps what the request made, to dispose it
@@ -52,7 +53,7 @@ enum HandWritten {
         }
         Check.distinct(request(), request(), "hand request scope")
         return { n in
-            for _ in 0 ..< n { blackHole(request()) }
+            for _ in 0..<n { blackHole(request()) }
         }
     }
 
@@ -65,7 +66,7 @@ enum HandWritten {
         let context = RequestContext()
         blackHole(context)  // a server keeps it in the request: it is not on the stack
         return { n in
-            for _ in 0 ..< n { blackHole(context.connection) }
+            for _ in 0..<n { blackHole(context.connection) }
         }
     }
 
@@ -100,14 +101,14 @@ enum HandWritten {
         let before = requestDisposals
         if request().depth != 1 || requestDisposals - before != 5 { Check.fail("hand value request scope") }
         return { n in
-            for _ in 0 ..< n { requestDisposals &+= request().depth }
+            for _ in 0..<n { requestDisposals &+= request().depth }
         }
     }
 
     static func transient() -> Run {
         Check.distinct(Plain(), Plain(), "hand transient")
         return { n in
-            for _ in 0 ..< n { blackHole(Plain()) }
+            for _ in 0..<n { blackHole(Plain()) }
         }
     }
 
@@ -121,7 +122,7 @@ enum HandWritten {
     static func singleton() -> Run {
         let root = Composition()
         return { n in
-            for _ in 0 ..< n { blackHole(root.shared) }
+            for _ in 0..<n { blackHole(root.shared) }
         }
     }
 
@@ -137,7 +138,7 @@ enum HandWritten {
     static func graph10() -> Run {
         Check.twoGraphs(makeGraph(), makeGraph(), leavesShared: false, "hand graph10")
         return { n in
-            for _ in 0 ..< n { blackHole(makeGraph()) }
+            for _ in 0..<n { blackHole(makeGraph()) }
         }
     }
 
@@ -152,23 +153,24 @@ enum HandWritten {
 
     static func graph10SingletonLeaves() -> Run {
         let root = Composition()
-        Check.twoGraphs(makeGraph(sharing: root), makeGraph(sharing: root), leavesShared: true,
-                        "hand graph10.singletonLeaves")
+        Check.twoGraphs(
+            makeGraph(sharing: root), makeGraph(sharing: root), leavesShared: true,
+            "hand graph10.singletonLeaves")
         return { n in
-            for _ in 0 ..< n { blackHole(makeGraph(sharing: root)) }
+            for _ in 0..<n { blackHole(makeGraph(sharing: root)) }
         }
     }
 
     static func argument1() -> Run {
         { n in
-            for i in 0 ..< n { blackHole(WithOneArgument(id: i)) }
+            for i in 0..<n { blackHole(WithOneArgument(id: i)) }
         }
     }
 
     static func arguments3() -> Run {
         let label = Arguments.label
         return { n in
-            for i in 0 ..< n {
+            for i in 0..<n {
                 blackHole(WithThreeArguments(id: i, label: label, weight: Double(i)))
             }
         }
@@ -180,7 +182,7 @@ enum Arguments {
     /// A short (inline, non-allocating) string, as most real arguments are.
     static let label = "label"
     /// The names of the named workload; the one resolved is `names[7]`.
-    static let names = (0 ..< 10).map { "service.\($0)" }
+    static let names = (0..<10).map { "service.\($0)" }
 }
 
 /// The hand-written side's disposal protocol.

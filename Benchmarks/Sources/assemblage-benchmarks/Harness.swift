@@ -87,8 +87,8 @@ enum Harness {
             }
         }
         var samples = Array(repeating: [Double](), count: runs.count)
-        for batch in 0 ..< settings.batches {
-            for turn in 0 ..< runs.count {
+        for batch in 0..<settings.batches {
+            for turn in 0..<runs.count {
                 let index = (batch + turn) % runs.count
                 let (_, run, iterations) = runs[index]
                 samples[index].append(time(run, iterations) / Double(iterations))
@@ -150,18 +150,22 @@ enum Report {
         let swift = Platform.swiftVersionLine() ?? "swift --version: not found"
         lines.append("swift: \(swift) (binary compiled with Swift \(Platform.compiledWith))")
         let mode = Platform.isDebugBuild ? "DEBUG BUILD — numbers are meaningless, use -c release" : "release"
-        lines.append("build: \(mode); \(settings.batches) batches of ~\(Format.fixed(settings.batchNanoseconds / 1e6, 0)) ms"
-            + " (throughput: ~\(Format.fixed(settings.batchNanoseconds * 5 / 1e6, 0)) ms) per contestant, interleaved, after ~\(Format.fixed(settings.warmUpNanoseconds / 1e6, 0)) ms warm-up;"
-            + " figure = median of the batches" + (quick ? " (--quick)" : ""))
+        lines.append(
+            "build: \(mode); \(settings.batches) batches of ~\(Format.fixed(settings.batchNanoseconds / 1e6, 0)) ms"
+                + " (throughput: ~\(Format.fixed(settings.batchNanoseconds * 5 / 1e6, 0)) ms) per contestant, interleaved, after ~\(Format.fixed(settings.warmUpNanoseconds / 1e6, 0)) ms warm-up;"
+                + " figure = median of the batches" + (quick ? " (--quick)" : ""))
         return lines
     }
 
     /// Every table of the run: one per kind of workload, the scaling and target summaries, memory.
-    static func render(_ rows: [Row], cold: [String: [Contestant: Double]], memory: [Contestant: Memory.Result]?,
-                       markdown: Bool) -> String {
+    static func render(
+        _ rows: [Row], cold: [String: [Contestant: Double]], memory: [Contestant: Memory.Result]?,
+        markdown: Bool
+    ) -> String {
         var sections: [String] = []
         func add(_ title: String, _ header: [String], _ body: [[String]], codeFirstColumn: Bool = true) {
-            let table = markdown
+            let table =
+                markdown
                 ? markdownTable(header, body, codeFirstColumn: codeFirstColumn)
                 : plainTable(header, body)
             sections.append(title + "\n\n" + table)
@@ -172,25 +176,31 @@ enum Report {
         }
         let coldBody = coldRows(rows, cold)
         if !coldBody.isEmpty {
-            add("First operation in a fresh process (median of \(Cold.runs) processes, ms; setup incl. its check)"
+            add(
+                "First operation in a fresh process (median of \(Cold.runs) processes, ms; setup incl. its check)"
                     + " beside the steady-state figure above",
-                ["workload", "Assemblage first", "Assemblage steady", "Swinject first", "Swinject steady",
-                 "Swinject/Assemblage (first)"],
+                [
+                    "workload", "Assemblage first", "Assemblage steady", "Swinject first", "Swinject steady",
+                    "Swinject/Assemblage (first)",
+                ],
                 coldBody)
         }
         let scaling = scalingRows(rows)
         if !scaling.isEmpty {
-            add("Scaling of throughput.graph10 (resolves per second relative to 1 thread; 2.00× is all of 2 cores)",
+            add(
+                "Scaling of throughput.graph10 (resolves per second relative to 1 thread; 2.00× is all of 2 cores)",
                 ["contestant", "1 thread ns", "2 threads ns", "2 threads/1 thread", "8 tasks ns", "8 tasks/1 thread"],
                 scaling, codeFirstColumn: false)
         }
         if let memory, !memory.isEmpty {
-            add("Memory of register.10000 (one child process per library; 10,000 registrations)",
+            add(
+                "Memory of register.10000 (one child process per library; 10,000 registrations)",
                 Memory.columns, Memory.rows(memory), codeFirstColumn: false)
         }
         let targets = targetRows(rows, cold: cold, memory: memory)
         if !targets.isEmpty {
-            add("Targets, Assemblage",
+            add(
+                "Targets, Assemblage",
                 ["target", "measured", "goal", "met"], targets, codeFirstColumn: false)
         }
         return sections.joined(separator: "\n\n")
@@ -204,10 +214,12 @@ enum Report {
         workloads.compactMap { workload in
             guard let figures = cold[workload.name], !figures.isEmpty else { return nil }
             let steady = row(rows, workload.name)
-            return [workload.name,
-                    Format.milliseconds(figures[.assemblage]), Format.milliseconds(steady?.nanoseconds(.assemblage)),
-                    Format.milliseconds(figures[.swinject]), Format.milliseconds(steady?.nanoseconds(.swinject)),
-                    Format.ratio(figures[.swinject], figures[.assemblage])]
+            return [
+                workload.name,
+                Format.milliseconds(figures[.assemblage]), Format.milliseconds(steady?.nanoseconds(.assemblage)),
+                Format.milliseconds(figures[.swinject]), Format.milliseconds(steady?.nanoseconds(.swinject)),
+                Format.ratio(figures[.swinject], figures[.assemblage]),
+            ]
         }
     }
 
@@ -219,39 +231,55 @@ enum Report {
             guard let base = one.nanoseconds(contestant) else { return nil }
             let twoNs = two?.nanoseconds(contestant)
             let tasksNs = tasks?.nanoseconds(contestant)
-            return [contestant.title, Format.nanoseconds(base), Format.nanoseconds(twoNs), Format.ratio(base, twoNs),
-                    Format.nanoseconds(tasksNs), Format.ratio(base, tasksNs)]
+            return [
+                contestant.title, Format.nanoseconds(base), Format.nanoseconds(twoNs), Format.ratio(base, twoNs),
+                Format.nanoseconds(tasksNs), Format.ratio(base, tasksNs),
+            ]
         }
     }
 
     /// The performance targets that this run measured, each with the figure and whether it is met.
-    static func targetRows(_ rows: [Row], cold: [String: [Contestant: Double]],
-                           memory: [Contestant: Memory.Result]?) -> [[String]] {
+    static func targetRows(
+        _ rows: [Row], cold: [String: [Contestant: Double]],
+        memory: [Contestant: Memory.Result]?
+    ) -> [[String]] {
         var out: [[String]] = []
         func verdict(_ met: Bool) -> String { met ? "yes" : "no" }
         if let tree = row(rows, "resolve.moduleTree200")?.nanoseconds(.assemblage),
-           let flat = row(rows, "resolve.moduleTree200.flat")?.nanoseconds(.assemblage) {
-            out.append(["resolve.moduleTree200 ÷ resolve.moduleTree200.flat", Format.ratio(tree, flat),
-                        "≤ 1.05× (as fast as a flat container, within timing noise)", verdict(tree / flat <= 1.05)])
+            let flat = row(rows, "resolve.moduleTree200.flat")?.nanoseconds(.assemblage)
+        {
+            out.append([
+                "resolve.moduleTree200 ÷ resolve.moduleTree200.flat", Format.ratio(tree, flat),
+                "≤ 1.05× (as fast as a flat container, within timing noise)", verdict(tree / flat <= 1.05),
+            ])
         }
         for (name, limit) in [("register.10000", 10.0), ("assemble.moduleTree1000", 50.0)] {
             if let ns = row(rows, name)?.nanoseconds(.assemblage) {
-                out.append([name, Format.milliseconds(ns) + " ms", "≤ \(Int(limit)) ms",
-                            verdict(ns <= limit * 1_000_000)])
+                out.append([
+                    name, Format.milliseconds(ns) + " ms", "≤ \(Int(limit)) ms",
+                    verdict(ns <= limit * 1_000_000),
+                ])
             }
             if let ns = cold[name]?[.assemblage] {
-                out.append([name + ", first in a fresh process", Format.milliseconds(ns) + " ms",
-                            "≤ \(Int(limit)) ms", verdict(ns <= limit * 1_000_000)])
+                out.append([
+                    name + ", first in a fresh process", Format.milliseconds(ns) + " ms",
+                    "≤ \(Int(limit)) ms", verdict(ns <= limit * 1_000_000),
+                ])
             }
         }
         if let one = row(rows, "throughput.graph10.threads1")?.nanoseconds(.assemblage),
-           let two = row(rows, "throughput.graph10.threads2")?.nanoseconds(.assemblage) {
-            out.append(["throughput.graph10, 2 threads ÷ 1 thread", Format.ratio(one, two), "≥ 1.80×",
-                        verdict(one / two >= 1.8)])
+            let two = row(rows, "throughput.graph10.threads2")?.nanoseconds(.assemblage)
+        {
+            out.append([
+                "throughput.graph10, 2 threads ÷ 1 thread", Format.ratio(one, two), "≥ 1.80×",
+                verdict(one / two >= 1.8),
+            ])
         }
         if let bytes = memory?[.assemblage]?.perRegistration {
-            out.append(["heap per registration (register.10000)", Format.fixed(bytes, 0) + " B",
-                        "≤ ~200 B", verdict(bytes <= 200)])
+            out.append([
+                "heap per registration (register.10000)", Format.fixed(bytes, 0) + " B",
+                "≤ ~200 B", verdict(bytes <= 200),
+            ])
         }
         return out
     }

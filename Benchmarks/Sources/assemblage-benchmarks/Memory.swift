@@ -1,3 +1,6 @@
+import BenchmarkSupport
+import ScaleFixtures
+
 // Memory of register.10000: resident memory from /proc/self/status and bytes of heap per
 // registration, for Assemblage and Swinject. Each library is measured in a child process of its own
 // (this executable with `--memory-probe`), so that neither sees the other's peak or caches.
@@ -9,8 +12,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BenchmarkSupport
-import ScaleFixtures
 
 enum Memory {
     /// What one child process measured. Memory in bytes; `nil` where the platform does not say.
@@ -34,7 +35,8 @@ enum Memory {
     static func residentMemory() -> (rss: Int, hwm: Int)? {
         guard let file = fopen("/proc/self/status", "r") else { return nil }
         defer { fclose(file) }
-        var rss: Int?, hwm: Int?
+        var rss: Int?
+        var hwm: Int?
         var buffer = [CChar](repeating: 0, count: 256)
         while fgets(&buffer, Int32(buffer.count), file) != nil {
             let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -72,7 +74,9 @@ enum Memory {
         let before = residentMemory()
         let heap0 = heapInUse()
         var first: AnyObject? = probe.register()
-        if probe.resolveAll(first!) != ScaleShapes.registeredTypes.count { Check.fail("memory probe: not all resolved") }
+        if probe.resolveAll(first!) != ScaleShapes.registeredTypes.count {
+            Check.fail("memory probe: not all resolved")
+        }
         let heap1 = heapInUse()
         let after = residentMemory()
         first = nil
@@ -80,16 +84,19 @@ enum Memory {
         let heap2 = heapInUse()
         let second = probe.register()
         let heap3 = heapInUse()
-        if probe.resolveAll(second) != ScaleShapes.registeredTypes.count { Check.fail("memory probe: not all resolved") }
+        if probe.resolveAll(second) != ScaleShapes.registeredTypes.count {
+            Check.fail("memory probe: not all resolved")
+        }
         let heap4 = heapInUse()
         withExtendedLifetime(second) {}
         withExtendedLifetime(first) {}
 
         func difference(_ a: Int?, _ b: Int?) -> String { a.flatMap { a in b.map { String($0 - a) } } ?? "-" }
         func field(_ value: Int?) -> String { value.map(String.init) ?? "-" }
-        print("memory rssBefore=\(field(before?.rss)) peakAfter=\(field(after?.hwm)) rssAfter=\(field(after?.rss))"
-            + " firstRunHeap=\(difference(heap0, heap1)) registered=\(difference(heap2, heap3))"
-            + " resolved=\(difference(heap2, heap4))")
+        print(
+            "memory rssBefore=\(field(before?.rss)) peakAfter=\(field(after?.hwm)) rssAfter=\(field(after?.rss))"
+                + " firstRunHeap=\(difference(heap0, heap1)) registered=\(difference(heap2, heap3))"
+                + " resolved=\(difference(heap2, heap4))")
         exit(0)
     }
 
@@ -139,9 +146,11 @@ enum Memory {
             func perRegistration(_ bytes: Double?) -> String {
                 bytes.map { Format.fixed($0, 0) + " B" } ?? "—"
             }
-            return [contestant.title, mebibytes(r.rssBefore), mebibytes(r.peakAfter), mebibytes(r.rssAfter),
-                    mebibytes(r.firstRunHeap), perRegistration(r.perRegistration),
-                    perRegistration(r.perRegistrationResolved)]
+            return [
+                contestant.title, mebibytes(r.rssBefore), mebibytes(r.peakAfter), mebibytes(r.rssAfter),
+                mebibytes(r.firstRunHeap), perRegistration(r.perRegistration),
+                perRegistration(r.perRegistrationResolved),
+            ]
         }
     }
 }

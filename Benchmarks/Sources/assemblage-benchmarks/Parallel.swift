@@ -1,3 +1,5 @@
+import Dispatch
+
 // Running a workload's loop on several threads or tasks at once, for the throughput workloads.
 // Imports neither library.
 #if canImport(Glibc)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 /// The loop of one worker: `body(iterations)` runs that many operations, storing each result with
 /// `blackHole(_:into:)` into a slot of its own.
@@ -16,7 +17,7 @@ typealias WorkerBody = @Sendable (_ iterations: Int) -> Void
 enum Parallel {
     /// Splits `iterations` into `parts` shares that differ by at most one.
     static func shares(_ iterations: Int, _ parts: Int) -> [Int] {
-        (0 ..< parts).map { iterations / parts + ($0 < iterations % parts ? 1 : 0) }
+        (0..<parts).map { iterations / parts + ($0 < iterations % parts ? 1 : 0) }
     }
 
     /// Runs `body` on `threads` new threads at once, `iterations` split between them, and returns when
@@ -64,15 +65,17 @@ struct WorkerThread {
         #else
         var handle = pthread_t()
         #endif
-        let status = pthread_create(&handle, nil, { raw in
-            #if canImport(Darwin)
-            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-            #else
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            #endif
-            box.body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &handle, nil,
+            { raw in
+                #if canImport(Darwin)
+                let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+                #else
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                #endif
+                box.body()
+                return nil
+            }, box)
         if status != 0 { Check.fail("pthread_create failed (\(status))") }
         #if canImport(Darwin)
         return WorkerThread(handle: handle!)

@@ -23,7 +23,7 @@ enum Platform {
         gmtime_r(&t, &parts)
         var buffer = [CChar](repeating: 0, count: 64)
         let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S UTC", &parts)
-        return String(decoding: buffer[0 ..< count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `uname -m`.
@@ -85,7 +85,7 @@ enum Platform {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if count > 0 {
-            return String(decoding: buffer[0 ..< count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         #endif
         let first = CommandLine.arguments.first ?? ""
@@ -136,7 +136,7 @@ enum Format {
     static func fixed(_ value: Double, _ decimals: Int) -> String {
         guard value.isFinite else { return "—" }
         var scale = 1.0
-        for _ in 0 ..< decimals { scale *= 10 }
+        for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
         let whole = Int(scaled / scale)
         let fraction = Int(scaled - Double(whole) * scale)

@@ -5,7 +5,8 @@ extension Check {
     /// Two resolves of the 200-module tree's root service: each a chain of 6 distinct objects, the
     /// two sharing none (every registration is `.transient`).
     static func tree200(_ x: Tree200Service0?, _ y: Tree200Service0?, _ what: String) {
-        let x = ScaleShapes.objects(notNil(x, what)), y = ScaleShapes.objects(notNil(y, what))
+        let x = ScaleShapes.objects(notNil(x, what))
+        let y = ScaleShapes.objects(notNil(y, what))
         chains(x, y, length: ScaleShapes.tree200ChainLength, what)
     }
 

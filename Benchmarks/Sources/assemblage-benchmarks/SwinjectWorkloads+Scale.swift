@@ -1,8 +1,8 @@
+import ScaleFixtures
 // Swinject 2.10.0's side of the module-tree, scale, throughput and memory workloads. Imports
 // Swinject only. Swinject has no module tree: its side of every tree workload is an `Assembler` that
 // applies the same registrations, as plain assemblies, to one container.
 import Swinject
-import ScaleFixtures
 
 extension SwinjectWorkloads {
     static var scaleSetups: [String: Setup] {
@@ -22,11 +22,12 @@ extension SwinjectWorkloads {
     static func tree200() -> Run {
         let assembler = Assembler(SwinjectScale.tree200Assemblies())
         let resolver = assembler.resolver
-        Check.tree200(resolver.resolve(Tree200Service0.self), resolver.resolve(Tree200Service0.self),
-                      "Swinject moduleTree200")
+        Check.tree200(
+            resolver.resolve(Tree200Service0.self), resolver.resolve(Tree200Service0.self),
+            "Swinject moduleTree200")
         return { n in
             withExtendedLifetime(assembler) {
-                for _ in 0 ..< n { blackHole(resolver.resolve(Tree200Service0.self)) }
+                for _ in 0..<n { blackHole(resolver.resolve(Tree200Service0.self)) }
             }
         }
     }
@@ -43,7 +44,7 @@ extension SwinjectWorkloads {
         }
         _ = once()
         return { n in
-            for _ in 0 ..< n { keepAlive(once()) }
+            for _ in 0..<n { keepAlive(once()) }
         }
     }
 
@@ -54,13 +55,14 @@ extension SwinjectWorkloads {
             SwinjectRegistrations.registerAll(ScaleShapes.registeredTypes[...], in: c, scope: .container)
             let resolved = SwinjectRegistrations.resolveAll(ScaleShapes.registeredTypes[...], from: c)
             if resolved != ScaleShapes.registeredTypes.count {
-                Check.fail("Swinject register.10000.container resolved \(resolved) of \(ScaleShapes.registeredTypes.count)")
+                Check.fail(
+                    "Swinject register.10000.container resolved \(resolved) of \(ScaleShapes.registeredTypes.count)")
             }
             return c
         }
         _ = once()
         return { n in
-            for _ in 0 ..< n { keepAlive(once()) }
+            for _ in 0..<n { keepAlive(once()) }
         }
     }
 
@@ -71,7 +73,7 @@ extension SwinjectWorkloads {
         let resolved = SwinjectRegistrations.resolveAll(ScaleShapes.registeredTypes.prefix(count), from: probe)
         if resolved != count { Check.fail("Swinject assembler100 resolved \(resolved) of \(count)") }
         return { n in
-            for _ in 0 ..< n { keepAlive(Assembler(assemblies)) }
+            for _ in 0..<n { keepAlive(Assembler(assemblies)) }
         }
     }
 
@@ -80,7 +82,7 @@ extension SwinjectWorkloads {
         let assemblies = SwinjectScale.tree1000Assemblies()
         Check.tree1000(Assembler(assemblies).resolver.resolve(Tree1000Service0.self), "Swinject moduleTree1000")
         return { n in
-            for _ in 0 ..< n { keepAlive(Assembler(assemblies)) }
+            for _ in 0..<n { keepAlive(Assembler(assemblies)) }
         }
     }
 
@@ -92,11 +94,12 @@ extension SwinjectWorkloads {
         registerGraph(in: c, scope: .transient, leafScope: .transient)
         // @unchecked Sendable: a synchronize()d Swinject resolver takes its lock around every resolve.
         let resolver = UncheckedSendable(c.synchronize())
-        Check.twoGraphs(resolver.value.resolve(GraphRoot.self), resolver.value.resolve(GraphRoot.self),
-                        leavesShared: false, "Swinject throughput.graph10")
+        Check.twoGraphs(
+            resolver.value.resolve(GraphRoot.self), resolver.value.resolve(GraphRoot.self),
+            leavesShared: false, "Swinject throughput.graph10")
         let body: WorkerBody = { count in
             var slot: AnyObject?
-            for _ in 0 ..< count { blackHole(resolver.value.resolve(GraphRoot.self), into: &slot) }
+            for _ in 0..<count { blackHole(resolver.value.resolve(GraphRoot.self), into: &slot) }
         }
         return { n in withExtendedLifetime(c) { Parallel.run(mode, iterations: n, body) } }
     }
@@ -163,8 +166,8 @@ enum SwinjectRegistrations {
     /// The 100 assemblies of assemble.assembler100: assembly k registers Reg(10k) … Reg(10k + 9).
     static func batchAssemblies() -> [Assembly] {
         let size = ScaleShapes.servicesPerAssembly
-        return (0 ..< ScaleShapes.assemblies).map { k in
-            Batch(types: ScaleShapes.registeredTypes[k * size ..< (k + 1) * size])
+        return (0..<ScaleShapes.assemblies).map { k in
+            Batch(types: ScaleShapes.registeredTypes[k * size..<(k + 1) * size])
         }
     }
 }

@@ -4,18 +4,19 @@ import Swinject
 
 enum SwinjectWorkloads {
     static var setups: [String: Setup] {
-        combine([
-            "resolve.transient": { transient(scope: .transient) },
-            "resolve.transient.default": { transient(scope: nil) },
-            "resolve.singleton": singleton,
-            "resolve.graph10": { graph10(scope: .transient) },
-            "resolve.graph10.default": { graph10(scope: nil) },
-            "resolve.graph10.singletonLeaves": graph10SingletonLeaves,
-            "resolve.named": named,
-            "resolve.argument1": argument1,
-            "resolve.arguments3": arguments3,
-            "resolve.parent3": parent3,
-        ], scaleSetups)
+        combine(
+            [
+                "resolve.transient": { transient(scope: .transient) },
+                "resolve.transient.default": { transient(scope: nil) },
+                "resolve.singleton": singleton,
+                "resolve.graph10": { graph10(scope: .transient) },
+                "resolve.graph10.default": { graph10(scope: nil) },
+                "resolve.graph10.singletonLeaves": graph10SingletonLeaves,
+                "resolve.named": named,
+                "resolve.argument1": argument1,
+                "resolve.arguments3": arguments3,
+                "resolve.parent3": parent3,
+            ], scaleSetups)
     }
 
     /// `scope == nil` keeps Swinject's default (`.graph`).
@@ -25,7 +26,7 @@ enum SwinjectWorkloads {
         if let scope { entry.inObjectScope(scope) }
         Check.distinct(Check.notNil(c.resolve(Plain.self), "Plain"), c.resolve(Plain.self)!, "Swinject transient")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(Plain.self)) }
+            for _ in 0..<n { blackHole(c.resolve(Plain.self)) }
         }
     }
 
@@ -34,7 +35,7 @@ enum SwinjectWorkloads {
         c.register(Plain.self) { _ in Plain() }.inObjectScope(.container)
         Check.same(Check.notNil(c.resolve(Plain.self), "Plain"), c.resolve(Plain.self)!, "Swinject singleton")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(Plain.self)) }
+            for _ in 0..<n { blackHole(c.resolve(Plain.self)) }
         }
     }
 
@@ -48,20 +49,25 @@ enum SwinjectWorkloads {
         apply(c.register(Leaf4.self) { _ in Leaf4() }, leafScope)
         apply(c.register(Leaf5.self) { _ in Leaf5() }, leafScope)
         apply(c.register(Leaf6.self) { _ in Leaf6() }, leafScope)
-        apply(c.register((any ServiceA).self) { r in
-            ServiceAImpl(first: r.resolve(Leaf1.self)!, second: r.resolve(Leaf2.self)!)
-        }, scope)
-        apply(c.register((any ServiceB).self) { r in
-            ServiceBImpl(first: r.resolve(Leaf3.self)!, second: r.resolve(Leaf4.self)!)
-        }, scope)
-        apply(c.register((any ServiceC).self) { r in
-            ServiceCImpl(first: r.resolve(Leaf5.self)!, second: r.resolve(Leaf6.self)!)
-        }, scope)
-        apply(c.register(GraphRoot.self) { r in
-            GraphRoot(a: r.resolve((any ServiceA).self)!,
-                      b: r.resolve((any ServiceB).self)!,
-                      c: r.resolve((any ServiceC).self)!)
-        }, scope)
+        apply(
+            c.register((any ServiceA).self) { r in
+                ServiceAImpl(first: r.resolve(Leaf1.self)!, second: r.resolve(Leaf2.self)!)
+            }, scope)
+        apply(
+            c.register((any ServiceB).self) { r in
+                ServiceBImpl(first: r.resolve(Leaf3.self)!, second: r.resolve(Leaf4.self)!)
+            }, scope)
+        apply(
+            c.register((any ServiceC).self) { r in
+                ServiceCImpl(first: r.resolve(Leaf5.self)!, second: r.resolve(Leaf6.self)!)
+            }, scope)
+        apply(
+            c.register(GraphRoot.self) { r in
+                GraphRoot(
+                    a: r.resolve((any ServiceA).self)!,
+                    b: r.resolve((any ServiceB).self)!,
+                    c: r.resolve((any ServiceC).self)!)
+            }, scope)
     }
 
     static func graph10(scope: ObjectScope?) -> Run {
@@ -69,17 +75,18 @@ enum SwinjectWorkloads {
         registerGraph(in: c, scope: scope, leafScope: scope)
         Check.twoGraphs(c.resolve(GraphRoot.self), c.resolve(GraphRoot.self), leavesShared: false, "Swinject graph10")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(GraphRoot.self)) }
+            for _ in 0..<n { blackHole(c.resolve(GraphRoot.self)) }
         }
     }
 
     static func graph10SingletonLeaves() -> Run {
         let c = Container()
         registerGraph(in: c, scope: .transient, leafScope: .container)
-        Check.twoGraphs(c.resolve(GraphRoot.self), c.resolve(GraphRoot.self), leavesShared: true,
-                        "Swinject graph10.singletonLeaves")
+        Check.twoGraphs(
+            c.resolve(GraphRoot.self), c.resolve(GraphRoot.self), leavesShared: true,
+            "Swinject graph10.singletonLeaves")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(GraphRoot.self)) }
+            for _ in 0..<n { blackHole(c.resolve(GraphRoot.self)) }
         }
     }
 
@@ -91,7 +98,7 @@ enum SwinjectWorkloads {
         let name = Arguments.names[7]
         _ = Check.notNil(c.resolve(Plain.self, name: name), "Plain named \(name)")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(Plain.self, name: name)) }
+            for _ in 0..<n { blackHole(c.resolve(Plain.self, name: name)) }
         }
     }
 
@@ -102,7 +109,7 @@ enum SwinjectWorkloads {
             Check.fail("Swinject argument1: wrong argument")
         }
         return { n in
-            for i in 0 ..< n { blackHole(c.resolve(WithOneArgument.self, argument: i)) }
+            for i in 0..<n { blackHole(c.resolve(WithOneArgument.self, argument: i)) }
         }
     }
 
@@ -117,7 +124,7 @@ enum SwinjectWorkloads {
             Check.fail("Swinject arguments3: wrong arguments")
         }
         return { n in
-            for i in 0 ..< n {
+            for i in 0..<n {
                 blackHole(c.resolve(WithThreeArguments.self, arguments: i, label, Double(i)))
             }
         }
@@ -127,10 +134,11 @@ enum SwinjectWorkloads {
         let top = Container()
         top.register(Plain.self) { _ in Plain() }.inObjectScope(.transient)
         let c = Container(parent: Container(parent: Container(parent: top)))
-        Check.distinct(Check.notNil(c.resolve(Plain.self), "Plain via parents"), c.resolve(Plain.self)!,
-                       "Swinject parent3")
+        Check.distinct(
+            Check.notNil(c.resolve(Plain.self), "Plain via parents"), c.resolve(Plain.self)!,
+            "Swinject parent3")
         return { n in
-            for _ in 0 ..< n { blackHole(c.resolve(Plain.self)) }
+            for _ in 0..<n { blackHole(c.resolve(Plain.self)) }
         }
     }
 }

@@ -9,31 +9,31 @@ import Darwin
 #endif
 
 let usage = """
-usage: assemblage-benchmarks [--filter SUBSTRING] [--quick] [--markdown] [--verbose]
-                             [--batches N] [--batch-ms MS] [--no-memory] [--no-cold]
-       assemblage-benchmarks --list | --list-kinds
-       assemblage-benchmarks --single WORKLOAD --contestant hand|assemblage|swinject --iterations N
-       assemblage-benchmarks --memory-probe assemblage|swinject
-       assemblage-benchmarks --cold WORKLOAD --contestant hand|assemblage|swinject
+    usage: assemblage-benchmarks [--filter SUBSTRING] [--quick] [--markdown] [--verbose]
+                                 [--batches N] [--batch-ms MS] [--no-memory] [--no-cold]
+           assemblage-benchmarks --list | --list-kinds
+           assemblage-benchmarks --single WORKLOAD --contestant hand|assemblage|swinject --iterations N
+           assemblage-benchmarks --memory-probe assemblage|swinject
+           assemblage-benchmarks --cold WORKLOAD --contestant hand|assemblage|swinject
 
-  --filter S      only workloads whose name contains S (may be repeated)
-  --quick         5 short batches, 10 ms warm-up: a smoke test, not a measurement
-  --markdown      print the table as Markdown
-  --verbose       also print min / median / max per contestant (stderr)
-  --batches N     timed batches per contestant (default 21)
-  --batch-ms MS   target length of one batch (default 10)
-  --no-memory     skip the memory figures (measured when register.10000 is selected)
-  --no-cold       skip timing the first operation of register.10000 and assemble.moduleTree1000
-                  in fresh processes
-  --list          print workload names and what they measure
-  --list-kinds    print each workload's name and kind (resolve, setup, throughput), for scripts
-  --single ...    build one contestant of one workload and run it N times, untimed, then exit
-                  (for callgrind.sh; exit status 3 when that contestant has no such workload)
-  --memory-probe  run register.10000 for one library and print its memory figures (used by the
-                  full run, which starts this executable once per library)
-  --cold W        time the setup of one contestant of W (its first operation and a check) in this
-                  fresh process, print it and exit (used by the full run)
-"""
+      --filter S      only workloads whose name contains S (may be repeated)
+      --quick         5 short batches, 10 ms warm-up: a smoke test, not a measurement
+      --markdown      print the table as Markdown
+      --verbose       also print min / median / max per contestant (stderr)
+      --batches N     timed batches per contestant (default 21)
+      --batch-ms MS   target length of one batch (default 10)
+      --no-memory     skip the memory figures (measured when register.10000 is selected)
+      --no-cold       skip timing the first operation of register.10000 and assemble.moduleTree1000
+                      in fresh processes
+      --list          print workload names and what they measure
+      --list-kinds    print each workload's name and kind (resolve, setup, throughput), for scripts
+      --single ...    build one contestant of one workload and run it N times, untimed, then exit
+                      (for callgrind.sh; exit status 3 when that contestant has no such workload)
+      --memory-probe  run register.10000 for one library and print its memory figures (used by the
+                      full run, which starts this executable once per library)
+      --cold W        time the setup of one contestant of W (its first operation and a check) in this
+                      fresh process, print it and exit (used by the full run)
+    """
 
 struct Options {
     var filters: [String] = []
@@ -194,4 +194,6 @@ if options.cold {
 
 print(Report.render(rows, cold: cold, memory: memory, markdown: options.markdown))
 if let load = Platform.loadAverage() { print("\nload average at end: \(load)") }
-if drainBlackHole() { /* the last result was consumed */ }
+if drainBlackHole() {
+    // the last result was consumed
+}

@@ -55,10 +55,14 @@ public final class Assembler: Sendable {
     ///   - parent: An assembler whose registrations this one's container falls back to.
     ///   - defaultObjectScope: The scope of registrations that do not set one.
     ///   - behaviors: Objects notified of each registration.
-    public convenience init(_ assemblies: [any Assembly], parent: Assembler?, defaultObjectScope: ObjectScope = .graph,
-                            behaviors: [any Behavior] = []) {
-        self.init(container: Container(parent: parent?.container, defaultObjectScope: defaultObjectScope,
-                                       behaviors: behaviors))
+    public convenience init(
+        _ assemblies: [any Assembly], parent: Assembler?, defaultObjectScope: ObjectScope = .graph,
+        behaviors: [any Behavior] = []
+    ) {
+        self.init(
+            container: Container(
+                parent: parent?.container, defaultObjectScope: defaultObjectScope,
+                behaviors: behaviors))
         apply(assemblies: assemblies)
     }
 
@@ -68,8 +72,10 @@ public final class Assembler: Sendable {
     ///   - parentAssembler: An assembler whose registrations this one's container falls back to.
     ///   - defaultObjectScope: The scope of registrations that do not set one.
     ///   - behaviors: Objects notified of each registration.
-    public convenience init(parentAssembler: Assembler?, defaultObjectScope: ObjectScope = .graph,
-                            behaviors: [any Behavior] = []) {
+    public convenience init(
+        parentAssembler: Assembler?, defaultObjectScope: ObjectScope = .graph,
+        behaviors: [any Behavior] = []
+    ) {
         self.init([], parent: parentAssembler, defaultObjectScope: defaultObjectScope, behaviors: behaviors)
     }
 

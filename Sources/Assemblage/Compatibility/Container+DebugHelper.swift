@@ -9,8 +9,10 @@ import Darwin
 /// A ``DebugHelper`` that writes the failure and the registrations of the same type to standard error when
 /// the environment variable `ASSEMBLAGE_LOGGING_ENABLED` (or Swinject's `SWINJECT_LOGGING_ENABLED`) is `1`.
 final class LoggingDebugHelper: DebugHelper {
-    func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
-                                   availableRegistrations: [ServiceKey: any ServiceEntryProtocol]) {
+    func resolutionFailed<Service>(
+        serviceType: Service.Type, key: ServiceKey,
+        availableRegistrations: [ServiceKey: any ServiceEntryProtocol]
+    ) {
         guard LoggingDebugHelper.isEnabled else { return }
         var text = LoggingDebugHelper.message(key: key, availableRegistrations: availableRegistrations) + "\n"
         text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
@@ -18,11 +20,15 @@ final class LoggingDebugHelper: DebugHelper {
 
     /// The failure and the registrations of the same type, in Swinject's layout (no final newline).
     static func message(key: ServiceKey, availableRegistrations: [ServiceKey: any ServiceEntryProtocol]) -> String {
-        let sameType = availableRegistrations
+        let sameType =
+            availableRegistrations
             .filter { ObjectIdentifier($0.key.serviceType) == ObjectIdentifier(key.serviceType) }
             .map { "\t{ \($0.value.describe(with: $0.key)) }" }.sorted()
-        let lines = ["Assemblage: resolution failed. Expected registration:", "\t{ \(key) }",
-                     "Available registrations:"] + sameType
+        let lines =
+            [
+                "Assemblage: resolution failed. Expected registration:", "\t{ \(key) }",
+                "Available registrations:",
+            ] + sameType
         return lines.joined(separator: "\n")
     }
 
@@ -37,8 +43,10 @@ final class LoggingDebugHelper: DebugHelper {
 extension ServiceEntry {
     /// An entry outside any container, as Swinject's tests make them: the factory is `(Resolver) -> Service`
     /// or `() -> Service` (anything else makes a factory that throws, saying what it got).
-    convenience init(serviceType: Service.Type, argumentsType: Any.Type, factory: Any,
-                     objectScope: ObjectScope = .graph) {
+    convenience init(
+        serviceType: Service.Type, argumentsType: Any.Type, factory: Any,
+        objectScope: ObjectScope = .graph
+    ) {
         let call: @Sendable (any Resolver) throws -> Service
         let description = "\(type(of: factory))"
         switch factory {
@@ -46,13 +54,15 @@ extension ServiceEntry {
         case let make as @Sendable () throws -> Service: call = { _ in try make() }
         default:
             call = { _ in
-                throw ResolutionError(code: .factoryFailed, key: ServiceKey(Service.self), path: [ServiceKey(Service.self)],
-                                      underlying: _UncallableFactory(description: description))
+                throw ResolutionError(
+                    code: .factoryFailed, key: ServiceKey(Service.self), path: [ServiceKey(Service.self)],
+                    underlying: _UncallableFactory(description: description))
             }
         }
-        self.init(key: ServiceKey(serviceType: Service.self, argumentsType: argumentsType, name: nil, argumentCount: 0),
-                  scope: objectScope, site: RegistrationSite(file: #fileID, line: #line), factory: _Factory0(call),
-                  kind: .arity0)
+        self.init(
+            key: ServiceKey(serviceType: Service.self, argumentsType: argumentsType, name: nil, argumentCount: 0),
+            scope: objectScope, site: RegistrationSite(file: #fileID, line: #line), factory: _Factory0(call),
+            kind: .arity0)
     }
 }
 
@@ -80,12 +90,17 @@ extension Container {
     ///   - option: The extension's discriminator, or `nil`.
     ///   - invoker: Calls the function it is given with the factory's input.
     /// - Returns: The service, or `nil` when no registration matches or the invoker's result is not one.
-    public func _resolve<Service, Arguments>(name: String?, option: (any ServiceKeyOption)? = nil,
-                                             invoker: @escaping ((Arguments) -> Any) -> Any) -> Service? {
-        guard option == nil, Arguments.self == (any Resolver).self, isRegistered(ServiceKey(Service.self, name: name)) else {
-            reportResolutionFailure(Service.self,
-                                    ServiceKey(serviceType: Service.self, argumentsType: Arguments.self, name: name,
-                                               option: option))
+    public func _resolve<Service, Arguments>(
+        name: String?, option: (any ServiceKeyOption)? = nil,
+        invoker: @escaping ((Arguments) -> Any) -> Any
+    ) -> Service? {
+        guard option == nil, Arguments.self == (any Resolver).self, isRegistered(ServiceKey(Service.self, name: name))
+        else {
+            reportResolutionFailure(
+                Service.self,
+                ServiceKey(
+                    serviceType: Service.self, argumentsType: Arguments.self, name: name,
+                    option: option))
             return nil
         }
         let made = invoker { _ in self.resolve(Service.self, name: name) as Any }

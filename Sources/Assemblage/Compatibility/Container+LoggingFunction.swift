@@ -39,8 +39,10 @@ final class _LoggingFunctionHelper: DebugHelper, Sendable {
 
     init(_ log: @escaping LoggingFunctionType) { self.log = log }
 
-    func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
-                                   availableRegistrations: [ServiceKey: any ServiceEntryProtocol]) {
+    func resolutionFailed<Service>(
+        serviceType: Service.Type, key: ServiceKey,
+        availableRegistrations: [ServiceKey: any ServiceEntryProtocol]
+    ) {
         log(LoggingDebugHelper.message(key: key, availableRegistrations: availableRegistrations))
     }
 }

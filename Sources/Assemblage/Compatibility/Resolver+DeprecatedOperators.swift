@@ -39,7 +39,8 @@ public func ~> <Service, Argument1, Argument2, Argument3>(
 /// - Returns: The service.
 @available(
     *, deprecated,
-    message: "Pass the arguments as one tuple: r ~> (Service.self, name: \"…\", arguments: (a, b, c))")
+    message: "Pass the arguments as one tuple: r ~> (Service.self, name: \"…\", arguments: (a, b, c))"
+)
 @inlinable
 public func ~> <Service, Argument1, Argument2, Argument3>(
     resolver: any Resolver,

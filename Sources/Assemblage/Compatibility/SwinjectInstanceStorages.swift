@@ -63,18 +63,18 @@ public final class CompositeStorage: InstanceStorage {
     /// The first component's instance that is present.
     public var instance: Any? {
         get { components.lazy.compactMap(\.instance).first }
-        set { components.forEach { $0.instance = newValue } }
+        set { for component in components { component.instance = newValue } }
     }
 
     /// Creates storage over `components`, consulted in order.
     public init(_ components: [any InstanceStorage]) { self.components = components }
 
     /// Tells every component.
-    public func graphResolutionCompleted() { components.forEach { $0.graphResolutionCompleted() } }
+    public func graphResolutionCompleted() { for component in components { component.graphResolutionCompleted() } }
 
     /// Stores in every component.
     public func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
-        components.forEach { $0.setInstance(instance, inGraph: graph) }
+        for component in components { component.setInstance(instance, inGraph: graph) }
     }
 
     /// The first component's instance for `graph`.

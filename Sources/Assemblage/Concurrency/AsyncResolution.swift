@@ -170,8 +170,10 @@ final class _AsyncCoordinator: @unchecked Sendable {  // @unchecked Sendable: al
     ///
     /// `isReady` is evaluated under the coordinator's lock; `create` must have made the instance findable by
     /// `isReady` before it returns.
-    func once<T>(_ once: _OnceKey, key: ServiceKey, frame: _AsyncFrame?, isReady: () -> T?,
-                 create: (_AsyncCreation) async throws(ResolutionError) -> T) async throws(ResolutionError) -> T {
+    func once<T>(
+        _ once: _OnceKey, key: ServiceKey, frame: _AsyncFrame?, isReady: () -> T?,
+        create: (_AsyncCreation) async throws(ResolutionError) -> T
+    ) async throws(ResolutionError) -> T {
         while true {
             switch try begin(once, key: key, frame: frame, isReady: isReady) {
             case .ready(let value):
@@ -192,8 +194,10 @@ final class _AsyncCoordinator: @unchecked Sendable {  // @unchecked Sendable: al
         }
     }
 
-    private func begin<T>(_ once: _OnceKey, key: ServiceKey, frame: _AsyncFrame?,
-                          isReady: () -> T?) throws(ResolutionError) -> Decision<T> {
+    private func begin<T>(
+        _ once: _OnceKey, key: ServiceKey, frame: _AsyncFrame?,
+        isReady: () -> T?
+    ) throws(ResolutionError) -> Decision<T> {
         lock.lock()
         defer { lock.unlock() }
         if let ready = isReady() { return .ready(ready) }

@@ -47,9 +47,12 @@ extension Resolver {
     /// - Returns: The service.
     /// - Throws: ``ResolutionError``, as ``require(_:name:)`` does (a factory's error is wrapped with code
     ///   ``ResolutionError/Code/factoryFailed``, the factory's own `CancellationError` included).
-    public func resolveAsync<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil,
-                                      isolation: isolated (any Actor)? = #isolation)
-        async throws(ResolutionError) -> Service {
+    public func resolveAsync<Service>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    )
+        async throws(ResolutionError) -> Service
+    {
         try await _requireContainer(for: "resolveAsync")._resolveAsync(Service.self, name: name, isolation: isolation)
     }
 
@@ -66,10 +69,14 @@ extension Resolver {
     ///   - isolation: The caller's actor, inferred.
     /// - Returns: The service.
     /// - Throws: ``ResolutionError``.
-    public func resolveAsync<Service, Arg1>(_ serviceType: Service.Type = Service.self, name: String? = nil,
-                                            argument: Arg1, isolation: isolated (any Actor)? = #isolation)
-        async throws(ResolutionError) -> Service {
-        try await _requireContainer(for: "resolveAsync")._resolveAsync(Service.self, name: name, argument, isolation: isolation)
+    public func resolveAsync<Service, Arg1>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil,
+        argument: Arg1, isolation: isolated (any Actor)? = #isolation
+    )
+        async throws(ResolutionError) -> Service
+    {
+        try await _requireContainer(for: "resolveAsync")._resolveAsync(
+            Service.self, name: name, argument, isolation: isolation)
     }
 
     /// Resolves a registration that takes any number of runtime arguments, from an asynchronous context.
@@ -85,11 +92,15 @@ extension Resolver {
     ///   - isolation: The caller's actor, inferred.
     /// - Returns: The service.
     /// - Throws: ``ResolutionError``.
-    public func resolveAsync<Service, each Arg>(_ serviceType: Service.Type = Service.self, name: String? = nil,
-                                                arguments: repeat each Arg,
-                                                isolation: isolated (any Actor)? = #isolation)
-        async throws(ResolutionError) -> Service {
-        try await _requireContainer(for: "resolveAsync")._resolveAsync(Service.self, name: name, repeat each arguments, isolation: isolation)
+    public func resolveAsync<Service, each Arg>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil,
+        arguments: repeat each Arg,
+        isolation: isolated (any Actor)? = #isolation
+    )
+        async throws(ResolutionError) -> Service
+    {
+        try await _requireContainer(for: "resolveAsync")._resolveAsync(
+            Service.self, name: name, repeat each arguments, isolation: isolation)
     }
 }
 
@@ -98,8 +109,10 @@ extension Resolver {
 extension Container {
     /// Looks the key up, resolves synchronously when no hop or await is needed, and otherwise hands over to
     /// the entry's asynchronous path (off the caller's actor, with arguments and result handed across).
-    func _resolveAsync<Service, each Arg>(_: Service.Type, name: String?, _ arguments: repeat each Arg,
-                                          isolation: isolated (any Actor)?) async throws(ResolutionError) -> Service {
+    func _resolveAsync<Service, each Arg>(
+        _: Service.Type, name: String?, _ arguments: repeat each Arg,
+        isolation: isolated (any Actor)?
+    ) async throws(ResolutionError) -> Service {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
         let context = _AsyncContext.current
         // Before an async factory runs: the synchronous check comes only once it has made its instance.
@@ -125,14 +138,17 @@ extension Container {
 
     /// No registration: `Optional`, `Lazy` and `Provider` of a registered type are made as the synchronous
     /// path makes them; anything else is `notRegistered`, with the async path and near misses.
-    func _resolveMissingAsync<Service, each Arg>(_ key: ServiceKey, _: Service.Type, _ context: _AsyncContext?,
-                                                 _ arguments: repeat each Arg) throws(ResolutionError) -> Service {
+    func _resolveMissingAsync<Service, each Arg>(
+        _ key: ServiceKey, _: Service.Type, _ context: _AsyncContext?,
+        _ arguments: repeat each Arg
+    ) throws(ResolutionError) -> Service {
         if Service.self is any _InstanceWrapper.Type {
             return try _syncStep(context) { try self._resolveMissing(key, Service.self, repeat each arguments) }
         }
         let path = context?.frame?.pathKeys ?? []
-        throw ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key),
-                              suggestions: suggestions(for: key))
+        throw ResolutionError(
+            code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key),
+            suggestions: suggestions(for: key))
     }
 }
 
@@ -178,8 +194,9 @@ extension ResolutionError {
     /// The same error with `outer` put in front of its path.
     func prefixingPath(_ outer: [ServiceKey]) -> ResolutionError {
         guard !outer.isEmpty, !path.starts(with: outer) else { return self }
-        return ResolutionError(code: code, key: key, path: outer + path, cycle: cycle, nearMisses: nearMisses,
-                               holder: holder, suggestions: suggestions, underlying: underlying)
+        return ResolutionError(
+            code: code, key: key, path: outer + path, cycle: cycle, nearMisses: nearMisses,
+            holder: holder, suggestions: suggestions, underlying: underlying)
     }
 }
 
@@ -187,22 +204,30 @@ extension ResolutionError {
 
 /// An entry's asynchronous resolution, without knowing its service type (for forwarded types).
 protocol _AsyncEntry: _AnyEntry {
-    func _resolveAnyAsync<each Arg>(_ container: Container, _ context: _AsyncContext?,
-                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
+    func _resolveAnyAsync<each Arg>(
+        _ container: Container, _ context: _AsyncContext?,
+        _ arguments: _UncheckedSendable<(repeat each Arg)>
+    )
         async throws(ResolutionError) -> _UncheckedSendable<Any>
 }
 
 extension ServiceEntry: _AsyncEntry {
-    func _resolveAnyAsync<each Arg>(_ container: Container, _ context: _AsyncContext?,
-                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
-        async throws(ResolutionError) -> _UncheckedSendable<Any> {
+    func _resolveAnyAsync<each Arg>(
+        _ container: Container, _ context: _AsyncContext?,
+        _ arguments: _UncheckedSendable<(repeat each Arg)>
+    )
+        async throws(ResolutionError) -> _UncheckedSendable<Any>
+    {
         _UncheckedSendable(try await _resolveAsync(container, context, arguments).value)
     }
 
     /// Resolves this registration from an asynchronous context, whatever its isolation.
-    func _resolveAsync<each Arg>(_ container: Container, _ context: _AsyncContext?,
-                                 _ arguments: _UncheckedSendable<(repeat each Arg)>)
-        async throws(ResolutionError) -> _UncheckedSendable<Service> {
+    func _resolveAsync<each Arg>(
+        _ container: Container, _ context: _AsyncContext?,
+        _ arguments: _UncheckedSendable<(repeat each Arg)>
+    )
+        async throws(ResolutionError) -> _UncheckedSendable<Service>
+    {
         if let forwarded {
             let made = try await (forwarded as! any _AsyncEntry)._resolveAnyAsync(container, context, arguments)
             guard let service = made.value as? Service else {
@@ -212,29 +237,36 @@ extension ServiceEntry: _AsyncEntry {
         }
         switch factoryKind {
         case .async:
-            return try await _resolveAsyncFactory(container, context ?? _AsyncContext(graph: _AsyncGraph(), frame: nil),
-                                                  arguments)
+            return try await _resolveAsyncFactory(
+                container, context ?? _AsyncContext(graph: _AsyncGraph(), frame: nil),
+                arguments)
         case .mainActor:
             let result: Result<_UncheckedSendable<Service>, ResolutionError> = await MainActor.run {
                 do throws(ResolutionError) {
-                    return .success(_UncheckedSendable(try _syncStep(context) {
-                        try self._resolvePack(container, repeat each arguments.value)
-                    }))
+                    return .success(
+                        _UncheckedSendable(
+                            try _syncStep(context) {
+                                try self._resolvePack(container, repeat each arguments.value)
+                            }))
                 } catch {
                     return .failure(error)
                 }
             }
             return try result.get()
         default:
-            return _UncheckedSendable(try _syncStep(context) { try self._resolvePack(container, repeat each arguments.value) })
+            return _UncheckedSendable(
+                try _syncStep(context) { try self._resolvePack(container, repeat each arguments.value) })
         }
     }
 
     /// An `async` factory in its scope: transient runs it; graph, shared, weak and custom scopes make the
     /// instance once among concurrent tasks and keep it where the synchronous path keeps it.
-    func _resolveAsyncFactory<each Arg>(_ container: Container, _ context: _AsyncContext,
-                                        _ arguments: _UncheckedSendable<(repeat each Arg)>)
-        async throws(ResolutionError) -> _UncheckedSendable<Service> {
+    func _resolveAsyncFactory<each Arg>(
+        _ container: Container, _ context: _AsyncContext,
+        _ arguments: _UncheckedSendable<(repeat each Arg)>
+    )
+        async throws(ResolutionError) -> _UncheckedSendable<Service>
+    {
         if let cycle = context.frame?.cycle(reaching: pointer, key: key) { throw cycle }
         let kind = scopeKind
         let coordinator = _AsyncCoordinator.shared
@@ -244,13 +276,14 @@ extension ServiceEntry: _AsyncEntry {
         case .graph:
             let graph = context.graph
             let entry = pointer
-            let made = try await coordinator.once(_OnceKey(graph: ObjectIdentifier(graph), entry: entry), key: key,
-                                                  frame: context.frame,
-                                                  isReady: { graph.instance(for: entry).map { $0 as! Service } },
-                                                  create: { (creation) throws(ResolutionError) -> Service in
-                let made = try await _constructAsync(container, context, creation: creation, arguments)
-                return graph.store(made.value, for: entry) as! Service
-            })
+            let made = try await coordinator.once(
+                _OnceKey(graph: ObjectIdentifier(graph), entry: entry), key: key,
+                frame: context.frame,
+                isReady: { graph.instance(for: entry).map { $0 as! Service } },
+                create: { (creation) throws(ResolutionError) -> Service in
+                    let made = try await _constructAsync(container, context, creation: creation, arguments)
+                    return graph.store(made.value, for: entry) as! Service
+                })
             return _UncheckedSendable(made)
         case .scoped:
             if let holder = context.frame?.longLivedCreation() {
@@ -260,12 +293,13 @@ extension ServiceEntry: _AsyncEntry {
                 throw ResolutionError(code: .noActiveScope, key: key, path: (context.frame?.pathKeys ?? []) + [key])
             }
             let entry = pointer
-            let made = try await coordinator.once(_OnceKey(graph: ObjectIdentifier(scope), entry: entry), key: key,
-                                                  frame: context.frame,
-                                                  isReady: { scope.readyInstance(entry).map { $0 as! Service } },
-                                                  create: { (creation) throws(ResolutionError) -> Service in
-                try await _constructAsync(container, context, creation: creation, arguments).value
-            })
+            let made = try await coordinator.once(
+                _OnceKey(graph: ObjectIdentifier(scope), entry: entry), key: key,
+                frame: context.frame,
+                isReady: { scope.readyInstance(entry).map { $0 as! Service } },
+                create: { (creation) throws(ResolutionError) -> Service in
+                    try await _constructAsync(container, context, creation: creation, arguments).value
+                })
             return _UncheckedSendable(made)
         case .multiton:
             // Made, then kept per argument values by the synchronous machinery: when two tasks make the same
@@ -277,14 +311,17 @@ extension ServiceEntry: _AsyncEntry {
             }
         case .container, .singleton, .weak, .custom:
             let owner = try _asyncSharedResolver(for: container, context)
-            let made = try await coordinator.once(_OnceKey(graph: nil, entry: pointer), key: key, frame: context.frame,
-                                                  isReady: { kind == .container || kind == .singleton
-                                                      ? _withReadSection { _sharedInstance() } : _storedInstance(kind) },
-                                                  create: { (creation) throws(ResolutionError) -> Service in
-                try await _AsyncLongLived.run { () async throws(ResolutionError) -> Service in
-                    try await _constructAsync(owner, context, creation: creation, arguments).value
-                }
-            })
+            let made = try await coordinator.once(
+                _OnceKey(graph: nil, entry: pointer), key: key, frame: context.frame,
+                isReady: {
+                    kind == .container || kind == .singleton
+                        ? _withReadSection { _sharedInstance() } : _storedInstance(kind)
+                },
+                create: { (creation) throws(ResolutionError) -> Service in
+                    try await _AsyncLongLived.run { () async throws(ResolutionError) -> Service in
+                        try await _constructAsync(owner, context, creation: creation, arguments).value
+                    }
+                })
             return _UncheckedSendable(made)
         }
     }
@@ -301,9 +338,12 @@ extension ServiceEntry: _AsyncEntry {
     /// Runs the factory in a new frame, then stores the instance in its scope and runs its `initCompleted`
     /// steps through the synchronous machinery (so that scopes, resets and steps behave exactly as there);
     /// inside the creation hook, when one is installed.
-    func _constructAsync<each Arg>(_ container: Container, _ context: _AsyncContext, creation: _AsyncCreation?,
-                                   _ arguments: _UncheckedSendable<(repeat each Arg)>)
-        async throws(ResolutionError) -> _UncheckedSendable<Service> {
+    func _constructAsync<each Arg>(
+        _ container: Container, _ context: _AsyncContext, creation: _AsyncCreation?,
+        _ arguments: _UncheckedSendable<(repeat each Arg)>
+    )
+        async throws(ResolutionError) -> _UncheckedSendable<Service>
+    {
         guard let hook = _CreationHooks.current else {
             return try await _runAsyncFactory(container, context, creation: creation, arguments)
         }
@@ -313,9 +353,12 @@ extension ServiceEntry: _AsyncEntry {
     }
 
     /// ``_constructAsync(_:_:creation:_:)`` inside the creation hook, if any.
-    func _runAsyncFactory<each Arg>(_ container: Container, _ context: _AsyncContext, creation: _AsyncCreation?,
-                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
-        async throws(ResolutionError) -> _UncheckedSendable<Service> {
+    func _runAsyncFactory<each Arg>(
+        _ container: Container, _ context: _AsyncContext, creation: _AsyncCreation?,
+        _ arguments: _UncheckedSendable<(repeat each Arg)>
+    )
+        async throws(ResolutionError) -> _UncheckedSendable<Service>
+    {
         let frame = _AsyncFrame(entry: pointer, key: key, parent: context.frame, creation: creation)
         let box = factory as! _AsyncFactoryBox<Service, repeat each Arg>
         let made: Service

@@ -52,8 +52,9 @@ extension Container {
         mainActorFactory: @escaping @MainActor @Sendable (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        return register(key, _MainActorFactoryBox<Service>(mainActorFactory), kind: .mainActor,
-                        site: RegistrationSite(file: file, line: line))
+        return register(
+            key, _MainActorFactoryBox<Service>(mainActorFactory), kind: .mainActor,
+            site: RegistrationSite(file: file, line: line))
     }
 
     /// Registers a main-actor factory that takes runtime arguments.
@@ -84,8 +85,9 @@ extension Container {
         mainActorFactory: @escaping @MainActor @Sendable (any Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(key, _MainActorFactoryBox<Service, repeat each Arg>(mainActorFactory),
-                        kind: .mainActor, site: RegistrationSite(file: file, line: line))
+        return register(
+            key, _MainActorFactoryBox<Service, repeat each Arg>(mainActorFactory),
+            kind: .mainActor, site: RegistrationSite(file: file, line: line))
     }
 
     // MARK: Async factories
@@ -140,8 +142,9 @@ extension Container {
         factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        return register(key, _AsyncFactoryBox<Service>(factory), kind: .async,
-                        site: RegistrationSite(file: file, line: line))
+        return register(
+            key, _AsyncFactoryBox<Service>(factory), kind: .async,
+            site: RegistrationSite(file: file, line: line))
     }
 
     /// Registers an `async` factory that takes runtime arguments.
@@ -167,8 +170,9 @@ extension Container {
         factory: @escaping @Sendable (any Resolver, repeat each Arg) async throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(key, _AsyncFactoryBox<Service, repeat each Arg>(factory), kind: .async,
-                        site: RegistrationSite(file: file, line: line))
+        return register(
+            key, _AsyncFactoryBox<Service, repeat each Arg>(factory), kind: .async,
+            site: RegistrationSite(file: file, line: line))
     }
 
     // MARK: Reading isolation
@@ -225,8 +229,10 @@ extension Container {
             for entry in container.currentEntries where seen.insert(entry.key).inserted {
                 let isolation = (entry as! any _IsolatedEntry).isolation
                 guard isolation != .nonisolated else { continue }
-                result.append(IsolatedRegistration(key: entry.key, isolation: isolation, site: entry.site,
-                                                   containerLabel: container.label))
+                result.append(
+                    IsolatedRegistration(
+                        key: entry.key, isolation: isolation, site: entry.site,
+                        containerLabel: container.label))
             }
         }
         return result

@@ -39,8 +39,10 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     /// created by the caller.
     ///
     /// - Returns: The ready value, or `nil` when the caller must create it and then call ``end(_:)``.
-    func begin<T>(_ entry: UnsafeRawPointer, key: ServiceKey, state: UnsafeRawPointer, path: [ServiceKey],
-                  isReady: () -> T?) throws(ResolutionError) -> T? {
+    func begin<T>(
+        _ entry: UnsafeRawPointer, key: ServiceKey, state: UnsafeRawPointer, path: [ServiceKey],
+        isReady: () -> T?
+    ) throws(ResolutionError) -> T? {
         lock.lock()
         defer { lock.unlock() }
         while true {
@@ -58,8 +60,9 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
                 let awaitedKey = keys[awaited] ?? key
                 if next == state {
                     // We create `awaitedKey`, which needs `key`, whose creator needs …, which needs `awaitedKey`.
-                    throw ResolutionError(code: .cycle, key: key, path: path + [key],
-                                          cycle: [awaitedKey] + cycle + [awaitedKey])
+                    throw ResolutionError(
+                        code: .cycle, key: key, path: path + [key],
+                        cycle: [awaitedKey] + cycle + [awaitedKey])
                 }
                 cycle.append(awaitedKey)
                 thread = next

@@ -40,11 +40,13 @@ extension ServiceEntry {
         guard _MainActorCheck.isOnMainActor else { throw isolationError(.requiresMainActor) }
         let box = factory as! _MainActorFactoryBox<Service, repeat each Arg>
         let passed = _UncheckedSendable((repeat each arguments))
-        return try _resolve(container, { _argumentList(repeat each arguments) }) { resolver in
-            try MainActor.assumeIsolated {
-                _UncheckedSendable(try box.call(resolver, repeat each passed.value))
-            }.value
-        }
+        return try _resolve(
+            container, { _argumentList(repeat each arguments) },
+            { resolver in
+                try MainActor.assumeIsolated {
+                    _UncheckedSendable(try box.call(resolver, repeat each passed.value))
+                }.value
+            })
     }
 
     /// `requiresAsync` or `requiresMainActor` for this key, with the synchronous path of the calling thread.

@@ -20,8 +20,9 @@ public protocol Behavior {
     ///   - type: The type registered: the entry's service type, or a type it was forwarded to.
     ///   - entry: The registration.
     ///   - name: The registration name.
-    func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
-                                  toService entry: ServiceEntry<Service>, withName name: String?)
+    func container<Type, Service>(
+        _ container: Container, didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>, withName name: String?)
 }
 
 /// What a behavior that needs more than registrations is told: the collection elements and decorators
@@ -29,8 +30,9 @@ public protocol Behavior {
 /// the modules that depend on it.
 protocol _ContributionHooks: AnyObject {
     /// `entry` was contributed to the collection of `Service` in `container`.
-    func container<Service>(_ container: Container, didRegisterElement entry: ServiceEntry<Service>, name: String?,
-                            priority: Int)
+    func container<Service>(
+        _ container: Container, didRegisterElement entry: ServiceEntry<Service>, name: String?,
+        priority: Int)
     /// `record` (a decorator of `record.serviceType`) was added to `container`.
     func container(_ container: Container, didAddDecorator record: _DecoratorRecord)
 }

@@ -5,7 +5,8 @@
 extension Container {
     /// The value of type `Value` kept for this container, or `defaultValue()` when none is; read under the
     /// container's lock. A scope's view shares its container's.
-    package func extensionState<Value: Sendable>(_: Value.Type, default defaultValue: @autoclosure () -> Value) -> Value {
+    package func extensionState<Value: Sendable>(_: Value.Type, default defaultValue: @autoclosure () -> Value) -> Value
+    {
         writer.withLock { hooks.extensionStorage[ObjectIdentifier(Value.self)] as? Value } ?? defaultValue()
     }
 
@@ -13,7 +14,8 @@ extension Container {
     /// lock, and keeps what it leaves unless it throws.
     package func updateExtensionState<Value: Sendable, Result>(
         _: Value.Type, default defaultValue: @autoclosure () -> Value,
-        _ body: (inout Value) throws -> Result) rethrows -> Result {
+        _ body: (inout Value) throws -> Result
+    ) rethrows -> Result {
         try writer.withLock {
             var value = hooks.extensionStorage[ObjectIdentifier(Value.self)] as? Value ?? defaultValue()
             let result = try body(&value)

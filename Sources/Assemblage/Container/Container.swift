@@ -66,16 +66,21 @@ public class Container: @unchecked Sendable {
     ///   - behaviors: Objects notified of each registration.
     ///   - label: A name for this container in diagnostics.
     ///   - registeringClosure: Registers services into the new container.
-    public convenience init(parent: Container? = nil, defaultObjectScope: ObjectScope = .graph,
-                            behaviors: [any Behavior] = [], label: String = "container",
-                            registeringClosure: (Container) -> Void = { _ in }) {
-        self.init(parent: parent, defaultObjectScope: defaultObjectScope, behaviors: behaviors, label: label,
-                  serialization: nil, registeringClosure: registeringClosure)
+    public convenience init(
+        parent: Container? = nil, defaultObjectScope: ObjectScope = .graph,
+        behaviors: [any Behavior] = [], label: String = "container",
+        registeringClosure: (Container) -> Void = { _ in }
+    ) {
+        self.init(
+            parent: parent, defaultObjectScope: defaultObjectScope, behaviors: behaviors, label: label,
+            serialization: nil, registeringClosure: registeringClosure)
     }
 
     /// The designated initializer; `serialization` is the lock of a synchronized view (see `synchronize()`).
-    init(parent: Container?, defaultObjectScope: ObjectScope, behaviors: [any Behavior], label: String,
-         serialization: _Lock?, registeringClosure: (Container) -> Void) {
+    init(
+        parent: Container?, defaultObjectScope: ObjectScope, behaviors: [any Behavior], label: String,
+        serialization: _Lock?, registeringClosure: (Container) -> Void
+    ) {
         role = serialization.map { .synchronizedView($0) } ?? .container
         registry = _Registry(behaviors: behaviors)
         words = registry.words
@@ -109,8 +114,10 @@ public class Container: @unchecked Sendable {
         // Word 0 always holds a table. Tested rather than force-unwrapped: a trap's extra block stops the optimiser
         // from inlining the fallback search's probes, which slows every resolve through fallbacks.
         if let table = words.loadAcquire(0),
-           let entry = Unmanaged<_RegistrationTable>.fromOpaque(table)._withUnsafeGuaranteedRef({ $0.findAtHome(key) }),
-           !usesSlowLookup {
+            let entry = Unmanaged<_RegistrationTable>.fromOpaque(table)._withUnsafeGuaranteedRef({ $0.findAtHome(key) }
+            ),
+            !usesSlowLookup
+        {
             return entry
         }
         return _lookup(key)

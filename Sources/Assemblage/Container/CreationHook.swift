@@ -53,7 +53,8 @@ enum _CreationHooks {
 extension ServiceEntry {
     /// The creation hook's description of this registration made through `container`.
     func _creation(_ container: Container) -> _Creation {
-        _Creation(key: key, scope: objectScope.description, site: site, container: container.label,
-                  entry: ObjectIdentifier(self))
+        _Creation(
+            key: key, scope: objectScope.description, site: site, container: container.label,
+            entry: ObjectIdentifier(self))
     }
 }

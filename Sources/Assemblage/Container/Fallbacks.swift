@@ -27,8 +27,10 @@ final class _Fallbacks: @unchecked Sendable {
     /// `index`, unretained (this list holds it), so that a lookup touches no reference count.
     private let unretainedIndex: Unmanaged<_FallbackIndex>?
 
-    private init(held: _AppendOnlyList<Container>, unretained: _AppendOnlyList<Unmanaged<Container>>,
-                 index: _FallbackIndex?, indexedCount: Int, tail: _Fallbacks?) {
+    private init(
+        held: _AppendOnlyList<Container>, unretained: _AppendOnlyList<Unmanaged<Container>>,
+        index: _FallbackIndex?, indexedCount: Int, tail: _Fallbacks?
+    ) {
         precondition(tail?.index == nil, "a shared tail has no fallback index")
         self.held = held
         self.unretained = unretained
@@ -40,20 +42,24 @@ final class _Fallbacks: @unchecked Sendable {
     }
 
     /// The first list: `containers`, the first `indexedCount` of them answered for by `index`, then `tail`.
-    convenience init(_ containers: [Container], index: _FallbackIndex? = nil, indexedCount: Int = 0,
-                     tail: _Fallbacks? = nil) {
-        self.init(held: _AppendOnlyList().appending(contentsOf: containers),
-                  unretained: _AppendOnlyList().appending(contentsOf: containers.map { Unmanaged.passUnretained($0) }),
-                  index: index, indexedCount: indexedCount, tail: tail)
+    convenience init(
+        _ containers: [Container], index: _FallbackIndex? = nil, indexedCount: Int = 0,
+        tail: _Fallbacks? = nil
+    ) {
+        self.init(
+            held: _AppendOnlyList().appending(contentsOf: containers),
+            unretained: _AppendOnlyList().appending(contentsOf: containers.map { Unmanaged.passUnretained($0) }),
+            index: index, indexedCount: indexedCount, tail: tail)
     }
 
     /// This list with `added` after its containers (writers only, under the owning container's lock). A list
     /// that ends with a shared tail is copied whole first, since the tail must stay last.
     func appending(_ added: [Container]) -> _Fallbacks {
         guard tail == nil else { return _Fallbacks(containers + added, index: index, indexedCount: indexedCount) }
-        return _Fallbacks(held: held.appending(contentsOf: added),
-                          unretained: unretained.appending(contentsOf: added.map { Unmanaged.passUnretained($0) }),
-                          index: index, indexedCount: indexedCount, tail: nil)
+        return _Fallbacks(
+            held: held.appending(contentsOf: added),
+            unretained: unretained.appending(contentsOf: added.map { Unmanaged.passUnretained($0) }),
+            index: index, indexedCount: indexedCount, tail: nil)
     }
 
     /// Gives up this list's hold on its containers once a successor replaced it (writers only, under the owning
@@ -129,8 +135,10 @@ final class _Fallbacks: @unchecked Sendable {
     }
 
     /// Depth-first, in order, while `budget` lasts; recursion is at most `budget` deep.
-    private static func searchBudgeted(_ first: Unmanaged<_Fallbacks>, _ key: ServiceKey,
-                                       _ budget: inout Int) -> Outcome {
+    private static func searchBudgeted(
+        _ first: Unmanaged<_Fallbacks>, _ key: ServiceKey,
+        _ budget: inout Int
+    ) -> Outcome {
         var current: Unmanaged<_Fallbacks>? = first
         while let list = current {
             let (count, start, index, tail) = list._withUnsafeGuaranteedRef {
@@ -161,7 +169,8 @@ final class _Fallbacks: @unchecked Sendable {
         func push(_ list: Unmanaged<_Fallbacks>) -> UnsafeMutableRawPointer? {
             list._withUnsafeGuaranteedRef { fallbacks in
                 if let index = fallbacks.unretainedIndex,
-                   let entry = index._withUnsafeGuaranteedRef({ $0.find(key) }) {
+                    let entry = index._withUnsafeGuaranteedRef({ $0.find(key) })
+                {
                     return entry
                 }
                 stack.append((list, fallbacks.indexedCount))
@@ -188,7 +197,8 @@ final class _Fallbacks: @unchecked Sendable {
             guard visited.insert(container.toOpaque()).inserted else { continue }
             if let entry = container._withUnsafeGuaranteedRef({ $0._findOwn(key) }) { return entry }
             if let deeper = container._withUnsafeGuaranteedRef({ $0.words.loadAcquire(1) }),
-               let entry = push(Unmanaged<_Fallbacks>.fromOpaque(deeper)) {
+                let entry = push(Unmanaged<_Fallbacks>.fromOpaque(deeper))
+            {
                 return entry
             }
         }
@@ -200,7 +210,8 @@ final class _Fallbacks: @unchecked Sendable {
 /// offered at the earliest position (the one a search of those containers in order would find first), so that
 /// one probe answers for all of them. Whoever builds the list keeps it current with ``offer(_:position:)``: the
 /// module assembler keeps one over its modules' exports (Modules/ModuleScope.swift).
-final class _FallbackIndex: @unchecked Sendable {  // @unchecked: `positions` is guarded by `lock`; `table` is a container.
+final class _FallbackIndex: @unchecked Sendable {
+    // @unchecked: `positions` is guarded by `lock`; `table` is a container.
     /// Holds the merged entries (its table only: it has no fallbacks, and no walk of the fallback graph
     /// reaches it, so diagnostics see the exports themselves).
     private let table = Container(label: "fallback index")

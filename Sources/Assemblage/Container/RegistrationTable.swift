@@ -151,8 +151,9 @@ final class _RegistrationTable: @unchecked Sendable {
         let table = _RegistrationTable(capacity: capacity * 2)
         for position in 0..<count {
             guard let entry = entries.loadAcquire(position) else { continue }
-            table.append(keys[position], Unmanaged<AnyObject>.fromOpaque(entry).retain().toOpaque(),
-                         order: orders[position])
+            table.append(
+                keys[position], Unmanaged<AnyObject>.fromOpaque(entry).retain().toOpaque(),
+                order: orders[position])
         }
         return table
     }

@@ -9,8 +9,9 @@
 /// common failure costs nothing extra; the typed ``ResolutionError`` of `require` carries the same facts.
 protocol DebugHelper {
     /// Called when resolving `serviceType` under `key` found no registration.
-    func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
-                                   availableRegistrations: [ServiceKey: any ServiceEntryProtocol])
+    func resolutionFailed<Service>(
+        serviceType: Service.Type, key: ServiceKey,
+        availableRegistrations: [ServiceKey: any ServiceEntryProtocol])
 }
 
 /// What every registration is, whatever its service type (Swinject's internal protocol of the same name).
@@ -27,7 +28,8 @@ extension ServiceEntry: ServiceEntryProtocol {
     /// Swinject's format: `Service: Animal, Name: "x", Factory: (Resolver, String) -> Animal, ObjectScope: graph`
     /// (`key` is the key the entry is registered under: a forwarded type shows as the factory's result).
     func describe(with key: ServiceKey) -> String {
-        let factoryInput = key.argumentCount == 0 ? "Resolver" : "(Resolver, \(ServiceKey.argumentList(key.argumentsType)))"
+        let factoryInput =
+            key.argumentCount == 0 ? "Resolver" : "(Resolver, \(ServiceKey.argumentList(key.argumentsType)))"
         var text = "Service: \(serviceType)"
         if let name = key.name { text += ", Name: \"\(name)\"" }
         if let option = key.option { text += ", \(option)" }

@@ -50,23 +50,27 @@ extension ModuleAssembler {
         var issues: [ValidationIssue] = []
         for issue in report.issues {
             guard issue.kind == .missingRegistration, issue.severity == .error, let key = issue.key,
-                  issue.path.count >= 2, let requester = module(registering: issue.path[issue.path.count - 2]),
-                  let owner = module(registering: key), owner != requester else {
+                issue.path.count >= 2, let requester = module(registering: issue.path[issue.path.count - 2]),
+                let owner = module(registering: key), owner != requester
+            else {
                 issues.append(issue)
                 continue
             }
-            issues.append(ValidationIssue(
-                severity: .error, kind: .undeclaredDependency, key: key, path: issue.path,
-                message: "\(requester) resolves \(key) (\(issue.path.map(\.description).joined(separator: " → "))), "
-                    + "which only \(owner) registers, and \(requester) does not depend on \(owner): add "
-                    + "\(owner).self to \(requester).dependencies.", affected: issue.affected))
+            issues.append(
+                ValidationIssue(
+                    severity: .error, kind: .undeclaredDependency, key: key, path: issue.path,
+                    message:
+                        "\(requester) resolves \(key) (\(issue.path.map(\.description).joined(separator: " → "))), "
+                        + "which only \(owner) registers, and \(requester) does not depend on \(owner): add "
+                        + "\(owner).self to \(requester).dependencies.", affected: issue.affected))
         }
         issues += unmatchedModuleDecorators()
         for warning in warnings {
-            issues.append(ValidationIssue(
-                severity: warning.code == .unusedReplacement ? .warning : .note,
-                kind: warning.code == .unusedReplacement ? .unusedOverride : .resolutionFailed,
-                key: warning.key, message: warning.description))
+            issues.append(
+                ValidationIssue(
+                    severity: warning.code == .unusedReplacement ? .warning : .note,
+                    kind: warning.code == .unusedReplacement ? .unusedOverride : .resolutionFailed,
+                    key: warning.key, message: warning.description))
         }
         return ValidationReport(issues: issues, checkedCount: report.checkedCount, graph: report.graph)
     }
@@ -82,7 +86,8 @@ extension ModuleAssembler {
             var chain: [Container] = []
             var seen = Set<ObjectIdentifier>()
             func add(_ module: _ModuleRecord) {
-                for container in module.container.lookupChain() where seen.insert(ObjectIdentifier(container)).inserted {
+                for container in module.container.lookupChain() where seen.insert(ObjectIdentifier(container)).inserted
+                {
                     chain.append(container)
                 }
             }

@@ -38,7 +38,9 @@ public struct Explanation: Sendable, CustomStringConvertible {
         let found = winningContainer.map { " (found in \($0))" } ?? " (not found)"
         lines.append("  lookup: \(lookupPath.joined(separator: " → "))\(found)")
         if let winningContainer, let site, let scope {
-            lines.append("  registration: \(winningContainer) at \(site), scope \(scope), instance cached: \(isCached ? "yes" : "no")")
+            lines.append(
+                "  registration: \(winningContainer) at \(site), scope \(scope), instance cached: \(isCached ? "yes" : "no")"
+            )
         }
         if let forwardsTo { lines.append("  forwards to: \(forwardsTo)") }
         for site in replaced { lines.append("  replaced: an earlier registration at \(site)") }
@@ -47,8 +49,10 @@ public struct Explanation: Sendable, CustomStringConvertible {
             lines.append("  decorators: \(decorators.count) (\(decorators.map(\.description).joined(separator: ", ")))")
         }
         if winningContainer == nil {
-            lines.append(nearMisses.isEmpty ? "  nothing of this type is registered"
-                                            : "  registered instead: \(nearMisses.map(\.description).joined(separator: ", "))")
+            lines.append(
+                nearMisses.isEmpty
+                    ? "  nothing of this type is registered"
+                    : "  registered instead: \(nearMisses.map(\.description).joined(separator: ", "))")
         }
         return lines.joined(separator: "\n")
     }
@@ -89,9 +93,10 @@ extension Container {
             }
         }
         guard let (container, entry) = winner else {
-            return Explanation(key: key, lookupPath: path, winningContainer: nil, site: nil, scope: nil,
-                               isCached: false, forwardsTo: nil, replaced: [], shadowed: [], decorators: [],
-                               nearMisses: nearMisses(for: key))
+            return Explanation(
+                key: key, lookupPath: path, winningContainer: nil, site: nil, scope: nil,
+                isCached: false, forwardsTo: nil, replaced: [], shadowed: [], decorators: [],
+                nearMisses: nearMisses(for: key))
         }
         let replaced = container.writer.withLock {
             container.records.replacements[key]?.pairs.map(\.replaced) ?? []
@@ -102,9 +107,10 @@ extension Container {
                     .filter { $0.name == nil || $0.name == key.name }.map(\.site)
             }
         }
-        return Explanation(key: key, lookupPath: path, winningContainer: container.label, site: entry.site,
-                           scope: entry.objectScope.description, isCached: entry.hasSharedInstance,
-                           forwardsTo: entry.forwardTarget?.key, replaced: replaced, shadowed: shadowed,
-                           decorators: decorators, nearMisses: [])
+        return Explanation(
+            key: key, lookupPath: path, winningContainer: container.label, site: entry.site,
+            scope: entry.objectScope.description, isCached: entry.hasSharedInstance,
+            forwardsTo: entry.forwardTarget?.key, replaced: replaced, shadowed: shadowed,
+            decorators: decorators, nearMisses: [])
     }
 }

@@ -80,8 +80,10 @@ extension Container {
     ///   - options: Sample arguments and reporting choices.
     ///   - isolation: The caller's actor, inferred.
     /// - Returns: The report, with the recorded dependency graph.
-    public func validateAsync(_ options: ValidationOptions = ValidationOptions(),
-                              isolation: isolated (any Actor)? = #isolation) async -> ValidationReport {
+    public func validateAsync(
+        _ options: ValidationOptions = ValidationOptions(),
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> ValidationReport {
         let run = _ValidationRun(self, options)
         run.resolveSynchronously()
         await run.resolveIsolated()
@@ -147,36 +149,44 @@ extension Container {
                 let more = cause.affected.count > 3 ? " and \(cause.affected.count - 3) more" : ""
                 message += "\nIt makes \(cause.affected.count) registrations fail: \(shown)\(more)."
             }
-            return ValidationIssue(severity: .error, kind: cause.kind, key: cause.failure.key, path: cause.failure.path,
-                                   message: message, affected: cause.affected)
+            return ValidationIssue(
+                severity: .error, kind: cause.kind, key: cause.failure.key, path: cause.failure.path,
+                message: message, affected: cause.affected)
         }
     }
 
     /// Synchronous paths from a nonisolated factory into a main-actor or async one.
-    func isolationPaths(in graph: DependencyGraph, sandbox: _Sandbox,
-                        failures: [ResolutionError]) -> [ValidationIssue] {
+    func isolationPaths(
+        in graph: DependencyGraph, sandbox: _Sandbox,
+        failures: [ResolutionError]
+    ) -> [ValidationIssue] {
         let byID = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.id, $0) })
         var issues: [ValidationIssue] = []
         for edge in graph.edges {
             guard let from = byID[edge.from], let to = byID[edge.to],
-                  sandbox.isolation[edge.from] == .nonisolated,
-                  let target = sandbox.isolation[edge.to], target != .nonisolated else { continue }
-            let path = failures.first { $0.key == to.key && ($0.code == .requiresAsync || $0.code == .requiresMainActor) }?
+                sandbox.isolation[edge.from] == .nonisolated,
+                let target = sandbox.isolation[edge.to], target != .nonisolated
+            else { continue }
+            let path =
+                failures.first { $0.key == to.key && ($0.code == .requiresAsync || $0.code == .requiresMainActor) }?
                 .path ?? [from.key, to.key]
             let text = path.map(\.description).joined(separator: " → ")
             if target == .async {
-                issues.append(ValidationIssue(
-                    severity: .error, kind: .isolation, key: to.key, path: path,
-                    message: "\(from.key) resolves \(to.key) synchronously (\(text)), but \(to.key) has an async factory: "
-                        + "that resolve always fails with requiresAsync. Make \(from.key)'s factory async and use "
-                        + "`try await r.resolveAsync(…)`."))
+                issues.append(
+                    ValidationIssue(
+                        severity: .error, kind: .isolation, key: to.key, path: path,
+                        message:
+                            "\(from.key) resolves \(to.key) synchronously (\(text)), but \(to.key) has an async factory: "
+                            + "that resolve always fails with requiresAsync. Make \(from.key)'s factory async and use "
+                            + "`try await r.resolveAsync(…)`."))
             } else {
-                issues.append(ValidationIssue(
-                    severity: .warning, kind: .isolation, key: to.key, path: path,
-                    message: "\(from.key) resolves \(to.key) synchronously (\(text)), but \(to.key)'s factory is "
-                        + "isolated to the main actor: it works only when the resolution runs on the main actor and "
-                        + "fails with requiresMainActor anywhere else. Register \(from.key) with a mainActorFactory, "
-                        + "or resolve \(to.key) with `try await r.resolveAsync(…)`."))
+                issues.append(
+                    ValidationIssue(
+                        severity: .warning, kind: .isolation, key: to.key, path: path,
+                        message: "\(from.key) resolves \(to.key) synchronously (\(text)), but \(to.key)'s factory is "
+                            + "isolated to the main actor: it works only when the resolution runs on the main actor and "
+                            + "fails with requiresMainActor anywhere else. Register \(from.key) with a mainActorFactory, "
+                            + "or resolve \(to.key) with `try await r.resolveAsync(…)`."))
             }
         }
         return issues
@@ -201,12 +211,13 @@ extension Container {
                         continue  // a scoped dependency of a longer-lived one fails to resolve: reported as an error
                     } else if rank(target) < ObjectScope.longLivedRank {
                         let keys = nextPath.compactMap { byID[$0]?.key }
-                        issues.append(ValidationIssue(
-                            severity: .warning, kind: .captiveDependency, key: node.key, path: keys,
-                            message: "\(node.key) (\(node.scope)) holds \(target.key) (\(target.scope)) through "
-                                + keys.map(\.description).joined(separator: " → ") + ": it keeps one "
-                                + "\(target.scope) instance for as long as it lives. Give \(target.key) a longer "
-                                + "scope, or resolve it through Provider/Lazy."))
+                        issues.append(
+                            ValidationIssue(
+                                severity: .warning, kind: .captiveDependency, key: node.key, path: keys,
+                                message: "\(node.key) (\(node.scope)) holds \(target.key) (\(target.scope)) through "
+                                    + keys.map(\.description).joined(separator: " → ") + ": it keeps one "
+                                    + "\(target.scope) instance for as long as it lives. Give \(target.key) a longer "
+                                    + "scope, or resolve it through Provider/Lazy."))
                     } else if rank(target) < rank(node) {
                         continue  // a longer-lived dependency of its own: reported from there
                     } else {
@@ -236,8 +247,10 @@ extension Container {
     }
 
     /// The registrations lookup reaches from here (first per key wins), those hidden, and collection types.
-    func visibleRegistrations() -> (winners: [VisibleRegistration], shadowed: [ValidationIssue],
-                                    collectionTypes: [ObjectIdentifier]) {
+    func visibleRegistrations() -> (
+        winners: [VisibleRegistration], shadowed: [ValidationIssue],
+        collectionTypes: [ObjectIdentifier]
+    ) {
         var winners: [VisibleRegistration] = []
         var byKey: [ServiceKey: VisibleRegistration] = [:]
         var shadowed: [ValidationIssue] = []
@@ -246,10 +259,11 @@ extension Container {
             for entry in container.currentEntries {
                 let registration = VisibleRegistration(key: entry.key, container: container.label, site: entry.site)
                 if let winner = byKey[entry.key] {
-                    shadowed.append(ValidationIssue(
-                        severity: .note, kind: .shadowedRegistration, key: entry.key, path: [entry.key],
-                        message: "\(entry.key) registered in \(container.label) at \(entry.site) is hidden by the "
-                            + "one in \(winner.container) at \(winner.site), which lookup reaches first."))
+                    shadowed.append(
+                        ValidationIssue(
+                            severity: .note, kind: .shadowedRegistration, key: entry.key, path: [entry.key],
+                            message: "\(entry.key) registered in \(container.label) at \(entry.site) is hidden by the "
+                                + "one in \(winner.container) at \(winner.site), which lookup reaches first."))
                 } else {
                     byKey[entry.key] = registration
                     winners.append(registration)
@@ -265,7 +279,9 @@ extension Container {
 
     /// Collection elements of one element type (by type identifier), in collection order.
     func collectionElements(ofTypeID type: ObjectIdentifier) -> [_CollectionElement] {
-        lookupChain().flatMap { container in container.writer.withLock { container.records.collectionElements[type] ?? [] } }
+        lookupChain().flatMap { container in
+            container.writer.withLock { container.records.collectionElements[type] ?? [] }
+        }
     }
 }
 
@@ -322,8 +338,10 @@ final class _Sandbox {
         containers.append(copy)
         copies[ObjectIdentifier(original)] = copy
         let (live, elements, decorators, extensions, fallbacks) = original.writer.withLock {
-            (original.liveEntriesLocked(), original.records.collectionElements, original.records.decorators,
-             original.hooks.extensionStorage, original.fallbackList.map { (own: $0.own, tail: $0.tail) })
+            (
+                original.liveEntriesLocked(), original.records.collectionElements, original.records.decorators,
+                original.hooks.extensionStorage, original.fallbackList.map { (own: $0.own, tail: $0.tail) }
+            )
         }
         for entry in live {
             if entry.isForwarding {
@@ -406,7 +424,9 @@ final class _Sandbox {
                 let copiedTarget: (any _AnyEntry)?
                 if let scoped = target as? _ModuleExportEntry {
                     let scope = mirror(scoped.scope)
-                    copiedTarget = entryCopies[ObjectIdentifier(scoped.target)].map { _ModuleExportEntry(target: $0, scope: scope) }
+                    copiedTarget = entryCopies[ObjectIdentifier(scoped.target)].map {
+                        _ModuleExportEntry(target: $0, scope: scope)
+                    }
                 } else {
                     copiedTarget = entryCopies[ObjectIdentifier(target)]
                 }
@@ -439,7 +459,8 @@ final class _Sandbox {
             while let current = work.last, budget > 0 {
                 budget -= 1
                 let outcome = attempt(current.entry, current.container)
-                if outcome?.code == .depthLimitExceeded, let deeper = memo.takeDeepest(), deeper.entry !== current.entry {
+                if outcome?.code == .depthLimitExceeded, let deeper = memo.takeDeepest(), deeper.entry !== current.entry
+                {
                     work.append(deeper)
                 } else {
                     work.removeLast()
@@ -459,9 +480,11 @@ final class _Sandbox {
             ids[UInt(bitPattern: Unmanaged.passUnretained(node.entry as AnyObject).toOpaque())] = id
             lifetimeRank[id] = node.entry.objectScope.lifetimeRank
             isolation[id] = _isolation(of: node.entry)
-            graphNodes.append(DependencyGraph.Node(id: id, key: node.entry.key, container: node.container,
-                                                   scope: node.entry.objectScope.description, site: node.entry.site,
-                                                   isCollectionElement: node.isElement))
+            graphNodes.append(
+                DependencyGraph.Node(
+                    id: id, key: node.entry.key, container: node.container,
+                    scope: node.entry.objectScope.description, site: node.entry.site,
+                    isCollectionElement: node.isElement))
         }
         var edges: [DependencyGraph.Edge] = []
         var seen = Set<DependencyGraph.Edge>()

@@ -52,8 +52,9 @@ public struct DependencyGraph: Sendable, Equatable {
     public var dot: String {
         var lines = ["digraph Assemblage {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
         for node in nodes {
-            lines.append("  \(node.id) [label=\"\(Self.escape(node.key.description))\\n\(node.scope) · "
-                + "\(Self.escape(node.container))\"];")
+            lines.append(
+                "  \(node.id) [label=\"\(Self.escape(node.key.description))\\n\(node.scope) · "
+                    + "\(Self.escape(node.container))\"];")
         }
         for edge in edges { lines.append("  \(edge.from) -> \(edge.to);") }
         lines.append("}")

@@ -154,9 +154,12 @@ final class _MemoEntry: _AnyEntry, _AsyncEntry, Sendable {
         }
     }
 
-    func _resolveAnyAsync<each Arg>(_ container: Container, _ context: _AsyncContext?,
-                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
-        async throws(ResolutionError) -> _UncheckedSendable<Any> {
+    func _resolveAnyAsync<each Arg>(
+        _ container: Container, _ context: _AsyncContext?,
+        _ arguments: _UncheckedSendable<(repeat each Arg)>
+    )
+        async throws(ResolutionError) -> _UncheckedSendable<Any>
+    {
         try await (target as! any _AsyncEntry)._resolveAnyAsync(container, context, arguments)
     }
 

@@ -44,8 +44,10 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     public var description: String {
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         let notes = issues.count - errors.count - warnings.count
-        var lines = ["\(count(errors.count, "error")), \(count(warnings.count, "warning")), "
-            + "\(count(notes, "note")) (\(count(checkedCount, "registration")) checked)"]
+        var lines = [
+            "\(count(errors.count, "error")), \(count(warnings.count, "warning")), "
+                + "\(count(notes, "note")) (\(count(checkedCount, "registration")) checked)"
+        ]
         lines += issues.map(\.description)
         return lines.joined(separator: "\n")
     }
@@ -129,8 +131,10 @@ public struct ValidationIssue: Sendable, CustomStringConvertible, Equatable {
     ///   - path: The chain of services leading to it.
     ///   - message: A complete sentence.
     ///   - affected: The registrations that fail because of it.
-    public init(severity: Severity, kind: Kind, key: ServiceKey?, path: [ServiceKey] = [], message: String,
-                affected: [ServiceKey] = []) {
+    public init(
+        severity: Severity, kind: Kind, key: ServiceKey?, path: [ServiceKey] = [], message: String,
+        affected: [ServiceKey] = []
+    ) {
         self.severity = severity
         self.kind = kind
         self.key = key
@@ -150,7 +154,8 @@ public struct ValidationIssue: Sendable, CustomStringConvertible, Equatable {
     public var description: String {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: true)
         guard let first = lines.first else { return "\(severity.rawValue): \(kind):" }
-        return (["\(severity.rawValue): \(kind): \(first)"] + lines.dropFirst().map { $0.hasPrefix(" ") ? $0 : "  \($0)" })
+        return
+            (["\(severity.rawValue): \(kind): \(first)"] + lines.dropFirst().map { $0.hasPrefix(" ") ? $0 : "  \($0)" })
             .joined(separator: "\n")
     }
 }

@@ -132,9 +132,10 @@ final class _ValidationRun {
         issues += sandbox.recorder.failures.filter { failure in
             failure.code == .notRegistered && !failedKeys.contains(failure.key)
         }.uniqued(by: \.key).map { failure in
-            ValidationIssue(severity: .note, kind: .missingRegistration, key: failure.key, path: failure.path,
-                            message: "\(failure.key) is resolved optionally along \(failure.pathDescription) and "
-                                + "is not registered; the optional API gets nil there.")
+            ValidationIssue(
+                severity: .note, kind: .missingRegistration, key: failure.key, path: failure.path,
+                message: "\(failure.key) is resolved optionally along \(failure.pathDescription) and "
+                    + "is not registered; the optional API gets nil there.")
         }
         issues += disposalFailures.map { failure in
             ValidationIssue(

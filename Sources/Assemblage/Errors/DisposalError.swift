@@ -33,8 +33,10 @@ public struct DisposalError: AssemblageError {
         /// beneath it when that was an ``AssemblageError`` with details of its own.
         var detail: ErrorDetail {
             if requiresAsyncDisposal {
-                return ErrorDetail("\(key) can only be disposed asynchronously (AsyncDisposable or an async "
-                    + "onDispose), but its owner was ended synchronously: it was not disposed. End it with `await`.")
+                return ErrorDetail(
+                    "\(key) can only be disposed asynchronously (AsyncDisposable or an async "
+                        + "onDispose), but its owner was ended synchronously: it was not disposed. End it with `await`."
+                )
             }
             if let error = underlying as? any AssemblageError {
                 return ErrorDetail(key.description, error.summary, details: error.details)
@@ -87,9 +89,10 @@ private final class _DisposalHandler: Sendable {
     init(call: @escaping @Sendable (DisposalError) -> Void) { self.call = call }
 }
 
-private let _unhandledDisposalHandler = _Locked(_DisposalHandler { error in
-    _writeToStandardError("Assemblage: \(error)\n")
-})
+private let _unhandledDisposalHandler = _Locked(
+    _DisposalHandler { error in
+        _writeToStandardError("Assemblage: \(error)\n")
+    })
 
 extension DisposalError {
     /// The kinds of ``DisposalError``.

@@ -44,9 +44,11 @@ public struct ResolutionError: AssemblageError, Equatable {
     /// For ``ResolutionError/Code/factoryFailed``: what the factory threw.
     public let underlying: (any Error)?
 
-    init(code: Code, key: ServiceKey, path: [ServiceKey], cycle: [ServiceKey] = [],
-         nearMisses: [ServiceKey] = [], holder: ServiceKey? = nil, suggestions: [String] = [],
-         underlying: (any Error)? = nil) {
+    init(
+        code: Code, key: ServiceKey, path: [ServiceKey], cycle: [ServiceKey] = [],
+        nearMisses: [ServiceKey] = [], holder: ServiceKey? = nil, suggestions: [String] = [],
+        underlying: (any Error)? = nil
+    ) {
         self.code = code
         self.key = key
         self.path = path
@@ -61,9 +63,10 @@ public struct ResolutionError: AssemblageError, Equatable {
     /// The same error with `old` written as `new` wherever it appears as the key, in the path or in the cycle.
     func replacingKey(_ old: ServiceKey, with new: ServiceKey) -> ResolutionError {
         func swap(_ key: ServiceKey) -> ServiceKey { key == old ? new : key }
-        return ResolutionError(code: code, key: swap(key), path: path.map(swap), cycle: cycle.map(swap),
-                               nearMisses: nearMisses, holder: holder.map(swap), suggestions: suggestions,
-                               underlying: underlying)
+        return ResolutionError(
+            code: code, key: swap(key), path: path.map(swap), cycle: cycle.map(swap),
+            nearMisses: nearMisses, holder: holder.map(swap), suggestions: suggestions,
+            underlying: underlying)
     }
 
     /// The resolution path as text: `App → Manager → Service`.
@@ -137,9 +140,10 @@ public struct ResolutionError: AssemblageError, Equatable {
             details += suggestions.map { ErrorDetail("Fix", $0) }
         } else if code == .notRegistered {
             let type = _typeName(key.serviceType, qualified: false)
-            details.append(nearMisses.isEmpty
-                ? ErrorDetail("Nothing is registered for \(type) under any name or argument list.")
-                : ErrorDetail("Registered for \(type)", nearMisses.map(\.description).joined(separator: ", ")))
+            details.append(
+                nearMisses.isEmpty
+                    ? ErrorDetail("Nothing is registered for \(type) under any name or argument list.")
+                    : ErrorDetail("Registered for \(type)", nearMisses.map(\.description).joined(separator: ", ")))
             details += suggestions.map { ErrorDetail("Fix", $0) }
         } else {
             details += suggestions.map { ErrorDetail($0) }

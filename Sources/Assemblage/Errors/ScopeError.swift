@@ -39,8 +39,12 @@ public struct ScopeError: AssemblageError, Equatable {
     public var details: [ErrorDetail] {
         guard code == .notDeclared else { return [] }
         let name = key.name.map { ", name: \"\($0)\"" } ?? ""
-        return [ErrorDetail("Fix", "declare it on the container with registerScopedValue("
-            + "\(_typeName(key.serviceType, qualified: false)).self\(name)).")]
+        return [
+            ErrorDetail(
+                "Fix",
+                "declare it on the container with registerScopedValue("
+                    + "\(_typeName(key.serviceType, qualified: false)).self\(name)).")
+        ]
     }
 }
 

@@ -157,7 +157,10 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        initializer: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Service
+        initializer:
+            @escaping @Sendable (
+                consuming A, consuming B, consuming C, consuming D, consuming E
+            ) throws -> Service
     ) -> ServiceEntry<Service> {
         _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)
     }
@@ -187,7 +190,10 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        initializer: @escaping @Sendable (consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Service
+        initializer:
+            @escaping @Sendable (
+                consuming A, consuming B, consuming C, consuming D, consuming E, consuming F
+            ) throws -> Service
     ) -> ServiceEntry<Service> {
         _autoregister(name: name, priority: nil, file: file, line: line, initializer: initializer)
     }
@@ -259,8 +265,10 @@ extension Container {
     @inlinable
     func _autoregister<Service, A, B, C, D, E>(
         name: String?, priority: Int?, file: String, line: Int,
-        initializer: @escaping @Sendable (
-            consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Service
+        initializer:
+            @escaping @Sendable (
+                consuming A, consuming B, consuming C, consuming D, consuming E
+            ) throws -> Service
     ) -> ServiceEntry<Service> {
         _autoregister(
             name: name, priority: priority, file: file, line: line,
@@ -279,8 +287,10 @@ extension Container {
     @inlinable
     func _autoregister<Service, A, B, C, D, E, F>(
         name: String?, priority: Int?, file: String, line: Int,
-        initializer: @escaping @Sendable (
-            consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Service
+        initializer:
+            @escaping @Sendable (
+                consuming A, consuming B, consuming C, consuming D, consuming E, consuming F
+            ) throws -> Service
     ) -> ServiceEntry<Service> {
         _autoregister(
             name: name, priority: priority, file: file, line: line,

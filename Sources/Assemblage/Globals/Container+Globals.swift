@@ -126,8 +126,10 @@ extension Container {
     /// - Returns: What `operation` returns.
     /// - Throws: What `operation` throws.
     @discardableResult
-    public static func withRoot<Result>(_ container: Container, isolation: isolated (any Actor)? = #isolation,
-                                        _ operation: () async throws -> Result) async rethrows -> Result {
+    public static func withRoot<Result>(
+        _ container: Container, isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws -> Result
+    ) async rethrows -> Result {
         try await _Ambient.$container.withValue(container, operation: operation, isolation: isolation)
     }
 

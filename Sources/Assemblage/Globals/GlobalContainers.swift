@@ -40,7 +40,7 @@ final class _GlobalContainers: @unchecked Sendable {
         defer { lock.unlock() }
         while true {
             if let runner {
-                if runner == .current { break }    // the hook itself reads main or root
+                if runner == .current { break }  // the hook itself reads main or root
                 lock.wait(on: settled)
                 continue
             }
@@ -81,7 +81,6 @@ final class _GlobalContainers: @unchecked Sendable {
         }
     }
 }
-
 
 /// The identity of a thread, to tell the thread running a one-time step from the threads waiting for it.
 ///

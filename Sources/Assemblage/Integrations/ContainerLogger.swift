@@ -31,8 +31,10 @@ public struct ContainerLogger: Behavior, ContainerObserver {
     ///   - type: The registered type.
     ///   - entry: The registration.
     ///   - name: Its name.
-    public func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
-                                         toService entry: ServiceEntry<Service>, withName name: String?) {
+    public func container<Type, Service>(
+        _ container: Container, didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>, withName name: String?
+    ) {
         logger.trace("registered \(entry.key) at \(entry.site)", metadata: ["container": "\(container.label)"])
     }
 

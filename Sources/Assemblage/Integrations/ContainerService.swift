@@ -53,9 +53,11 @@ public struct ContainerService: Service, CustomStringConvertible {
         do {
             try await container.shutdown()
         } catch {
-            logger?.error("Disposing the container's instances failed", metadata: [
-                "container": "\(container.label)", "error": "\(error)",
-            ])
+            logger?.error(
+                "Disposing the container's instances failed",
+                metadata: [
+                    "container": "\(container.label)", "error": "\(error)",
+                ])
             throw error
         }
     }
@@ -79,15 +81,18 @@ extension Container {
     ///   - logger: The group's logger.
     /// - Returns: The group, not yet running.
     /// - Throws: ``ResolutionError`` when a service cannot be resolved.
-    public func serviceGroup(running services: [any Service.Type],
-                             gracefulShutdownSignals: [UnixSignal] = [],
-                             logger: Logger) async throws(ResolutionError) -> ServiceGroup {
+    public func serviceGroup(
+        running services: [any Service.Type],
+        gracefulShutdownSignals: [UnixSignal] = [],
+        logger: Logger
+    ) async throws(ResolutionError) -> ServiceGroup {
         var resolved: [any Service] = [ContainerService(self, logger: logger)]
         for type in services {
             resolved.append(try await resolveService(type))
         }
-        return ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: resolved, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+        return ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: resolved, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
     }
 
     private func resolveService<S: Service>(_ type: S.Type) async throws(ResolutionError) -> any Service {

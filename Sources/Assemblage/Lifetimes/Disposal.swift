@@ -241,16 +241,19 @@ final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` and `
 
 /// Disposes `records` in order (callers pass them newest first), collecting every failure and telling
 /// `observers`.
-func _disposeSynchronously(_ records: [_OwnedInstance], owner: String,
-                           observers: [any ContainerObserver]) -> [DisposalError.Failure] {
+func _disposeSynchronously(
+    _ records: [_OwnedInstance], owner: String,
+    observers: [any ContainerObserver]
+) -> [DisposalError.Failure] {
     var failures: [DisposalError.Failure] = []
     for record in records {
         do {
             try record.disposer.disposeSynchronously(record.instance)
             for observer in observers { observer.instanceDisposed(record.key, owner: owner) }
         } catch {
-            let failure = DisposalError.Failure(key: record.key, underlying: error,
-                                                requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+            let failure = DisposalError.Failure(
+                key: record.key, underlying: error,
+                requiresAsyncDisposal: error is _RequiresAsyncDisposal)
             for observer in observers { observer.disposalFailed(failure, owner: owner) }
             failures.append(failure)
         }
@@ -261,8 +264,10 @@ func _disposeSynchronously(_ records: [_OwnedInstance], owner: String,
 /// ``_dispose(_:owner:observers:)`` run to completion whatever the caller's cancellation: in a task of its own,
 /// which does not inherit it, so that a disposer's cancellation-aware `close()` still closes (the caller waits for
 /// the task, which is never cancelled: disposal takes no cancellation, as in .NET).
-func _disposeToCompletion(_ records: [_OwnedInstance], owner: String,
-                          observers: [any ContainerObserver]) async -> [DisposalError.Failure] {
+func _disposeToCompletion(
+    _ records: [_OwnedInstance], owner: String,
+    observers: [any ContainerObserver]
+) async -> [DisposalError.Failure] {
     guard !records.isEmpty else { return [] }
     let handed = _UncheckedSendable(records)  // taken by this caller, which alone disposes them
     return await Task { await _dispose(handed, owner: owner, observers: observers) }.value
@@ -271,8 +276,10 @@ func _disposeToCompletion(_ records: [_OwnedInstance], owner: String,
 /// Disposes `records` in order, awaiting asynchronous disposals, collecting every failure.
 ///
 /// The records were taken from their scope or container by this caller, which alone disposes them.
-func _dispose(_ records: _UncheckedSendable<[_OwnedInstance]>, owner: String,
-              observers: [any ContainerObserver]) async -> [DisposalError.Failure] {
+func _dispose(
+    _ records: _UncheckedSendable<[_OwnedInstance]>, owner: String,
+    observers: [any ContainerObserver]
+) async -> [DisposalError.Failure] {
     var failures: [DisposalError.Failure] = []
     for record in records.value {
         do {

@@ -94,13 +94,13 @@ final class _StorageChain: InstanceStorage, _GraphScopedStorage {
 
     var instance: Any? {
         get { components.lazy.compactMap(\.instance).first }
-        set { components.forEach { $0.instance = newValue } }
+        set { for component in components { component.instance = newValue } }
     }
 
-    func graphResolutionCompleted() { components.forEach { $0.graphResolutionCompleted() } }
+    func graphResolutionCompleted() { for component in components { component.graphResolutionCompleted() } }
 
     func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
-        components.forEach { $0.setInstance(instance, inGraph: graph) }
+        for component in components { component.setInstance(instance, inGraph: graph) }
     }
 
     func instance(inGraph graph: GraphIdentifier) -> Any? {

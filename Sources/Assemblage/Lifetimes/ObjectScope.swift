@@ -53,8 +53,10 @@ public final class ObjectScope: ObjectScopeProtocol, CustomStringConvertible, @u
     ///   - storageFactory: Makes the storage for one registration (for example `PermanentStorage.init`).
     ///   - description: A short name shown in diagnostics.
     ///   - parent: A scope whose storage is consulted too (as Swinject's `.weak` consults `.graph`).
-    public init(storageFactory: @escaping () -> any InstanceStorage, description: String = "",
-                parent: (any ObjectScopeProtocol)? = nil) {
+    public init(
+        storageFactory: @escaping () -> any InstanceStorage, description: String = "",
+        parent: (any ObjectScopeProtocol)? = nil
+    ) {
         self.storageFactory = storageFactory
         self.description = description
         self.parent = parent

@@ -85,7 +85,8 @@ public final class Scope: Container, @unchecked Sendable {
     ///   - name: The declared name.
     /// - Throws: ``ScopeError`` when the type is not declared as a scoped value, when this scope already has a
     ///   value for it, or when the scope has ended.
-    public func provide<Value>(_ value: Value, as type: Value.Type = Value.self, name: String? = nil) throws(ScopeError) {
+    public func provide<Value>(_ value: Value, as type: Value.Type = Value.self, name: String? = nil) throws(ScopeError)
+    {
         let key = ServiceKey(serviceType: Value.self, argumentsType: Void.self, name: name, argumentCount: 0)
         // Through forwarders to the declaration: a module's export forwards into the module that declared it, whose
         // registration keys the value's slot (one slot for the request, whichever container resolves it).
@@ -150,7 +151,8 @@ public final class Scope: Container, @unchecked Sendable {
     @available(*, noasync, message: "in an async context, use `try await scope.end()`, which awaits async disposers")
     public func endSynchronously() throws(DisposalError) {
         // The storage unretained: this scope keeps it.
-        let failures = Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage -> [DisposalError.Failure] in
+        let failures = Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef {
+            storage -> [DisposalError.Failure] in
             guard var ended = storage.markEnded() else { return [] }
             let observers = self.observers
             let (disposed, failures) = storage.disposeOwnedSynchronously(
@@ -198,8 +200,10 @@ extension Container {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws (then disposal failures go to ``DisposalError/unhandledFailureHandler``), or
     ///   ``DisposalError`` when `body` succeeded and a disposer failed.
-    public func withScope<R>(label: String = "scope", isolation: isolated (any Actor)? = #isolation,
-                             _ body: (Scope) async throws -> R) async throws -> R {
+    public func withScope<R>(
+        label: String = "scope", isolation: isolated (any Actor)? = #isolation,
+        _ body: (Scope) async throws -> R
+    ) async throws -> R {
         if isShutDown { throw _scopeRefusedAfterShutdown() }
         let scope = makeScope(label: label)
         let result: R
@@ -274,13 +278,16 @@ extension Container {
     ///   - line: The line of the declaration, for diagnostics.
     /// - Returns: The registration.
     @discardableResult
-    public func registerScopedValue<Value>(_ type: Value.Type, name: String? = nil,
-                                           validationValue: (@Sendable () -> Value)? = nil,
-                                           file: String = #fileID, line: Int = #line) -> ServiceEntry<Value> {
+    public func registerScopedValue<Value>(
+        _ type: Value.Type, name: String? = nil,
+        validationValue: (@Sendable () -> Value)? = nil,
+        file: String = #fileID, line: Int = #line
+    ) -> ServiceEntry<Value> {
         let key = ServiceKey(serviceType: Value.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let entry = register(Value.self, name: name, file: file, line: line) { (r: any Resolver) throws -> Value in
             if let validationValue, r._container?._isValidationSandbox == true { return validationValue() }
-            throw ResolutionError(code: .scopedValueNotProvided, key: key, path: _ResolutionState.pathOnThisThread(to: key))
+            throw ResolutionError(
+                code: .scopedValueNotProvided, key: key, path: _ResolutionState.pathOnThisThread(to: key))
         }
         entry.inObjectScope(.scoped).notDisposed()
         entry._markScopedValueDeclaration()

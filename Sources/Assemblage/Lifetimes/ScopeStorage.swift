@@ -37,8 +37,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             let failures = disposeOwnedSynchronously(&ended).failures
             releaseAll(&ended)
             if hadDisposables {
-                let neverEnded = DisposalError.Failure(key: ServiceKey(Scope.self), underlying: _NeverEnded(),
-                                                       requiresAsyncDisposal: false)
+                let neverEnded = DisposalError.Failure(
+                    key: ServiceKey(Scope.self), underlying: _NeverEnded(),
+                    requiresAsyncDisposal: false)
                 DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [neverEnded] + failures))
             }
         }
@@ -67,7 +68,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     @inlinable @inline(__always)
     var hasEnded: Bool {
         withUnsafeMutablePointerToHeader { header in
-            _asm_load_acquire_u32(UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.generation)!)
+            _asm_load_acquire_u32(
+                UnsafeMutableRawPointer(header) + MemoryLayout<_ScopeHeader>.offset(of: \.generation)!)
                 & Self.endedBit != 0
         }
     }
@@ -108,8 +110,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     /// Runs `body` on slot `index` (under the lock, or after the end by the thread that ended the scope).
     @inline(__always)
-    private func withSlot<R>(_ index: Int, _ header: UnsafeMutablePointer<_ScopeHeader>,
-                             _ body: (inout _ScopeSlot) throws -> R) rethrows -> R {
+    private func withSlot<R>(
+        _ index: Int, _ header: UnsafeMutablePointer<_ScopeHeader>,
+        _ body: (inout _ScopeSlot) throws -> R
+    ) rethrows -> R {
         if index < Self.inlineCapacity { return try withUnsafeMutablePointerToElements { try body(&$0[index]) } }
         return try body(&header.pointee.overflow[index - Self.inlineCapacity])
     }
@@ -165,8 +169,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// The instance of `entry` in this scope, or the right to make it (then call ``complete(_:_:_:)``
     /// or ``abandon(_:)``).
     @usableFromInline
-    func claim(_ entry: AnyObject, address: UnsafeRawPointer, key: ServiceKey,
-               state: UnsafeRawPointer) throws(ResolutionError) -> Claim {
+    func claim(
+        _ entry: AnyObject, address: UnsafeRawPointer, key: ServiceKey,
+        state: UnsafeRawPointer
+    ) throws(ResolutionError) -> Claim {
         let path = { Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
         return try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
             let lock = Self.lockWord(header)
@@ -201,12 +207,15 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     /// Throws a cycle error when waiting for `creator` would wait, through the creations other threads wait for
     /// in this scope, for this thread itself.
-    private func checkWaitCycle(from state: UnsafeRawPointer, to creator: UnsafeRawPointer, key: ServiceKey,
-                                _ header: UnsafeMutablePointer<_ScopeHeader>, path: [ServiceKey]) throws(ResolutionError) {
+    private func checkWaitCycle(
+        from state: UnsafeRawPointer, to creator: UnsafeRawPointer, key: ServiceKey,
+        _ header: UnsafeMutablePointer<_ScopeHeader>, path: [ServiceKey]
+    ) throws(ResolutionError) {
         var thread = creator
         var cycle = [key]
         var steps = 0
-        while let wait = header.pointee.waits.first(where: { $0.waiter == thread }), steps <= header.pointee.waits.count {
+        while let wait = header.pointee.waits.first(where: { $0.waiter == thread }), steps <= header.pointee.waits.count
+        {
             steps += 1
             let (next, waitedKey) = withSlot(wait.slot, header) { ($0.creator, $0.key) }
             cycle.append(waitedKey)
@@ -222,8 +231,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// Returns `false` when the scope ended while the instance was made: it is disposed at once then, since no one
     /// else will. Both are taken by `inout` and swapped in, so that neither is retained and released on the way.
     @usableFromInline
-    func complete(_ index: Int, _ instance: inout _ScopeInstance, _ disposer: inout (any _AnyDisposer)?,
-                  entry: AnyObject) -> Bool {
+    func complete(
+        _ index: Int, _ instance: inout _ScopeInstance, _ disposer: inout (any _AnyDisposer)?,
+        entry: AnyObject
+    ) -> Bool {
         var woken = false
         let ended: Bool = locked { header in
             if header.pointee.ended { return true }
@@ -248,9 +259,13 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             } catch {
                 // Not from the slot: the thread that ended the scope owns the slots now.
                 let key = _ScopeSlot(entry: entry).key
-                DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [
-                    DisposalError.Failure(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal),
-                ]))
+                DisposalError.reportUnhandled(
+                    DisposalError(
+                        owner: "a scope",
+                        failures: [
+                            DisposalError.Failure(
+                                key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+                        ]))
             }
         }
         return false
@@ -289,8 +304,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// Stores a provided value for a declared registration.
-    func provide<Value>(_ value: Value, for entry: ServiceEntry<Value>, key: ServiceKey,
-                        scope: String) throws(ScopeError) {
+    func provide<Value>(
+        _ value: Value, for entry: ServiceEntry<Value>, key: ServiceKey,
+        scope: String
+    ) throws(ScopeError) {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
         try withUnsafeMutablePointerToHeader { header throws(ScopeError) in
             let lock = Self.lockWord(header)
@@ -331,8 +348,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         header.pointee.ended = true
         let generation = generationWord(header)
         _asm_store_release_u32(generation, _asm_load_acquire_u32(generation) | endedBit)
-        let ended = Ended(count: header.pointee.count, lastOwned: header.pointee.lastOwned,
-                          overflow: header.pointee.overflow)
+        let ended = Ended(
+            count: header.pointee.count, lastOwned: header.pointee.lastOwned,
+            overflow: header.pointee.overflow)
         header.pointee.count = 0  // the slots are the ending thread's now: `releaseAll` deinitializes them
         header.pointee.overflow = []
         header.pointee.lastOwned = -1
@@ -354,9 +372,12 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// Disposes the owned instances, newest first; returns how many, and the failures.
-    func disposeOwnedSynchronously(_ ended: inout Ended, label: String? = nil,
-                                   observers: [any ContainerObserver] = [])
-        -> (disposed: Int, failures: [DisposalError.Failure]) {
+    func disposeOwnedSynchronously(
+        _ ended: inout Ended, label: String? = nil,
+        observers: [any ContainerObserver] = []
+    )
+        -> (disposed: Int, failures: [DisposalError.Failure])
+    {
         var failures: [DisposalError.Failure] = []
         var disposed = 0
         var index = ended.lastOwned
@@ -383,7 +404,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     /// Disposes the owned instances, newest first, awaiting asynchronous disposals.
     func disposeOwned(_ ended: inout Ended, label: String?, observers: [any ContainerObserver]) async
-        -> (disposed: Int, failures: [DisposalError.Failure]) {
+        -> (disposed: Int, failures: [DisposalError.Failure])
+    {
         var failures: [DisposalError.Failure] = []
         var disposed = 0
         var index = ended.lastOwned
@@ -408,19 +430,24 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// or a failure needs it).
     static func ownerDescription(label: String?) -> String { label.map { "scope \"\($0)\"" } ?? "a scope" }
 
-    private func notifyDisposed(_ index: Int, _ ended: inout Ended, _ label: String?,
-                                _ observers: [any ContainerObserver]) {
+    private func notifyDisposed(
+        _ index: Int, _ ended: inout Ended, _ label: String?,
+        _ observers: [any ContainerObserver]
+    ) {
         let key = endedSlot(index, &ended) { $0.key }
         let owner = Self.ownerDescription(label: label)
         for observer in observers { observer.instanceDisposed(key, owner: owner) }
     }
 
-    private func failure(at index: Int, _ ended: inout Ended, _ error: any Error, _ label: String?,
-                         _ observers: [any ContainerObserver]) -> DisposalError.Failure {
+    private func failure(
+        at index: Int, _ ended: inout Ended, _ error: any Error, _ label: String?,
+        _ observers: [any ContainerObserver]
+    ) -> DisposalError.Failure {
         let owner = Self.ownerDescription(label: label)
         let key = endedSlot(index, &ended) { $0.key }
-        let failure = DisposalError.Failure(key: key, underlying: error,
-                                            requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+        let failure = DisposalError.Failure(
+            key: key, underlying: error,
+            requiresAsyncDisposal: error is _RequiresAsyncDisposal)
         for observer in observers { observer.disposalFailed(failure, owner: owner) }
         return failure
     }
@@ -431,7 +458,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         while !ended.overflow.isEmpty { ended.overflow.removeLast() }
         let inline = min(ended.count, Self.inlineCapacity)
         withUnsafeMutablePointerToElements { slots in
-            for index in (0..<inline).reversed() { _ = (slots + index).move() }  // released inline, not through the witness
+            // Released inline, not through the witness.
+            for index in (0..<inline).reversed() { _ = (slots + index).move() }
         }
     }
 }

@@ -6,16 +6,20 @@ extension ServiceEntry {
     // MARK: Resolution (creation paths: once per shared instance, not hot)
 
     @usableFromInline
-    func _createShared<M: _Maker>(_ state: _ResolutionState, _ resolving: Container,
-                                  _ make: M) throws -> Service {
+    func _createShared<M: _Maker>(
+        _ state: _ResolutionState, _ resolving: Container,
+        _ make: M
+    ) throws -> Service {
         let container = try _sharedResolver(for: resolving, state)
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let reentry = try state.checkReentry(pointer)
         if !reentry {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
-                                                         isReady: { _sharedInstance() }) {
+            if let ready = try _Coordinator.shared.begin(
+                pointer, key: key, state: statePointer, path: state.path,
+                isReady: { _sharedInstance() })
+            {
                 state.endRestoredGraph()
                 return ready
             }
@@ -34,16 +38,20 @@ extension ServiceEntry {
     }
 
     @usableFromInline
-    func _createStored<M: _Maker>(_ state: _ResolutionState, _ resolving: Container, _ kind: ObjectScope.Kind,
-                                  _ make: M) throws -> Service {
+    func _createStored<M: _Maker>(
+        _ state: _ResolutionState, _ resolving: Container, _ kind: ObjectScope.Kind,
+        _ make: M
+    ) throws -> Service {
         let container = try _sharedResolver(for: resolving, state)
         if let instance = state.graphInstance(pointer) { return instance as! Service }
         let graphID = state.currentGraphID
         let reentry = try state.checkReentry(pointer)
         if !reentry {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
-                                                         isReady: { storedInstance(kind, graphID) }) {
+            if let ready = try _Coordinator.shared.begin(
+                pointer, key: key, state: statePointer, path: state.path,
+                isReady: { storedInstance(kind, graphID) })
+            {
                 state.endRestoredGraph()
                 return ready
             }
@@ -70,23 +78,28 @@ extension ServiceEntry {
     }
 
     @usableFromInline
-    func _createMultiton<M: _Maker>(_ state: _ResolutionState, _ resolving: Container, _ arguments: [Any],
-                                    _ make: M) throws -> Service {
+    func _createMultiton<M: _Maker>(
+        _ state: _ResolutionState, _ resolving: Container, _ arguments: [Any],
+        _ make: M
+    ) throws -> Service {
         let container = try _sharedResolver(for: resolving, state)
         var values: [AnyHashable] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments {
             guard let value = argument as? AnyHashable else {
-                throw ResolutionError(code: .argumentsNotHashable, key: key, path: state.path + [key],
-                                      underlying: _NotHashable(type: type(of: argument)))
+                throw ResolutionError(
+                    code: .argumentsNotHashable, key: key, path: state.path + [key],
+                    underlying: _NotHashable(type: type(of: argument)))
             }
             values.append(value)
         }
         let reentry = try state.checkReentry(pointer)
         if !reentry {
             let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-            if let ready = try _Coordinator.shared.begin(pointer, key: key, state: statePointer, path: state.path,
-                                                         isReady: { stored?.multiton[values] }) {
+            if let ready = try _Coordinator.shared.begin(
+                pointer, key: key, state: statePointer, path: state.path,
+                isReady: { stored?.multiton[values] })
+            {
                 state.endRestoredGraph()
                 return ready
             }
@@ -111,8 +124,10 @@ extension ServiceEntry {
 
     /// Applies the decorators registered for this service type and name, farthest container first.
     @usableFromInline
-    func _decorate(_ instance: Service, _ container: Container, _ state: _ResolutionState,
-                   replacingInGraph: Bool) throws -> Service {
+    func _decorate(
+        _ instance: Service, _ container: Container, _ state: _ResolutionState,
+        replacingInGraph: Bool
+    ) throws -> Service {
         let decorators = container.decorators(for: Service.self, name: key.name)
         guard !decorators.isEmpty else { return instance }
         var result = instance

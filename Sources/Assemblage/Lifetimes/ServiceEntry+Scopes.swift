@@ -36,8 +36,9 @@ extension ServiceEntry {
     /// `type(of:)` on an unspecialised `Service` asks the runtime.)
     @inlinable @inline(__always)
     func _disposalType(of instance: Service) -> ObjectIdentifier {
-        servesObjects ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
-                      : ObjectIdentifier(Swift.type(of: instance))
+        servesObjects
+            ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
+            : ObjectIdentifier(Swift.type(of: instance))
     }
 
     /// ``_disposer(for:)`` past its cache: the registration's closure, or the conformance of the instance's type,
@@ -47,7 +48,8 @@ extension ServiceEntry {
         if let closure = _disposer { return closure.isNone ? nil : closure }
         let type = _disposalType(of: instance)
         let found = _DisposalCache.find(for: instance)
-        let replaced = words.exchange(.disposalCache, Unmanaged.passRetained(_DisposalCache(type: type, disposer: found)).toOpaque())
+        let replaced = words.exchange(
+            .disposalCache, Unmanaged.passRetained(_DisposalCache(type: type, disposer: found)).toOpaque())
         if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
         return found
     }
@@ -82,7 +84,9 @@ extension ServiceEntry {
             return try _construct(state, container, graph: true, make)
         }
         let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-        switch try storage._withUnsafeGuaranteedRef({ try $0.claim(self, address: pointer, key: key, state: statePointer) }) {
+        switch try storage._withUnsafeGuaranteedRef({
+            try $0.claim(self, address: pointer, key: key, state: statePointer)
+        }) {
         case .ready(let instance):
             return instance.get(as: Service.self)  // stored for this registration: a Service
         case .create(let index):
@@ -123,14 +127,16 @@ extension ServiceEntry {
 
     /// The captive-dependency error: `holder`, longer-lived, would keep this scoped service.
     func _captive(holder: ServiceKey, path: [ServiceKey]) -> ResolutionError {
-        ResolutionError(code: .captiveDependency, key: key, path: path + [key], holder: holder, suggestions: [
-            "\(holder) lives longer than any scope, so it would keep the \(key) of the first scope that made it and "
-                + "hand it to every later one. Make \(holder) .scoped too, or let \(holder) take what belongs to "
-                + "one unit of work as a call parameter: the method that needs \(key) receives the Scope (a "
-                + "Resolver) or the value, e.g. `func handle(in scope: Resolver) throws { let value = try "
-                + "scope.require(\(_typeName(key.serviceType, qualified: false)).self) … }`. A Provider or Lazy "
-                + "that \(holder) keeps resolves from its container, never from a scope.",
-        ])
+        ResolutionError(
+            code: .captiveDependency, key: key, path: path + [key], holder: holder,
+            suggestions: [
+                "\(holder) lives longer than any scope, so it would keep the \(key) of the first scope that made it and "
+                    + "hand it to every later one. Make \(holder) .scoped too, or let \(holder) take what belongs to "
+                    + "one unit of work as a call parameter: the method that needs \(key) receives the Scope (a "
+                    + "Resolver) or the value, e.g. `func handle(in scope: Resolver) throws { let value = try "
+                    + "scope.require(\(_typeName(key.serviceType, qualified: false)).self) … }`. A Provider or Lazy "
+                    + "that \(holder) keeps resolves from its container, never from a scope."
+            ])
     }
 
     /// Hands a transient or graph instance made through a scope to the scope, to dispose when it ends.
@@ -146,9 +152,13 @@ extension ServiceEntry {
         do {
             try disposer.disposeSynchronously(instance)
         } catch {
-            DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [
-                DisposalError.Failure(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal),
-            ]))
+            DisposalError.reportUnhandled(
+                DisposalError(
+                    owner: "a scope",
+                    failures: [
+                        DisposalError.Failure(
+                            key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+                    ]))
         }
         return false
     }

@@ -48,19 +48,23 @@ extension Container {
     @usableFromInline @inline(never)
     func _shutDownFailure(_ key: ServiceKey, path: [ServiceKey]) -> ResolutionError {
         let owner = registryOwner
-        return ResolutionError(code: .containerShutDown, key: key, path: path + [key], suggestions: [
-            "Container \"\(owner.label)\" was shut down \(owner.shutdownMark?.description ?? "before") this resolve; "
-                + "a shut-down container makes nothing more, nor do its scopes. Resolve what you need before "
-                + "shutdown, or make a new container (a test that reuses one calls disposeInstances(), which "
-                + "disposes and keeps it open).",
-        ])
+        return ResolutionError(
+            code: .containerShutDown, key: key, path: path + [key],
+            suggestions: [
+                "Container \"\(owner.label)\" was shut down \(owner.shutdownMark?.description ?? "before") this resolve; "
+                    + "a shut-down container makes nothing more, nor do its scopes. Resolve what you need before "
+                    + "shutdown, or make a new container (a test that reuses one calls disposeInstances(), which "
+                    + "disposes and keeps it open)."
+            ])
     }
 
     /// The error of `withScope` after shutdown.
     func _scopeRefusedAfterShutdown() -> ContainerError {
         let owner = registryOwner
-        return ContainerError(code: .shutDown, message: "Container \"\(owner.label)\" was shut down "
-            + "\(owner.shutdownMark?.description ?? "before") this call; it makes no more scopes.")
+        return ContainerError(
+            code: .shutDown,
+            message: "Container \"\(owner.label)\" was shut down "
+                + "\(owner.shutdownMark?.description ?? "before") this call; it makes no more scopes.")
     }
 
     /// Shuts the container down, for good: disposes every disposable instance it made — `.container`,
@@ -123,8 +127,9 @@ extension Container {
     /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
     public func disposeInstances() async throws(DisposalError) {
         let owner = "container \"\(registryOwner.label)\""
-        let failures = await _disposeToCompletion(_takeInstances(closing: false) ?? [], owner: owner,
-                                                  observers: observers)
+        let failures = await _disposeToCompletion(
+            _takeInstances(closing: false) ?? [], owner: owner,
+            observers: observers)
         if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
     }
 
@@ -165,7 +170,9 @@ extension Container {
             }
         }
         let owned = disposals.takeAll(closing: closing)
-        let live = writer.withLock { liveEntriesLocked() + records.collectionElements.values.flatMap { $0.map(\.entry) } }
+        let live = writer.withLock {
+            liveEntriesLocked() + records.collectionElements.values.flatMap { $0.map(\.entry) }
+        }
         for entry in live { entry._reset(matching: nil, includingSingletons: true) }
         return owned
     }

@@ -46,19 +46,27 @@ extension Container {
     ///   - name: The registration's name, to declare a named one.
     ///   - file: The file of the declaration, for diagnostics.
     ///   - line: The line of the declaration, for diagnostics.
-    public func registerAbstract<Service>(_ type: Service.Type, name: String? = nil, file: String = #fileID,
-                                          line: Int = #line) {
+    public func registerAbstract<Service>(
+        _ type: Service.Type, name: String? = nil, file: String = #fileID,
+        line: Int = #line
+    ) {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let site = RegistrationSite(file: file, line: line)
-        declareAbstract(_AbstractRegistration(key: key, site: site, forward: Self.forwarder(Service.self),
-                                              placeholder: { container, module in
-            container.register(Service.self, name: name, file: site.file, line: site.line) { _ throws -> Service in
-                throw ResolutionError(
-                    code: .abstractRegistrationNotProvided, key: key, path: _ResolutionState.pathOnThisThread(to: key),
-                    suggestions: ["\(module) declares \(key) with registerAbstract (\(site)), and no module of the "
-                        + "graph registers it: add the module that provides it to the ModuleAssembler."])
-            }
-        }))
+        declareAbstract(
+            _AbstractRegistration(
+                key: key, site: site, forward: Self.forwarder(Service.self),
+                placeholder: { container, module in
+                    container.register(Service.self, name: name, file: site.file, line: site.line) {
+                        _ throws -> Service in
+                        throw ResolutionError(
+                            code: .abstractRegistrationNotProvided, key: key,
+                            path: _ResolutionState.pathOnThisThread(to: key),
+                            suggestions: [
+                                "\(module) declares \(key) with registerAbstract (\(site)), and no module of the "
+                                    + "graph registers it: add the module that provides it to the ModuleAssembler."
+                            ])
+                    }
+                }))
     }
 
     /// Declares that this module needs an optional service that another module of the graph may register.
@@ -75,14 +83,18 @@ extension Container {
     ///   - name: The registration's name, to declare a named one.
     ///   - file: The file of the declaration, for diagnostics.
     ///   - line: The line of the declaration, for diagnostics.
-    public func registerAbstract<Wrapped>(_ type: Wrapped?.Type, name: String? = nil, file: String = #fileID,
-                                          line: Int = #line) {
+    public func registerAbstract<Wrapped>(
+        _ type: Wrapped?.Type, name: String? = nil, file: String = #fileID,
+        line: Int = #line
+    ) {
         let key = ServiceKey(serviceType: Wrapped?.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let site = RegistrationSite(file: file, line: line)
-        declareAbstract(_AbstractRegistration(key: key, site: site, forward: Self.forwarder(Wrapped?.self),
-                                              placeholder: { container, _ in
-            container.register(Wrapped?.self, name: name, file: site.file, line: site.line) { _ in nil }
-        }))
+        declareAbstract(
+            _AbstractRegistration(
+                key: key, site: site, forward: Self.forwarder(Wrapped?.self),
+                placeholder: { container, _ in
+                    container.register(Wrapped?.self, name: name, file: site.file, line: site.line) { _ in nil }
+                }))
     }
 
     /// The abstract registrations declared in this container, in order.
@@ -99,10 +111,12 @@ extension Container {
     /// Registers a forwarding entry into the providing module's scope, told to the container's behaviors like any
     /// registration (so a module exports it to its dependents).
     private static func forwarder<Service>(_: Service.Type)
-        -> @Sendable (Container, any _AnyEntry, Container) -> Void {
+        -> @Sendable (Container, any _AnyEntry, Container) -> Void
+    {
         { container, entry, scope in
-            let proxy = ServiceEntry<Service>(key: entry.key, forwardingTo: _ModuleExportEntry(target: entry, scope: scope),
-                                              site: entry.site)
+            let proxy = ServiceEntry<Service>(
+                key: entry.key, forwardingTo: _ModuleExportEntry(target: entry, scope: scope),
+                site: entry.site)
             proxy.container = container.registryOwner
             for behavior in container.add(proxy) {
                 behavior.container(container, didRegisterType: Service.self, toService: proxy, withName: entry.key.name)

@@ -30,13 +30,17 @@ extension Container {
     /// - Returns: `true` when the contributions were registered; `false` when they were dropped, or when
     ///   this container is not a module's scope (then `contributions` is not called).
     @discardableResult
-    public func contribute<Target: DynamicModuleAssembly>(into module: Target.Type,
-                                                          _ contributions: (ModuleContribution) -> Void) -> Bool {
+    public func contribute<Target: DynamicModuleAssembly>(
+        into module: Target.Type,
+        _ contributions: (ModuleContribution) -> Void
+    ) -> Bool {
         guard let scope = _moduleExporter(creating: false), let graph = scope.graph else { return false }
         guard let target = graph.dynamicTarget(for: ObjectIdentifier(module)) else {
             let name = _ModuleType(module).name
-            graph.warn(.init(.contributionDropped, module: name, path: [scope.module ?? label, name],
-                             related: [scope.module ?? label]))
+            graph.warn(
+                .init(
+                    .contributionDropped, module: name, path: [scope.module ?? label, name],
+                    related: [scope.module ?? label]))
             return false
         }
         contributions(ModuleContribution(target: target, contributor: self, contributorName: scope.module ?? label))

@@ -68,14 +68,16 @@ extension Resolver {
         let injection = ServiceKey(Object.self, name: name, argumentTypes: _InjectionTarget<Object>.self)
         let plain = ServiceKey(Object.self, name: name)
         do {
-            return try _requireContainer(for: "inject(into:)")._resolve(Object.self, name: name, _InjectionTarget(object: object))
+            return try _requireContainer(for: "inject(into:)")._resolve(
+                Object.self, name: name, _InjectionTarget(object: object))
         } catch {
             let failure = _asResolutionError(error)
             if failure.code == .notRegistered && failure.key == injection {
                 let type = _typeName(Object.self, qualified: false)
                 let named = name.map { ", name: \"\($0)\"" } ?? ""
-                throw ResolutionError(code: .injectionNotRegistered, key: plain, path: [plain],
-                                      suggestions: ["container.registerInjection(for: \(type).self\(named)) { r, object in … }"])
+                throw ResolutionError(
+                    code: .injectionNotRegistered, key: plain, path: [plain],
+                    suggestions: ["container.registerInjection(for: \(type).self\(named)) { r, object in … }"])
             }
             // The injection's own key carries its internal argument; the object's type and name say the same.
             throw failure.replacingKey(injection, with: plain)

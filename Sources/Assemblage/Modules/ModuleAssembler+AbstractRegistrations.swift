@@ -17,9 +17,11 @@ extension ModuleAssembler {
     /// A replaced module that only declares abstract registrations (Knit's `AbstractAssembly`) is not assembled,
     /// but its declarations are checked against the module replacing it: they are read by assembling it into a
     /// container of its own, which is then dropped.
-    static func checkAbstractRegistrations(records: [_ModuleRecord], root: Container, parent: ModuleAssembler?,
-                                           inputs: [any ModuleAssembly], tree: ModuleTree,
-                                           placeholders: Bool) -> [ModuleAssemblyError.Problem] {
+    static func checkAbstractRegistrations(
+        records: [_ModuleRecord], root: Container, parent: ModuleAssembler?,
+        inputs: [any ModuleAssembly], tree: ModuleTree,
+        placeholders: Bool
+    ) -> [ModuleAssemblyError.Problem] {
         func pathOf(_ record: _ModuleRecord) -> [String] {
             let path = tree.path(to: record.type.type)
             return path.isEmpty ? [record.type.name] : path
@@ -42,7 +44,9 @@ extension ModuleAssembler {
             }
         }
         let rootDeclarations = root.abstractRegistrations
-        if !rootDeclarations.isEmpty { declaring.append((root, "ModuleAssembler", ["ModuleAssembler"], rootDeclarations)) }
+        if !rootDeclarations.isEmpty {
+            declaring.append((root, "ModuleAssembler", ["ModuleAssembler"], rootDeclarations))
+        }
         guard !declaring.isEmpty else { return [] }
 
         var candidates: [(scope: Container, exports: Container?)] = [(root, nil)]
@@ -73,8 +77,10 @@ extension ModuleAssembler {
                 } else if placeholders {
                     actions.append { declaration.placeholder(container, module) }
                 } else {
-                    problems.append(.init(.abstractRegistrationNotProvided, module: module, path: path,
-                                          related: ["\(declaration.site)"], key: declaration.key))
+                    problems.append(
+                        .init(
+                            .abstractRegistrationNotProvided, module: module, path: path,
+                            related: ["\(declaration.site)"], key: declaration.key))
                 }
             }
         }

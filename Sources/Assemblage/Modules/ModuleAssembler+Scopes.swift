@@ -31,8 +31,10 @@ extension ModuleAssembler {
     ///   - body: The unit of work.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or ``DisposalError`` when `body` succeeded and a disposer failed.
-    public func withScope<R>(label: String = "scope", isolation: isolated (any Actor)? = #isolation,
-                             _ body: (Scope) async throws -> R) async throws -> R {
+    public func withScope<R>(
+        label: String = "scope", isolation: isolated (any Actor)? = #isolation,
+        _ body: (Scope) async throws -> R
+    ) async throws -> R {
         try await root.withScope(label: label, isolation: isolation, body)
     }
 

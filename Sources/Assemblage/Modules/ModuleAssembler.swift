@@ -85,8 +85,10 @@ public final class ModuleAssembler: Sendable {
     ///   (nothing is registered then), every abstract registration no module provides (see
     ///   `Container.registerAbstract(_:name:file:line:)`), or every eager singleton that could not be created
     ///   (the `loaded` hooks have not run then).
-    public convenience init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .whenTesting,
-                            parent: ModuleAssembler? = nil) throws(ModuleAssemblyError) {
+    public convenience init(
+        _ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior = .whenTesting,
+        parent: ModuleAssembler? = nil
+    ) throws(ModuleAssemblyError) {
         try self.init(modules, overrideBehavior: overrideBehavior, parent: parent, validation: nil, postAssemble: nil)
     }
 
@@ -94,11 +96,14 @@ public final class ModuleAssembler: Sendable {
     /// anything is registered, and `postAssemble` with the root container once every module is assembled. With
     /// `seesParent`, every module's scope also falls back, last, to the parent's resolver (Knit's scoped assemblers,
     /// whose modules resolve what the parent graph registers without declaring it).
-    init(_ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior, parent: ModuleAssembler?,
-         validation: ((any ModuleAssembly.Type) throws -> Void)?,
-         postAssemble: ((Container) -> Void)?, seesParent: Bool = false) throws(ModuleAssemblyError) {
-        let plan = _ModulePlan.make(modules, usesDefaultOverrides: overrideBehavior.usesDefaultOverrides,
-                                    parent: parent)
+    init(
+        _ modules: [any ModuleAssembly], overrideBehavior: OverrideBehavior, parent: ModuleAssembler?,
+        validation: ((any ModuleAssembly.Type) throws -> Void)?,
+        postAssemble: ((Container) -> Void)?, seesParent: Bool = false
+    ) throws(ModuleAssemblyError) {
+        let plan = _ModulePlan.make(
+            modules, usesDefaultOverrides: overrideBehavior.usesDefaultOverrides,
+            parent: parent)
         guard plan.problems.isEmpty else { throw ModuleAssemblyError(plan.problems) }
         if let validation {
             var failures: [ModuleAssemblyError.Problem] = []
@@ -106,8 +111,10 @@ public final class ModuleAssembler: Sendable {
                 let node = plan.nodes[position]
                 guard case .instance = node.source else { continue }
                 do { try validation(node.type.type) } catch {
-                    failures.append(.init(.assemblyValidationFailed, module: node.type.name,
-                                          path: plan.path(to: position), related: ["\(error)"]))
+                    failures.append(
+                        .init(
+                            .assemblyValidationFailed, module: node.type.name,
+                            path: plan.path(to: position), related: ["\(error)"]))
                 }
             }
             guard failures.isEmpty else { throw ModuleAssemblyError(failures) }
@@ -125,15 +132,17 @@ public final class ModuleAssembler: Sendable {
             let node = plan.nodes[position]
             guard case .instance(let instance) = node.source else { continue }
             let exports = Container(label: "\(node.type.name) (exports)")
-            let scope = _ModuleExporter(module: node.type.name, exports: exports, graph: graph,
-                                     index: (exportIndex, records.count))
+            let scope = _ModuleExporter(
+                module: node.type.name, exports: exports, graph: graph,
+                index: (exportIndex, records.count))
             let container = Container(behaviors: [scope], label: node.type.name)
             let dependencies = node.dependencies.compactMap { byNode[$0] }
             Self.wire(container, to: dependencies)
             let lookupList = container.fallbackListForSharing()
             if seesParent, let parent { container.appendFallbacks([parent.root]) }
-            let record = _ModuleRecord(type: node.type, container: container, exports: exports,
-                                       lookupList: lookupList, dependencies: dependencies, scope: scope)
+            let record = _ModuleRecord(
+                type: node.type, container: container, exports: exports,
+                lookupList: lookupList, dependencies: dependencies, scope: scope)
             byNode[position] = record
             records.append(record)
             instances.append(instance)
@@ -157,10 +166,12 @@ public final class ModuleAssembler: Sendable {
         graph.install(modules: records.map { ($0.type.name, $0.container) })
 
         // The root knows its graph (for `Resolver.moduleTree`), but is no module's scope.
-        let root = Container(behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
-                             label: "ModuleAssembler")
-        root.appendFallbacks(records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,
-                             indexedCount: records.count)
+        let root = Container(
+            behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
+            label: "ModuleAssembler")
+        root.appendFallbacks(
+            records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,
+            indexedCount: records.count)
         for container in [root] + records.map(\.container) {
             container.updateExtensionState(_AssemblerParent.self, default: .unrecorded) {
                 $0 = _AssemblerParent(root: parent?.root, isRecorded: true)
@@ -178,8 +189,10 @@ public final class ModuleAssembler: Sendable {
         var failures: [ModuleAssemblyError.Problem] = []
         for record in records {
             for failure in record.scope.createEagerServices(in: record.container) {
-                failures.append(.init(.eagerSingletonFailed, module: record.type.name, path: [record.type.name],
-                                      key: failure.key, resolutionError: failure.error))
+                failures.append(
+                    .init(
+                        .eagerSingletonFailed, module: record.type.name, path: [record.type.name],
+                        key: failure.key, resolutionError: failure.error))
             }
         }
         guard failures.isEmpty else { throw ModuleAssemblyError(failures) }
@@ -200,8 +213,9 @@ public final class ModuleAssembler: Sendable {
     /// does. Knit's non-throwing initializer makes one rather than stopping the process.
     init(failed failure: ModuleAssemblyError, overrideBehavior: OverrideBehavior, parent: ModuleAssembler?) {
         let graph = _ModuleGraphContext(tree: ModuleTree(inputs: [], pulledIn: [], standIns: [:]))
-        root = Container(behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
-                         label: "ModuleAssembler (not assembled: \(failure.summary))")
+        root = Container(
+            behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
+            label: "ModuleAssembler (not assembled: \(failure.summary))")
         if let parent { root.appendFallbacks([parent.root]) }
         records = []
         index = [:]

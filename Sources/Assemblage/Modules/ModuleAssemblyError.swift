@@ -44,8 +44,10 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
         /// For ``ModuleAssemblyError/Code/eagerSingletonFailed``: why it could not be created, with its resolution path.
         public let resolutionError: ResolutionError?
 
-        init(_ code: Code, module: String, path: [String], related: [String] = [], key: ServiceKey? = nil,
-             resolutionError: ResolutionError? = nil) {
+        init(
+            _ code: Code, module: String, path: [String], related: [String] = [], key: ServiceKey? = nil,
+            resolutionError: ResolutionError? = nil
+        ) {
             self.code = code
             self.module = module
             self.path = path
@@ -103,23 +105,38 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
             let path = ErrorDetail("Dependency path", pathDescription)
             switch code {
             case .moduleNotProvided:
-                return [path, ErrorDetail("Fix", "pass a \(module) instance to ModuleAssembler, or conform it to "
-                    + "AutoInitModuleAssembly.")]
+                return [
+                    path,
+                    ErrorDetail(
+                        "Fix",
+                        "pass a \(module) instance to ModuleAssembler, or conform it to "
+                            + "AutoInitModuleAssembly."),
+                ]
             case .conflictingReplacements:
                 return [path, ErrorDetail("Fix", "pass or depend on only one replacement of \(module).")]
             case .replacementCycle:
                 return [ErrorDetail("Fix", "remove one of these `replaces` declarations.")]
             case .invalidDefaultOverride:
-                return [path, ErrorDetail("Fix", "add `static var replaces: [any ModuleAssembly.Type] "
-                    + "{ [\(module).self] }` to \(others).")]
+                return [
+                    path,
+                    ErrorDetail(
+                        "Fix",
+                        "add `static var replaces: [any ModuleAssembly.Type] "
+                            + "{ [\(module).self] }` to \(others)."),
+                ]
             case .cycle:
                 return [ErrorDetail("Fix", "move what the modules share into a module that both depend on.")]
             case .replacesItself:
                 return [path, ErrorDetail("Fix", "remove \(module).self from \(module).replaces.")]
             case .dependsOnReplacedModule:
-                return [path, ErrorDetail("Fix", "remove \(others).self from \(module).dependencies (a replacement "
-                    + "registers what it replaces itself), or keep \(others) and change its services with "
-                    + "`decorate(_:name:)` instead of replacing it.")]
+                return [
+                    path,
+                    ErrorDetail(
+                        "Fix",
+                        "remove \(others).self from \(module).dependencies (a replacement "
+                            + "registers what it replaces itself), or keep \(others) and change its services with "
+                            + "`decorate(_:name:)` instead of replacing it."),
+                ]
             case .duplicateModule:
                 return [ErrorDetail("Fix", "pass one instance of each module type.")]
             case .assemblyValidationFailed:
@@ -127,9 +144,13 @@ public struct ModuleAssemblyError: AssemblageError, Equatable {
             case .eagerSingletonFailed:
                 return resolutionError.map { [ErrorDetail.cause($0)] } ?? []
             case .abstractRegistrationNotProvided:
-                return [path, ErrorDetail("Declared at", others),
-                        ErrorDetail("Fix", "add the module that registers it to the ModuleAssembler, or use "
-                            + "placeholders in tests (OverrideBehavior's usesAbstractPlaceholders).")]
+                return [
+                    path, ErrorDetail("Declared at", others),
+                    ErrorDetail(
+                        "Fix",
+                        "add the module that registers it to the ModuleAssembler, or use "
+                            + "placeholders in tests (OverrideBehavior's usesAbstractPlaceholders)."),
+                ]
             case .moduleNotInGraph:
                 return related.isEmpty ? [] : [ErrorDetail("Modules in the graph", others)]
             default:

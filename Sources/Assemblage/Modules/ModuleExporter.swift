@@ -38,8 +38,10 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     private(set) weak var exportIndex: _FallbackIndex?
     let position: Int
 
-    init(module: String?, exports: Container?, graph: _ModuleGraphContext?,
-         index: (index: _FallbackIndex, position: Int)? = nil) {
+    init(
+        module: String?, exports: Container?, graph: _ModuleGraphContext?,
+        index: (index: _FallbackIndex, position: Int)? = nil
+    ) {
         self.module = module
         self.exports = exports
         self.graph = graph
@@ -49,13 +51,17 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     }
 
     /// Exports a new registration: a forwarding entry that resolves it in this module's scope.
-    func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
-                                  toService entry: ServiceEntry<Service>, withName name: String?) {
+    func container<Type, Service>(
+        _ container: Container, didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>, withName name: String?
+    ) {
         guard let exports else { return }
-        let key = ServiceKey(serviceType: Type.self, argumentsType: entry.key.argumentsType, name: name,
-                             argumentCount: entry.key.argumentCount)
-        let proxy = ServiceEntry<Type>(key: key, forwardingTo: _ModuleExportEntry(target: entry, scope: container),
-                                       site: entry.site)
+        let key = ServiceKey(
+            serviceType: Type.self, argumentsType: entry.key.argumentsType, name: name,
+            argumentCount: entry.key.argumentCount)
+        let proxy = ServiceEntry<Type>(
+            key: key, forwardingTo: _ModuleExportEntry(target: entry, scope: container),
+            site: entry.site)
         proxy.container = exports
         _ = exports.add(proxy)
         exportIndex?.offer(proxy, position: position)
@@ -63,11 +69,14 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
 
     /// Exports a collection element: a forwarding element that resolves it in this module's scope, so that
     /// dependents and the assembler's resolver gather it.
-    func container<Service>(_ container: Container, didRegisterElement entry: ServiceEntry<Service>, name: String?,
-                            priority: Int) {
+    func container<Service>(
+        _ container: Container, didRegisterElement entry: ServiceEntry<Service>, name: String?,
+        priority: Int
+    ) {
         guard let exports else { return }
-        let proxy = ServiceEntry<Service>(key: entry.key, forwardingTo: _ModuleExportEntry(target: entry, scope: container),
-                                          site: entry.site)
+        let proxy = ServiceEntry<Service>(
+            key: entry.key, forwardingTo: _ModuleExportEntry(target: entry, scope: container),
+            site: entry.site)
         proxy.container = exports
         exports.writer.withLock {
             exports.records.collectionElements[ObjectIdentifier(Service.self), default: []]

@@ -31,8 +31,10 @@ final class _ModuleRecord: Sendable {
     let dependencies: [_ModuleRecord]
     let scope: _ModuleExporter
 
-    init(type: _ModuleType, container: Container, exports: Container, lookupList: _Fallbacks?,
-         dependencies: [_ModuleRecord], scope: _ModuleExporter) {
+    init(
+        type: _ModuleType, container: Container, exports: Container, lookupList: _Fallbacks?,
+        dependencies: [_ModuleRecord], scope: _ModuleExporter
+    ) {
         self.type = type
         self.container = container
         self.exports = exports
@@ -133,8 +135,10 @@ struct _ModulePlan {
     /// adds a replacement, and there are finitely many module types, so this ends); otherwise one walk does.
     ///
     /// - Complexity: O(modules + dependencies) per walk; no recursion, whatever the depth of the graph.
-    static func make(_ inputs: [any ModuleAssembly], usesDefaultOverrides: Bool,
-                     parent: ModuleAssembler?) -> _ModulePlan {
+    static func make(
+        _ inputs: [any ModuleAssembly], usesDefaultOverrides: Bool,
+        parent: ModuleAssembler?
+    ) -> _ModulePlan {
         var problems = _Problems()
         var explicit: [ObjectIdentifier: any ModuleAssembly] = [:]
         var roots: [_ModuleType] = []
@@ -175,8 +179,10 @@ struct _ModulePlan {
         }
         for root in roots {
             for base in root.replaces where base != root && plan.requested[base.id] == nil {
-                plan.warnings.append(.init(.unusedReplacement, module: base.name, path: [root.name],
-                                           related: [root.name]))
+                plan.warnings.append(
+                    .init(
+                        .unusedReplacement, module: base.name, path: [root.name],
+                        related: [root.name]))
             }
         }
         plan.tree = walk.tree(inputs: roots.map(\.name))
@@ -203,8 +209,10 @@ struct _Replacements {
 
     /// Records that `replacement` replaces `base`; returns whether this is new. A second, different
     /// replacement of the same base is a problem.
-    mutating func add(_ base: _ModuleType, by replacement: _ModuleType, path: @autoclosure () -> [String],
-                      problems: inout _Problems) -> Bool {
+    mutating func add(
+        _ base: _ModuleType, by replacement: _ModuleType, path: @autoclosure () -> [String],
+        problems: inout _Problems
+    ) -> Bool {
         guard let existing = map[base.id] else {
             map[base.id] = replacement
             replacers[base.id] = [replacement.name]
@@ -213,9 +221,11 @@ struct _Replacements {
         if existing != replacement, !(replacers[base.id] ?? []).contains(replacement.name) {
             replacers[base.id, default: []].append(replacement.name)
             conflictBases[base.name] = base.id
-            problems.add(.init(.conflictingReplacements, module: base.name, path: path(),
-                               related: replacers[base.id] ?? []),
-                         identity: "conflict|\(base.name)|\(replacement.name)")
+            problems.add(
+                .init(
+                    .conflictingReplacements, module: base.name, path: path(),
+                    related: replacers[base.id] ?? []),
+                identity: "conflict|\(base.name)|\(replacement.name)")
         }
         return false
     }
@@ -254,7 +264,8 @@ struct _Walk {
             guard let first = requestedFrom[id] else { continue }
             if let parent = first.parent { pulledIn.append((first.name, plan.nodes[parent].type.name)) }
             if let index = plan.requested[id], case .instance = plan.nodes[index].source,
-               plan.nodes[index].type.name != first.name {
+                plan.nodes[index].type.name != first.name
+            {
                 standIns[first.name] = plan.nodes[index].type.name
             }
         }
@@ -317,8 +328,10 @@ struct _Walk {
 
     /// Visits the module that stands for `requested`: returns its node (pushing a frame when it is new and
     /// assembled here), or nil when there is none.
-    private mutating func visit(_ requested: _ModuleType, from parentNode: Int?, replacements: inout _Replacements,
-                                problems found: inout _Problems) -> Int? {
+    private mutating func visit(
+        _ requested: _ModuleType, from parentNode: Int?, replacements: inout _Replacements,
+        problems found: inout _Problems
+    ) -> Int? {
         if requestedFrom[requested.id] == nil {
             requestedFrom[requested.id] = (parentNode, requested.name)
             requestOrder.append(requested.id)
@@ -346,10 +359,12 @@ struct _Walk {
         guard case .instance = choice.source else { return index }
         for base in choice.type.replaces {
             if base == choice.type {
-                problems.add(.init(.replacesItself, module: base.name, path: plan.path(to: index)),
-                             identity: "replacesItself|\(base.name)")
+                problems.add(
+                    .init(.replacesItself, module: base.name, path: plan.path(to: index)),
+                    identity: "replacesItself|\(base.name)")
             } else if replacements.add(base, by: choice.type, path: plan.path(to: index), problems: &found),
-                      choices[base.id] != nil || nodeByType[base.id] != nil {
+                choices[base.id] != nil || nodeByType[base.id] != nil
+            {
                 needsRestart = true
             }
         }
@@ -360,8 +375,10 @@ struct _Walk {
 
     /// The module that stands for `requested`: a replacement, a parent's module, the instance passed in,
     /// the default override, or a new instance, in that order of preference.
-    private mutating func choose(_ requested: _ModuleType, from parentNode: Int?,
-                                 replacements: [ObjectIdentifier: _ModuleType]) -> Choice? {
+    private mutating func choose(
+        _ requested: _ModuleType, from parentNode: Int?,
+        replacements: [ObjectIdentifier: _ModuleType]
+    ) -> Choice? {
         var target = requested
         var chain = [requested]
         var inChain: Set<_ModuleType> = [requested]
@@ -369,8 +386,9 @@ struct _Walk {
             if !inChain.insert(next).inserted {
                 let start = chain.firstIndex(of: next) ?? 0
                 let loop = chain[start...].map(\.name) + [next.name]
-                problems.add(.init(.replacementCycle, module: next.name, path: loop),
-                             identity: "replacementCycle|\(Set(loop).sorted())")
+                problems.add(
+                    .init(.replacementCycle, module: next.name, path: loop),
+                    identity: "replacementCycle|\(Set(loop).sorted())")
                 return nil
             }
             chain.append(next)
@@ -382,7 +400,8 @@ struct _Walk {
         if usesDefaultOverrides, let base = target.type as? any DefaultModuleAssemblyOverride.Type {
             let override = _ModuleType(_overrideType(of: base))
             guard override.replaces.contains(target) else {
-                problems.add(.init(.invalidDefaultOverride, module: target.name, path: path(), related: [override.name]))
+                problems.add(
+                    .init(.invalidDefaultOverride, module: target.name, path: path(), related: [override.name]))
                 return nil
             }
             if let record = parent?.record(for: override.id) { return (record.type, .parent(record)) }
@@ -399,16 +418,19 @@ struct _Walk {
 
     private mutating func reportCycle(_ members: [Int]) {
         let names = members.map { plan.nodes[$0].type.name }
-        problems.add(.init(.cycle, module: names[0], path: names + [names[0]]),
-                     identity: "cycle|\(Set(names).sorted())")
+        problems.add(
+            .init(.cycle, module: names[0], path: names + [names[0]]),
+            identity: "cycle|\(Set(names).sorted())")
     }
 
     /// `node` depends on `dependency`, which it replaces (directly, or through a chain of replacements).
     private mutating func reportDependencyOnReplaced(_ node: Int, dependency: _ModuleType) {
         let name = plan.nodes[node].type.name
-        problems.add(.init(.dependsOnReplacedModule, module: name, path: plan.path(to: node),
-                           related: [dependency.name]),
-                     identity: "dependsOnReplaced|\(name)|\(dependency.name)")
+        problems.add(
+            .init(
+                .dependsOnReplacedModule, module: name, path: plan.path(to: node),
+                related: [dependency.name]),
+            identity: "dependsOnReplaced|\(name)|\(dependency.name)")
     }
 }
 

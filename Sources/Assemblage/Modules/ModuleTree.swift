@@ -110,8 +110,9 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
         func add(_ module: String, depth: Int) {
             guard shown.insert(module).inserted else { return }
             let standIn = standIns[module]
-            lines.append((depth == 0 ? "" : String(repeating: "  ", count: depth) + "- ") + module
-                + (standIn.map { " (\($0))" } ?? ""))
+            lines.append(
+                (depth == 0 ? "" : String(repeating: "  ", count: depth) + "- ") + module
+                    + (standIn.map { " (\($0))" } ?? ""))
             var below = children[module] ?? []
             // A stand-in asked for by no one (a default override) pulled its own dependencies in: show them here.
             if let standIn, !requested.contains(standIn) { below += children[standIn] ?? [] }

@@ -30,8 +30,11 @@ extension ServiceEntry {
         if key.argumentCount == 0 {
             create = { container in _ = try container._resolve(Service.self, name: key.name) }
         } else {
-            create = { _ in throw ResolutionError(code: .factoryFailed, key: key, path: [key],
-                                                  underlying: _EagerArgumentsError()) }
+            create = { _ in
+                throw ResolutionError(
+                    code: .factoryFailed, key: key, path: [key],
+                    underlying: _EagerArgumentsError())
+            }
         }
         scope.eager.withLock { services in
             if !services.contains(where: { $0.key == key }) { services.append(_EagerService(key: key, create: create)) }

@@ -9,8 +9,9 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
     @usableFromInline let base: UnsafeMutableRawPointer
 
     init(count: Int) {
-        base = .allocate(byteCount: count * MemoryLayout<UnsafeRawPointer>.stride,
-                         alignment: MemoryLayout<UnsafeRawPointer>.alignment)
+        base = .allocate(
+            byteCount: count * MemoryLayout<UnsafeRawPointer>.stride,
+            alignment: MemoryLayout<UnsafeRawPointer>.alignment)
         base.initializeMemory(as: UInt.self, repeating: 0, count: count)
     }
 

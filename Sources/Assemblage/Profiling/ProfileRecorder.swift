@@ -98,9 +98,11 @@ final class _ProfileRecorder: _CreationHook {
                 return (nil, true)
             }
             let id = state.base + state.records.count
-            state.records.append(_ProfileRecord(creation: creation, parent: stack.last ?? asyncParent?.id,
-                                                thread: state.number(of: tid),
-                                                isMainThread: isMain, isAsync: false, start: start))
+            state.records.append(
+                _ProfileRecord(
+                    creation: creation, parent: stack.last ?? asyncParent?.id,
+                    thread: state.number(of: tid),
+                    isMainThread: isMain, isAsync: false, start: start))
             state.stacks[thread, default: []].append(id)
             return (id, true)
         }
@@ -118,20 +120,28 @@ final class _ProfileRecorder: _CreationHook {
         let id: Int? = state.withLock { state in
             guard state.sessions > 0 else { return nil }
             let id = state.base + state.records.count
-            state.records.append(_ProfileRecord(creation: creation, parent: parent?.id,
-                                                thread: state.number(of: tid),
-                                                isMainThread: isMain, isAsync: true, start: start))
+            state.records.append(
+                _ProfileRecord(
+                    creation: creation, parent: parent?.id,
+                    thread: state.number(of: tid),
+                    isMainThread: isMain, isAsync: true, start: start))
             return id
         }
         guard let id else { return try await make() }
-        let outcome: Result<T, E> = await Self.$asyncParent.withValue(_ProfileAsyncParent(id: id, entry: creation.entry)) {
+        let outcome: Result<T, E> = await Self.$asyncParent.withValue(
+            _ProfileAsyncParent(id: id, entry: creation.entry)
+        ) {
             do throws(E) {
                 return .success(try await make())
             } catch {
                 return .failure(error)
             }
         }
-        if case .failure = outcome { finish(id, thread: nil, failed: true) } else { finish(id, thread: nil, failed: false) }
+        if case .failure = outcome {
+            finish(id, thread: nil, failed: true)
+        } else {
+            finish(id, thread: nil, failed: false)
+        }
         return try outcome.get()
     }
 

@@ -14,15 +14,18 @@ extension StartupProfile {
     /// ```
     public var flameGraphSVG: String {
         let layout = _FlameLayout(self)
-        var svg = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(layout.width)\" height=\"\(layout.height)\" "
-            + "viewBox=\"0 0 \(layout.width) \(layout.height)\" font-family=\"Menlo, DejaVu Sans Mono, monospace\" "
-            + "font-size=\"12\">",
+        var svg = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(layout.width)\" height=\"\(layout.height)\" "
+                + "viewBox=\"0 0 \(layout.width) \(layout.height)\" font-family=\"Menlo, DejaVu Sans Mono, monospace\" "
+                + "font-size=\"12\">",
             "<rect x=\"0\" y=\"0\" width=\"\(layout.width)\" height=\"\(layout.height)\" fill=\"#fdfaf3\"/>",
             "<text x=\"\(_FlameLayout.margin)\" y=\"24\" font-size=\"16\" font-weight=\"bold\">"
-                + "\(Self.xmlEscaped(layout.title))</text>"]
+                + "\(Self.xmlEscaped(layout.title))</text>",
+        ]
         for lane in layout.lanes {
-            svg.append("<text x=\"\(_FlameLayout.margin)\" y=\"\(lane.top + 14)\" fill=\"#555\">"
-                + "\(Self.xmlEscaped(lane.title))</text>")
+            svg.append(
+                "<text x=\"\(_FlameLayout.margin)\" y=\"\(lane.top + 14)\" fill=\"#555\">"
+                    + "\(Self.xmlEscaped(lane.title))</text>")
             for frame in lane.frames { svg.append(self.frame(frame, layout)) }
         }
         svg += layout.ticks.map { tick in
@@ -31,8 +34,9 @@ extension StartupProfile {
                 + "text-anchor=\"\(tick.x == _FlameLayout.margin ? "start" : "middle")\" "
                 + "fill=\"#555\">\(tick.label)</text>"
         }
-        svg.append("<line x1=\"\(_FlameLayout.margin)\" y1=\"\(layout.axisTop)\" "
-            + "x2=\"\(layout.width - _FlameLayout.margin)\" y2=\"\(layout.axisTop)\" stroke=\"#555\"/>")
+        svg.append(
+            "<line x1=\"\(_FlameLayout.margin)\" y1=\"\(layout.axisTop)\" "
+                + "x2=\"\(layout.width - _FlameLayout.margin)\" y2=\"\(layout.axisTop)\" stroke=\"#555\"/>")
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
     }
@@ -40,13 +44,15 @@ extension StartupProfile {
     /// One frame: its tooltip, its rectangle and, when it fits, its label.
     private func frame(_ frame: _FlameLayout.Frame, _ layout: _FlameLayout) -> String {
         let instance = instances[frame.instance]
-        var tooltip = "\(instance.registration): \(Self.milliseconds(instance.durationNanoseconds)) total, "
+        var tooltip =
+            "\(instance.registration): \(Self.milliseconds(instance.durationNanoseconds)) total, "
             + "\(Self.milliseconds(instance.selfNanoseconds)) self; \(instance.scope) in \(instance.container)"
         if let parent = instance.parent { tooltip += "; made for \(instances[parent].registration)" }
         tooltip += "; registered at \(instance.site)"
         if instance.failed { tooltip += " (failed)" }
         let fill = instance.failed ? "#c0c0c0" : instance.isAsync ? "#8fb8e8" : Self.warmColor(instance.registration)
-        var group = "<g><title>\(Self.xmlEscaped(tooltip))</title>"
+        var group =
+            "<g><title>\(Self.xmlEscaped(tooltip))</title>"
             + "<rect class=\"frame\" x=\"\(Self.decimal(frame.x))\" y=\"\(frame.y)\" width=\"\(Self.decimal(frame.width))\" "
             + "height=\"\(_FlameLayout.rowHeight - 1)\" rx=\"2\" fill=\"\(fill)\"/>"
         let label = Self.fitted(instance.registration.description, width: frame.width)
@@ -67,7 +73,9 @@ extension StartupProfile {
     static func warmColor(_ key: ServiceKey) -> String {
         var hash: UInt32 = 2_166_136_261
         for byte in key.description.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let red = 205 + Int(hash % 50), green = 90 + Int((hash >> 8) % 110), blue = 40 + Int((hash >> 16) % 50)
+        let red = 205 + Int(hash % 50)
+        let green = 90 + Int((hash >> 8) % 110)
+        let blue = 40 + Int((hash >> 16) % 50)
         return "rgb(\(red),\(green),\(blue))"
     }
 
@@ -113,10 +121,14 @@ struct _FlameLayout {
     init(_ profile: StartupProfile) {
         let instances = profile.instances
         let threads = instances.count
-        title = "Startup profile: \(threads) instance\(threads == 1 ? "" : "s") in "
+        title =
+            "Startup profile: \(threads) instance\(threads == 1 ? "" : "s") in "
             + StartupProfile.milliseconds(profile.durationNanoseconds)
-        let span = Double(max(profile.durationNanoseconds, instances.map { $0.startNanoseconds + $0.durationNanoseconds }
-            .max() ?? 1, 1))
+        let span = Double(
+            max(
+                profile.durationNanoseconds,
+                instances.map { $0.startNanoseconds + $0.durationNanoseconds }
+                    .max() ?? 1, 1))
         let scale = Double(Self.plotWidth) / span
         // Depth on its own thread: frames stand on their parent's when it ran on the same thread.
         var depth = [Int](repeating: 0, count: instances.count)
@@ -136,13 +148,16 @@ struct _FlameLayout {
             let rows = (members.map { depth[$0.id] }.max() ?? 0) + 1
             let bottom = top + 20 + rows * Self.rowHeight
             let name = members[0].isMainThread ? "main thread" : "thread \(thread)"
-            var lane = Lane(title: "\(name): \(members.count) instance\(members.count == 1 ? "" : "s")", top: top,
-                            frames: [])
+            var lane = Lane(
+                title: "\(name): \(members.count) instance\(members.count == 1 ? "" : "s")", top: top,
+                frames: [])
             for instance in members {
-                lane.frames.append(Frame(instance: instance.id,
-                                         x: Double(Self.margin) + Double(instance.startNanoseconds) * scale,
-                                         y: bottom - (depth[instance.id] + 1) * Self.rowHeight,
-                                         width: max(Double(instance.durationNanoseconds) * scale, 0.5)))
+                lane.frames.append(
+                    Frame(
+                        instance: instance.id,
+                        x: Double(Self.margin) + Double(instance.startNanoseconds) * scale,
+                        y: bottom - (depth[instance.id] + 1) * Self.rowHeight,
+                        width: max(Double(instance.durationNanoseconds) * scale, 0.5)))
             }
             lanes.append(lane)
             top = bottom + 10
@@ -156,8 +171,14 @@ struct _FlameLayout {
     static func ticks(span: Double, scale: Double) -> [(x: Int, label: String)] {
         var step: Double = 1_000  // nanoseconds
         while span / step > 10 {
-            if span / (step * 2) <= 10 { step *= 2; break }
-            if span / (step * 5) <= 10 { step *= 5; break }
+            if span / (step * 2) <= 10 {
+                step *= 2
+                break
+            }
+            if span / (step * 5) <= 10 {
+                step *= 5
+                break
+            }
             step *= 10
         }
         var marks: [(x: Int, label: String)] = []

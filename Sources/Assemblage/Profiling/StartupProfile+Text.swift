@@ -22,8 +22,10 @@ extension StartupProfile {
     /// - Returns: The report, lines separated by newlines.
     public func text(top: Int) -> String {
         let threads = Set(instances.map(\.thread)).count
-        var lines = ["Startup profile: \(instances.count) instance\(instances.count == 1 ? "" : "s") in "
-            + "\(Self.milliseconds(durationNanoseconds)) on \(threads) thread\(threads == 1 ? "" : "s")"]
+        var lines = [
+            "Startup profile: \(instances.count) instance\(instances.count == 1 ? "" : "s") in "
+                + "\(Self.milliseconds(durationNanoseconds)) on \(threads) thread\(threads == 1 ? "" : "s")"
+        ]
         guard !instances.isEmpty else { return lines[0] + "\n" }
         let count = max(top, 0)
         let bySelf = instances.sorted { ($0.selfNanoseconds, $1.id) > ($1.selfNanoseconds, $0.id) }.prefix(count)
@@ -31,7 +33,8 @@ extension StartupProfile {
             .prefix(count)
         for (title, rows) in [("Slowest by self time:", bySelf), ("Slowest by total time:", byTotal)] {
             lines += ["", title]
-            let table = [["self", "total", "scope", "container", "thread", "registration (made for)"]]
+            let table =
+                [["self", "total", "scope", "container", "thread", "registration (made for)"]]
                 + rows.map(row)
             lines += Self.aligned(table)
         }
@@ -44,8 +47,10 @@ extension StartupProfile {
         if instance.isAsync { what += " [async]" }
         if instance.failed { what += " [failed]" }
         if let parent = instance.parent { what += " (made for \(instances[parent].registration))" }
-        return [Self.milliseconds(instance.selfNanoseconds), Self.milliseconds(instance.durationNanoseconds),
-                instance.scope, instance.container, threadName(instance), what]
+        return [
+            Self.milliseconds(instance.selfNanoseconds), Self.milliseconds(instance.durationNanoseconds),
+            instance.scope, instance.container, threadName(instance), what,
+        ]
     }
 
     /// `main`, or the thread's number.

@@ -25,8 +25,9 @@ extension StartupProfile {
         var events: [String] = []
         var named = Set<Int>()
         for instance in instances where named.insert(instance.thread).inserted {
-            events.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\(pid),\"tid\":\(instance.thread),"
-                + "\"args\":{\"name\":\(threadName(instance).jsonStringLiteral)}}")
+            events.append(
+                "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\(pid),\"tid\":\(instance.thread),"
+                    + "\"args\":{\"name\":\(threadName(instance).jsonStringLiteral)}}")
         }
         for instance in instances {
             var args = [
@@ -43,11 +44,12 @@ extension StartupProfile {
             }
             if instance.isAsync { args.append("\"async\":true") }
             if instance.failed { args.append("\"failed\":true") }
-            events.append("{\"name\":\(instance.registration.description.jsonStringLiteral),"
-                + "\"cat\":\(instance.scope.jsonStringLiteral),\"ph\":\"X\","
-                + "\"ts\":\(Self.microseconds(instance.startNanoseconds)),"
-                + "\"dur\":\(Self.microseconds(instance.durationNanoseconds)),"
-                + "\"pid\":\(pid),\"tid\":\(instance.thread),\"args\":{\(args.joined(separator: ","))}}")
+            events.append(
+                "{\"name\":\(instance.registration.description.jsonStringLiteral),"
+                    + "\"cat\":\(instance.scope.jsonStringLiteral),\"ph\":\"X\","
+                    + "\"ts\":\(Self.microseconds(instance.startNanoseconds)),"
+                    + "\"dur\":\(Self.microseconds(instance.durationNanoseconds)),"
+                    + "\"pid\":\(pid),\"tid\":\(instance.thread),\"args\":{\(args.joined(separator: ","))}}")
         }
         return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n]}\n"
     }

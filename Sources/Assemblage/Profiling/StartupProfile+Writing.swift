@@ -24,8 +24,10 @@ extension StartupProfile {
     @discardableResult
     public func write(to url: URL) throws(ContainerError) -> [URL] {
         guard url.isFileURL else { throw Self.notWritten(url, because: "it is not a file URL") }
-        let renderings: [String: () -> String] = ["json": { chromeTraceJSON }, "svg": { flameGraphSVG },
-                                                  "txt": { text }]
+        let renderings: [String: () -> String] = [
+            "json": { chromeTraceJSON }, "svg": { flameGraphSVG },
+            "txt": { text },
+        ]
         if let render = renderings[url.pathExtension.lowercased()] {
             try Self.write(render(), to: url)
             return [url]
@@ -35,8 +37,10 @@ extension StartupProfile {
         } catch {
             throw Self.notWritten(url, because: "the folder cannot be made (\(error))")
         }
-        let files = [("startup-profile.trace.json", chromeTraceJSON), ("startup-profile.svg", flameGraphSVG),
-                     ("startup-profile.txt", text)]
+        let files = [
+            ("startup-profile.trace.json", chromeTraceJSON), ("startup-profile.svg", flameGraphSVG),
+            ("startup-profile.txt", text),
+        ]
         var written: [URL] = []
         for (name, content) in files {
             let file = url.appendingPathComponent(name)
@@ -55,8 +59,9 @@ extension StartupProfile {
     }
 
     private static func notWritten(_ url: URL, because reason: String) -> ContainerError {
-        ContainerError(code: .profileNotWritten,
-                       message: "The startup profile could not be written to \(url.path): \(reason). Fix: pass a "
-                           + "folder that can be made, or a writable file ending in .json, .svg or .txt.")
+        ContainerError(
+            code: .profileNotWritten,
+            message: "The startup profile could not be written to \(url.path): \(reason). Fix: pass a "
+                + "folder that can be made, or a writable file ending in .json, .svg or .txt.")
     }
 }

@@ -102,8 +102,10 @@ public struct StartupProfile: Sendable {
     ///   - body: The code to profile.
     /// - Returns: The profile.
     /// - Throws: What `body` throws.
-    public static func record(isolation: isolated (any Actor)? = #isolation,
-                              _ body: () async throws -> Void) async rethrows -> StartupProfile {
+    public static func record(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Void
+    ) async rethrows -> StartupProfile {
         let recorder = _ProfileRecorder.shared
         let start = _ProfileRecorder.now()
         let first = recorder.beginSession()
@@ -132,13 +134,14 @@ public struct StartupProfile: Sendable {
             let record = item.record
             let duration = record.end! - record.start
             let scope = record.creation.scope.isEmpty ? "custom" : record.creation.scope
-            return Instance(id: position, parent: record.parent.flatMap { index[$0] },
-                            registration: record.creation.key, site: record.creation.site, scope: scope,
-                            container: record.creation.container, thread: record.thread,
-                            isMainThread: record.isMainThread, isAsync: record.isAsync, failed: record.failed,
-                            startNanoseconds: record.start >= start ? record.start - start : 0,
-                            durationNanoseconds: duration,
-                            selfNanoseconds: duration > childTime[position] ? duration - childTime[position] : 0)
+            return Instance(
+                id: position, parent: record.parent.flatMap { index[$0] },
+                registration: record.creation.key, site: record.creation.site, scope: scope,
+                container: record.creation.container, thread: record.thread,
+                isMainThread: record.isMainThread, isAsync: record.isAsync, failed: record.failed,
+                startNanoseconds: record.start >= start ? record.start - start : 0,
+                durationNanoseconds: duration,
+                selfNanoseconds: duration > childTime[position] ? duration - childTime[position] : 0)
         }
         durationNanoseconds = end >= start ? end - start : 0
     }

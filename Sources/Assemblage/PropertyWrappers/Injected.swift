@@ -53,8 +53,10 @@ public struct Injected<Service> {
         do {
             wrappedValue = try resolver.require(Service.self, name: name)
         } catch {
-            preconditionFailure(_injectionFailure("Injected", Service.self, name: name, from: resolver, error,
-                                                  alternative: "declare the property @OptionalInjected to get nil"))
+            preconditionFailure(
+                _injectionFailure(
+                    "Injected", Service.self, name: name, from: resolver, error,
+                    alternative: "declare the property @OptionalInjected to get nil"))
         }
     }
 }
@@ -63,8 +65,10 @@ extension Injected: Sendable where Service: Sendable {}
 
 /// The message for a non-optional injection that could not be made (the one place a property wrapper stops
 /// the program: a non-optional property must have a value).
-func _injectionFailure(_ wrapper: String, _ service: Any.Type, name: String?, from resolver: any Resolver,
-                       _ error: ResolutionError, alternative: String) -> String {
+func _injectionFailure(
+    _ wrapper: String, _ service: Any.Type, name: String?, from resolver: any Resolver,
+    _ error: ResolutionError, alternative: String
+) -> String {
     let named = name.map { " (name: \"\($0)\")" } ?? ""
     return """
         @\(wrapper) could not resolve \(_typeName(service, qualified: false))\(named) from the container \

@@ -63,9 +63,11 @@ public struct LazyInjected<Service> {
             do {
                 return try get()
             } catch {
-                preconditionFailure(_injectionFailure("LazyInjected", Service.self, name: name,
-                                                      from: container ?? Container.root, error,
-                                                      alternative: "read it with `try $property.get()` to handle the error"))
+                preconditionFailure(
+                    _injectionFailure(
+                        "LazyInjected", Service.self, name: name,
+                        from: container ?? Container.root, error,
+                        alternative: "read it with `try $property.get()` to handle the error"))
             }
         }
         nonmutating set { slot.set(newValue) }

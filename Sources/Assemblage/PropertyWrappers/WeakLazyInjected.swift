@@ -112,9 +112,10 @@ public struct WeakLazyInjected<Service> {
     public func release() { slot.set(nil) }
 
     private static func object(of service: Service) -> AnyObject {
-        precondition(type(of: service as Any) is AnyClass,
-                     "@WeakLazyInjected holds its service weakly, but \(type(of: service as Any)) is not a class; "
-                         + "use @LazyInjected for value types.")
+        precondition(
+            type(of: service as Any) is AnyClass,
+            "@WeakLazyInjected holds its service weakly, but \(type(of: service as Any)) is not a class; "
+                + "use @LazyInjected for value types.")
         return service as AnyObject
     }
 }

@@ -378,7 +378,8 @@ extension _Autoregistration {
                 for argument in repeat each arguments {
                     defer { index += 1 }
                     guard !taken[index], indices[position] < 0 else { continue }
-                    let fits = exact
+                    let fits =
+                        exact
                         ? _isExactArgument(argument, for: parameter)
                         : _autoregistrationArgument(argument, as: parameter) != nil
                     if fits {

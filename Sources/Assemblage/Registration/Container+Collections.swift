@@ -47,8 +47,9 @@ extension Container {
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line),
-                                          factory: _Factory0(factory), kind: .arity0)
+        let entry = ServiceEntry<Service>(
+            key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line),
+            factory: _Factory0(factory), kind: .arity0)
         entry.container = registryOwner
         writer.withLock {
             records.collectionElements[ObjectIdentifier(Service.self), default: []]

@@ -60,11 +60,14 @@ extension Container {
     ///   - file: The registering file (recorded for diagnostics).
     ///   - line: The registering line (recorded for diagnostics).
     ///   - decorator: Receives the resolver and the instance; returns what the caller gets instead.
-    public func decorate<Service>(_ serviceType: Service.Type, name: String? = nil, file: String = #fileID,
-                                  line: Int = #line,
-                                  _ decorator: @escaping @Sendable (any Resolver, Service) throws -> Service) {
-        let record = _DecoratorRecord(serviceType: Service.self, name: name, box: _DecoratorBox(decorator),
-                                      site: RegistrationSite(file: file, line: line))
+    public func decorate<Service>(
+        _ serviceType: Service.Type, name: String? = nil, file: String = #fileID,
+        line: Int = #line,
+        _ decorator: @escaping @Sendable (any Resolver, Service) throws -> Service
+    ) {
+        let record = _DecoratorRecord(
+            serviceType: Service.self, name: name, box: _DecoratorBox(decorator),
+            site: RegistrationSite(file: file, line: line))
         writer.withLock { records.decorators[ObjectIdentifier(Service.self), default: []].append(record) }
         _Decorators.markRegistered()
         for hooks in contributionHooks() { hooks.container(self, didAddDecorator: record) }
@@ -112,11 +115,12 @@ extension Container {
                 }
                 if !matched {
                     let typeName = _typeName(record.serviceType, qualified: false)
-                    problems.append(ContainerError(
-                        code: .decoratorWithoutService,
-                        message: "The decorator for \(typeName)\(record.name.map { " (name: \"\($0)\")" } ?? "") "
-                            + "registered at \(record.site) matches no registration: nothing it decorates is "
-                            + "registered in \(place)."))
+                    problems.append(
+                        ContainerError(
+                            code: .decoratorWithoutService,
+                            message: "The decorator for \(typeName)\(record.name.map { " (name: \"\($0)\")" } ?? "") "
+                                + "registered at \(record.site) matches no registration: nothing it decorates is "
+                                + "registered in \(place)."))
                 }
             }
         }

@@ -35,14 +35,17 @@ extension Container {
         factory: @escaping @Sendable (any Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(key, _FactoryBox<Service, repeat each Arg>(factory), kind: .pack,
-                        site: RegistrationSite(file: file, line: line))
+        return register(
+            key, _FactoryBox<Service, repeat each Arg>(factory), kind: .pack,
+            site: RegistrationSite(file: file, line: line))
     }
 
     // `register` for 0 to 3 arguments is generated: Container+RegistrationArities.swift.
 
-    func register<Service>(_ key: ServiceKey, _ box: AnyObject, kind: _FactoryKind,
-                                   site: RegistrationSite) -> ServiceEntry<Service> {
+    func register<Service>(
+        _ key: ServiceKey, _ box: AnyObject, kind: _FactoryKind,
+        site: RegistrationSite
+    ) -> ServiceEntry<Service> {
         let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind)
         entry.container = registryOwner
         let behaviors = add(entry)
@@ -64,8 +67,9 @@ extension Container {
     ///   - name: The name to register it under.
     ///   - entry: The registration to forward to.
     public func forward<T, S>(_ type: T.Type, name: String? = nil, to entry: ServiceEntry<S>) {
-        let key = ServiceKey(serviceType: T.self, argumentsType: entry.key.argumentsType, name: name,
-                             argumentCount: entry.key.argumentCount)
+        let key = ServiceKey(
+            serviceType: T.self, argumentsType: entry.key.argumentsType, name: name,
+            argumentCount: entry.key.argumentCount)
         let forwarder = ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site)
         forwarder.container = registryOwner
         let behaviors = add(forwarder)
@@ -87,8 +91,9 @@ extension Container {
         }
         records.count += 1
         if let earlier = table.insert(entry, order: records.count) {
-            records.replacements[entry.key, default: _ReplacementRecord()].add(replaced: (earlier as! any _AnyEntry).site,
-                                                                         by: entry.site)
+            records.replacements[entry.key, default: _ReplacementRecord()].add(
+                replaced: (earlier as! any _AnyEntry).site,
+                by: entry.site)
             retired.append(earlier)
         }
         let behaviors = hooks.behaviors
@@ -104,7 +109,9 @@ extension Container {
     /// Fallback containers are untouched.
     public func removeAll() {
         let (removed, oldTable): ([any _AnyEntry], _RegistrationTable) = writer.withLock {
-            let removed = table.liveEntries.map(\.entry) + records.collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
+            let removed =
+                table.liveEntries.map(\.entry)
+                + records.collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
             let empty = _RegistrationTable(capacity: 16)
             let old = table
             table = empty
@@ -206,8 +213,9 @@ extension Container {
     ///
     /// - Returns: The synchronized view, a ``Container`` (as in Swinject 2.10), typed as a ``Resolver``.
     public func synchronize() -> any Resolver {
-        Container(parent: self, defaultObjectScope: defaultObjectScope, behaviors: [], label: "\(label) (synchronized)",
-                  serialization: serialization ?? _Lock(recursive: true), registeringClosure: { _ in })
+        Container(
+            parent: self, defaultObjectScope: defaultObjectScope, behaviors: [], label: "\(label) (synchronized)",
+            serialization: serialization ?? _Lock(recursive: true), registeringClosure: { _ in })
     }
 
     /// Runs `body` under the lock of a synchronized view (see ``synchronize()``); directly for every other
@@ -243,9 +251,10 @@ extension Container {
             return true
         }
         if !added {
-            throw ContainerError(code: .fallbackCycle,
-                                 message: "Adding \(fallback.label) as a fallback of \(label) would make lookup loop: "
-                                     + "\(fallback.label) already reaches \(label).")
+            throw ContainerError(
+                code: .fallbackCycle,
+                message: "Adding \(fallback.label) as a fallback of \(label) would make lookup loop: "
+                    + "\(fallback.label) already reaches \(label).")
         }
     }
 
@@ -262,14 +271,17 @@ extension Container {
     ///
     /// With `tail`, the list ends with that list, shared rather than copied (a module's scope ends with its last
     /// dependency's list); this container must have no fallbacks yet.
-    func appendFallbacks(_ added: [Container], index: _FallbackIndex? = nil, indexedCount: Int = 0,
-                         tail: _Fallbacks? = nil) {
+    func appendFallbacks(
+        _ added: [Container], index: _FallbackIndex? = nil, indexedCount: Int = 0,
+        tail: _Fallbacks? = nil
+    ) {
         guard !added.isEmpty || tail != nil else { return }
         let replaced: _Fallbacks? = writer.withLock {
             let previous = fallbackList
             precondition(index == nil || previous == nil, "a fallback index covers the first fallbacks only")
             precondition(tail == nil || previous == nil, "a shared tail ends a new list only")
-            let list = previous?.appending(added) ?? _Fallbacks(added, index: index, indexedCount: indexedCount, tail: tail)
+            let list =
+                previous?.appending(added) ?? _Fallbacks(added, index: index, indexedCount: indexedCount, tail: tail)
             fallbackList = list
             words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
             previous?.disownContainers()
@@ -324,10 +336,13 @@ extension Container: CustomStringConvertible, CustomDebugStringConvertible {
         let lines = currentEntries.map { entry in
             "  \(entry.key) — scope: \(entry.objectScope)\(entry.isForwarding ? ", forwarded" : "") — \(entry.site)"
         }
-        let (elements, decorators) = writer.withLock { (records.collectionElements.values.flatMap { $0 }, records.decorators.values.flatMap { $0 }) }
+        let (elements, decorators) = writer.withLock {
+            (records.collectionElements.values.flatMap { $0 }, records.decorators.values.flatMap { $0 })
+        }
         let elementLines = elements.sorted { $0.entry.site.description < $1.entry.site.description }.map { element in
             "  [\(_typeName(element.entry.key.serviceType, qualified: false))] element"
-                + (element.name.map { " \"\($0)\"" } ?? "") + (element.priority != 0 ? " (priority \(element.priority))" : "")
+                + (element.name.map { " \"\($0)\"" } ?? "")
+                + (element.priority != 0 ? " (priority \(element.priority))" : "")
                 + " — scope: \(element.entry.objectScope) — \(element.entry.site)"
         }
         let decoratorLines = decorators.sorted { $0.site.description < $1.site.description }.map { record in
@@ -339,4 +354,3 @@ extension Container: CustomStringConvertible, CustomDebugStringConvertible {
         return "\(label): \(count)" + (all.isEmpty ? "" : "\n" + all.joined(separator: "\n"))
     }
 }
-

@@ -71,7 +71,8 @@ extension ServiceEntry: _AnyEntry {
         container?.existingDisposals?.forget(entry: pointer)
         let dropped: [Any?] = _Coordinator.shared.withLock {
             guard let stored else { return [] }
-            let held: [Any?] = [stored.weakInstance as Any?, stored.storage?.instance] + stored.multiton.values.map { $0 }
+            let held: [Any?] =
+                [stored.weakInstance as Any?, stored.storage?.instance] + stored.multiton.values.map { $0 }
             stored.weakInstance = nil
             stored.storage?.instance = nil
             stored.multiton.removeAll()
@@ -90,12 +91,12 @@ extension ServiceEntry: _AnyEntry {
 
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
         if let target { return ServiceEntry(key: key, forwardingTo: target, site: site) }
-        let copy = ServiceEntry(key: key, scope: objectScope, site: site, factory: factory!,
-                                kind: factoryKind)
+        let copy = ServiceEntry(
+            key: key, scope: objectScope, site: site, factory: factory!,
+            kind: factoryKind)
         if let steps = words.loadAcquire(.completions) {
             copy.words.storeRelease(.completions, Unmanaged<AnyObject>.fromOpaque(steps).retain().toOpaque())
         }
         return copy
     }
 }
-

@@ -28,7 +28,10 @@ final class _Completions<Service>: Sendable {  // immutable: a list of @Sendable
 @usableFromInline
 enum _FactoryKind: Int8, Sendable {
     /// `_Factory0<Service>` … `_Factory3<Service, A, B, C>`: the fixed-arity boxes, with pack-free paths.
-    case arity0 = 0, arity1 = 1, arity2 = 2, arity3 = 3
+    case arity0 = 0
+    case arity1 = 1
+    case arity2 = 2
+    case arity3 = 3
     /// `_FactoryBox<Service, repeat each Arg>`: four or more arguments.
     case pack = -1
     /// No box: the entry forwards to another registration (``ServiceEntry/implements(_:name:)``).

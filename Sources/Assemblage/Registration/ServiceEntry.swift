@@ -93,7 +93,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     deinit {
         // Instances the owner would have disposed are the owner's no more: whoever holds them owns them.
-        if words.loadAcquire(.sharedInstance) != nil || stored != nil { container?.existingDisposals?.forget(entry: pointer) }
+        if words.loadAcquire(.sharedInstance) != nil || stored != nil {
+            container?.existingDisposals?.forget(entry: pointer)
+        }
         for index in 0..<Self.wordCount {
             if let pointer = words.exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
         }
@@ -137,8 +139,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @discardableResult
     public func inObjectScope(_ objectScope: any ObjectScopeProtocol) -> Self {
         if let scope = objectScope as? ObjectScope { return inObjectScope(scope) }
-        return inObjectScope(ObjectScope(storageFactory: objectScope.makeStorage,
-                                         description: String(describing: type(of: objectScope))))
+        return inObjectScope(
+            ObjectScope(
+                storageFactory: objectScope.makeStorage,
+                description: String(describing: type(of: objectScope))))
     }
 
     /// Adds a step that runs after an instance is made and stored in its scope: property injection.
@@ -159,7 +163,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @discardableResult
     public func initCompleted(_ completed: @escaping @Sendable (any Resolver, Service) throws -> Void) -> Self {
         let replaced: AnyObject? = _Coordinator.shared.withLock {
-            let old = words.loadAcquire(.completions).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue() }
+            let old = words.loadAcquire(.completions).map {
+                Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue()
+            }
             let steps = (old?.steps ?? _AppendOnlyList()).appending(completed)
             let new = Unmanaged.passRetained(_Completions(steps)).toOpaque()
             return words.exchange(.completions, new).map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
@@ -175,7 +181,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// How many ``initCompleted(_:)`` steps are registered.
     var initCompletedCount: Int {
         _Coordinator.shared.withLock {
-            words.loadAcquire(.completions).map { Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue().steps.count } ?? 0
+            words.loadAcquire(.completions).map {
+                Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue().steps.count
+            } ?? 0
         }
     }
 
@@ -254,7 +262,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if factoryKind == .pack { return factory! }
         if let made = words.loadAcquire(.packBox) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
         return _Coordinator.shared.withLock {
-            if let made = words.loadAcquire(.packBox) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
+            if let made = words.loadAcquire(.packBox) {
+                return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue()
+            }
             let made = (factory as! any _PackBoxMaking).makePackBox()
             words.storeRelease(.packBox, Unmanaged.passRetained(made).toOpaque())
             return made
@@ -297,8 +307,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     /// Makes an instance in its scope with a closure (the isolated and async paths, which are not hot).
-    func _resolve(_ container: Container, _ arguments: () -> [Any],
-                  _ make: (any Resolver) throws -> Service) throws -> Service {
+    func _resolve(
+        _ container: Container, _ arguments: () -> [Any],
+        _ make: (any Resolver) throws -> Service
+    ) throws -> Service {
         try withoutActuallyEscaping(arguments) { arguments in
             try withoutActuallyEscaping(make) { make in
                 try _resolve(container, _MakeClosure(arguments: arguments, make: make))
@@ -332,8 +344,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// stores it in the graph only when the graph is kept (its own `initCompleted` steps, or a re-entry, still
     /// find it there through the rare path).
     @inlinable @inline(__always)
-    func _construct<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
-                               inSlot: Bool = false, _ make: M) throws -> Service {
+    func _construct<M: _Maker>(
+        _ state: _ResolutionState, _ container: Container, graph: Bool,
+        inSlot: Bool = false, _ make: M
+    ) throws -> Service {
         // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so
         // that the common path keeps its shape. So do decorators and a creation hook (the profiler), which one
         // flag of the process tells, read before the factory rather than after it.
@@ -349,7 +363,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
         // The common case: no re-entry in this graph, no initCompleted steps (no decorators: tested above).
         if state.reentries == 0, words.loadAcquire(.completions) == nil {
-            if graph, inSlot ? state.keepsGraph : state.graphIsObserved { state.storeGraphInstance(instance, for: pointer) }
+            if graph, inSlot ? state.keepsGraph : state.graphIsObserved {
+                state.storeGraphInstance(instance, for: pointer)
+            }
             state.leave()
             return instance
         }
@@ -359,8 +375,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The rest of `_construct` when steps, decorators or a re-entry are involved (still inside the frame,
     /// which it leaves).
     @usableFromInline @inline(never)
-    func _finishEntered(_ instance: Service, _ state: _ResolutionState, _ container: Container,
-                        graph: Bool) throws -> Service {
+    func _finishEntered(
+        _ instance: Service, _ state: _ResolutionState, _ container: Container,
+        graph: Bool
+    ) throws -> Service {
         defer { state.leave() }
         if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
             return superseding as! Service  // made by a re-entrant run reached through initCompleted
@@ -371,8 +389,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// Stores a new instance in the graph when it may be asked for again, runs its `initCompleted` steps and
     /// applies decorators.
     @inlinable @inline(__always)
-    func _finishConstruction(_ instance: Service, _ state: _ResolutionState, _ container: Container,
-                             graph: Bool) throws -> Service {
+    func _finishConstruction(
+        _ instance: Service, _ state: _ResolutionState, _ container: Container,
+        graph: Bool
+    ) throws -> Service {
         let completions = words.loadAcquire(.completions)
         let stored = graph && (completions != nil || state.graphIsObserved)
         if stored { state.storeGraphInstance(instance, for: pointer) }
@@ -390,8 +410,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     /// Calls the factory; a failure that is not already a `ResolutionError` is wrapped with this key and path.
     @inlinable @inline(__always)
-    func _invoke<M: _Maker>(_ state: _ResolutionState, _ container: Container,
-                            _ make: M) throws -> Service {
+    func _invoke<M: _Maker>(
+        _ state: _ResolutionState, _ container: Container,
+        _ make: M
+    ) throws -> Service {
         do {
             return try make.make(container, as: Service.self)
         } catch {
@@ -402,8 +424,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// `_construct` (already entered) out of line: the factory run on a thread with stack to spare (the cold path
     /// of a deep chain), decorators, and the creation hook, so that the common path stays as it is.
     @usableFromInline @inline(never)
-    func _constructWithRoom<M: _Maker>(_ state: _ResolutionState, _ container: Container, graph: Bool,
-                                       _ make: M) throws -> Service {
+    func _constructWithRoom<M: _Maker>(
+        _ state: _ResolutionState, _ container: Container, graph: Bool,
+        _ make: M
+    ) throws -> Service {
         guard let hook = _CreationHooks.current else { return try _constructOutOfLine(state, container, graph, make) }
         return try hook.observe(_creation(container), thread: ObjectIdentifier(state)) {
             try _constructOutOfLine(state, container, graph, make)
@@ -411,8 +435,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     /// ``_constructWithRoom(_:_:graph:_:)`` inside the creation hook, if any.
-    func _constructOutOfLine<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ graph: Bool,
-                                        _ make: M) throws -> Service {
+    func _constructOutOfLine<M: _Maker>(
+        _ state: _ResolutionState, _ container: Container, _ graph: Bool,
+        _ make: M
+    ) throws -> Service {
         let instance: Service
         do {
             if _asm_stack_is_low() {
@@ -428,8 +454,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     @usableFromInline
-    func _complete(_ instance: Service, _ completions: Unmanaged<_Completions<Service>>, _ container: Container,
-                   _ state: _ResolutionState) throws {
+    func _complete(
+        _ instance: Service, _ completions: Unmanaged<_Completions<Service>>, _ container: Container,
+        _ state: _ResolutionState
+    ) throws {
         let steps = completions.takeUnretainedValue().steps
         for index in 0..<steps.count {
             let step = steps[index]

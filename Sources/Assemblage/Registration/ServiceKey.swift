@@ -61,14 +61,17 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     ///   - argumentsType: The factory's input type.
     ///   - name: The registration name, or `nil`.
     ///   - option: The extension's discriminator, or `nil`.
-    public init(serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil,
-                option: (any ServiceKeyOption)? = nil) {
+    public init(
+        serviceType: Any.Type, argumentsType: Any.Type, name: String? = nil,
+        option: (any ServiceKeyOption)? = nil
+    ) {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
         self.name = name
         let optionID = option.map(_KeyOptions.intern) ?? 0
         countAndOption = Int(optionID) << 32
-        hash = ServiceKey(serviceType: serviceType, argumentsType: argumentsType, name: name, argumentCount: 0).hash
+        hash =
+            ServiceKey(serviceType: serviceType, argumentsType: argumentsType, name: name, argumentCount: 0).hash
             ^ Int(bitPattern: UInt(optionID) &* 0x2545_F491_4F6C_DD1D)
     }
 
@@ -79,8 +82,10 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     ///   - name: The registration name, or `nil`.
     ///   - argumentTypes: The runtime argument types, in order.
     @inlinable
-    public init<Service, each Arg>(_ serviceType: Service.Type, name: String? = nil,
-                                   argumentTypes: repeat (each Arg).Type) {
+    public init<Service, each Arg>(
+        _ serviceType: Service.Type, name: String? = nil,
+        argumentTypes: repeat (each Arg).Type
+    ) {
         var count = 0
         for _ in repeat (each Arg).self { count += 1 }
         self.init(serviceType: Service.self, argumentsType: (repeat each Arg).self, name: name, argumentCount: count)

@@ -5,11 +5,15 @@ extension Container {
 
     /// Any number of arguments (the path for four or more, and for type-erased callers).
     @inlinable
-    func _resolvePack<Service, each Arg>(_ serviceType: Service.Type, name: String?,
-                                         _ arguments: repeat each Arg) throws -> Service {
+    func _resolvePack<Service, each Arg>(
+        _ serviceType: Service.Type, name: String?,
+        _ arguments: repeat each Arg
+    ) throws -> Service {
         try _withReadSection {
             let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-            guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, repeat each arguments) }
+            guard let entry = _lookupFast(key) else {
+                return try _resolveMissing(key, Service.self, repeat each arguments)
+            }
             return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
                 try $0._resolvePack(self, repeat each arguments)
             }
@@ -20,8 +24,10 @@ extension Container {
     /// `[String: T]` are `T`'s collection; `Optional`, `Lazy` and `Provider` wrap the registration of what they
     /// wrap; anything else is a `notRegistered` error with the path and near misses.
     @usableFromInline
-    func _resolveMissing<Service, each Arg>(_ key: ServiceKey, _: Service.Type,
-                                            _ arguments: repeat each Arg) throws -> Service {
+    func _resolveMissing<Service, each Arg>(
+        _ key: ServiceKey, _: Service.Type,
+        _ arguments: repeat each Arg
+    ) throws -> Service {
         if isShutDown { throw _shutDownFailure(key, path: _ResolutionState.existing?.path ?? []) }
         if let serialization, let entry = _lookupRecording(key) {
             // A synchronized view: its lock is held for the whole resolve (recursive: nested resolves re-enter).
@@ -33,7 +39,8 @@ extension Container {
         }
         // `GraphIdentifier` (unregistered, no name, no arguments) is the graph being resolved, as in Swinject.
         if Service.self == GraphIdentifier.self, !key.hasArguments, key.name == nil,
-           let graph = _ResolutionState.identifiedGraph() {
+            let graph = _ResolutionState.identifiedGraph()
+        {
             return graph as! Service
         }
         // `Scope` (unregistered, no name, no arguments) is the scope resolving, for a factory that keeps it.
@@ -41,12 +48,14 @@ extension Container {
             return scope as! Service
         }
         if !key.hasArguments, key.name == nil, let collection = Service.self as? any _CollectionResolvable.Type,
-           let made = try collection._resolveCollection(in: self), let service = made as? Service {
+            let made = try collection._resolveCollection(in: self), let service = made as? Service
+        {
             return service
         }
         if let wrapper = Service.self as? any _InstanceWrapper.Type,
-           let made = try wrapper._wrap(in: self, name: key.name, repeat each arguments),
-           let service = made as? Service {
+            let made = try wrapper._wrap(in: self, name: key.name, repeat each arguments),
+            let service = made as? Service
+        {
             return service
         }
         reportResolutionFailure(Service.self, key)
@@ -59,8 +68,9 @@ extension Container {
         if let state = _asm_thread_state() {
             path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path
         }
-        let error = ResolutionError(code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key),
-                                    suggestions: suggestions(for: key))
+        let error = ResolutionError(
+            code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key),
+            suggestions: suggestions(for: key))
         recorder?.recordFailure(error)
         return error
     }
@@ -89,22 +99,26 @@ extension Container {
             }.uniqued { $0 }
             if !plain.isEmpty {
                 let elementName = _typeName(element, qualified: false)
-                result.append("\(requested) is the collection of \(elementName), which has no elements, but "
-                    + "\(elementName) has plain registrations (\(plain.map(\.description).joined(separator: ", "))). "
-                    + "Resolve \(elementName) itself, contribute elements with "
-                    + "registerIntoCollection(\(elementName).self), or register \(requested) itself.")
+                result.append(
+                    "\(requested) is the collection of \(elementName), which has no elements, but "
+                        + "\(elementName) has plain registrations (\(plain.map(\.description).joined(separator: ", "))). "
+                        + "Resolve \(elementName) itself, contribute elements with "
+                        + "registerIntoCollection(\(elementName).self), or register \(requested) itself.")
             }
         }
         let matcher = _KindMatcher(key.serviceType)
         var seen: Set<ObjectIdentifier> = [ObjectIdentifier(key.serviceType)]
         for container in lookupChain() {
             let entries = container.writer.withLock { container.table.liveEntries.map(\.entry) }
-            for entry in entries where seen.insert(ObjectIdentifier(entry.key.serviceType)).inserted
-                && matcher.matches(entry.key.serviceType) {
+            for entry in entries
+            where seen.insert(ObjectIdentifier(entry.key.serviceType)).inserted
+                && matcher.matches(entry.key.serviceType)
+            {
                 let concrete = _typeName(entry.key.serviceType, qualified: false)
-                result.append("\(entry.key) registered at \(entry.site) is a \(requested), but it is registered as "
-                    + "\(concrete) only: add `.implements(\(requested).self)` to that registration, or register "
-                    + "it as `register(\(requested).self) { … }`.")
+                result.append(
+                    "\(entry.key) registered at \(entry.site) is a \(requested), but it is registered as "
+                        + "\(concrete) only: add `.implements(\(requested).self)` to that registration, or register "
+                        + "it as `register(\(requested).self) { … }`.")
             }
         }
         let hints = behaviors(adopting: (any _MissingRegistrationHints).self)

@@ -133,7 +133,9 @@ extension Provider: _InstanceWrapper {
         guard container.isRegistered(key) else { return nil }
         return Provider { [weak container] () throws -> Service in
             guard let container else { throw ResolutionError(code: .notRegistered, key: key, path: [key]) }
-            return try container.serializing { try container._resolvePack(Service.self, name: name, repeat each arguments) }
+            return try container.serializing {
+                try container._resolvePack(Service.self, name: name, repeat each arguments)
+            }
         }
     }
 }

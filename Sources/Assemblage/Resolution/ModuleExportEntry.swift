@@ -72,9 +72,12 @@ extension _ModuleExportEntry: _IsolatedEntry, _AsyncEntry {
 
     /// The target resolved asynchronously in its container, or in the request's scope of it (as
     /// ``_resolveAny(_:_:)``).
-    func _resolveAnyAsync<each Arg>(_ container: Container, _ context: _AsyncContext?,
-                                    _ arguments: _UncheckedSendable<(repeat each Arg)>)
-        async throws(ResolutionError) -> _UncheckedSendable<Any> {
+    func _resolveAnyAsync<each Arg>(
+        _ container: Container, _ context: _AsyncContext?,
+        _ arguments: _UncheckedSendable<(repeat each Arg)>
+    )
+        async throws(ResolutionError) -> _UncheckedSendable<Any>
+    {
         try await (target as! any _AsyncEntry)._resolveAnyAsync(resolver(for: container), context, arguments)
     }
 }

@@ -256,7 +256,9 @@ final class _ResolutionState {
     /// around it are put in front where the error leaves the synchronous step (see `_syncStep`).
     static func pathOnThisThread(to key: ServiceKey) -> [ServiceKey] {
         var path: [ServiceKey] = []
-        if let state = _asm_thread_state() { path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
+        if let state = _asm_thread_state() {
+            path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path
+        }
         if path.last != key { path.append(key) }
         return path
     }

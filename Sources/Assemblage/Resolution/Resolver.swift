@@ -45,8 +45,9 @@ extension Resolver {
     package func _requireContainer(for operation: String) throws(ResolutionError) -> Container {
         if let container = _container { return container }
         let key = ServiceKey(serviceType: type(of: self), argumentsType: Void.self, name: nil, argumentCount: 0)
-        throw ResolutionError(code: .factoryFailed, key: key, path: [key],
-                              underlying: _NotAContainer(resolverType: type(of: self), operation: operation))
+        throw ResolutionError(
+            code: .factoryFailed, key: key, path: [key],
+            underlying: _NotAContainer(resolverType: type(of: self), operation: operation))
     }
 }
 
@@ -73,9 +74,12 @@ extension Container: Resolver {
 /// which would call back here for ever; the same call (same resolver, method and service type) arriving again
 /// on this thread before the first returns is that case, and resolves to `nil`.
 @usableFromInline
-func _foreignResolve<Service>(_ resolver: any _ResolverRequirements, _: Service.Type, method: Int,
-                              _ call: (any _ResolverRequirements) -> Service?) -> Service? {
-    let token = _ForeignCall(resolver: ObjectIdentifier(resolver), method: method, service: ObjectIdentifier(Service.self))
+func _foreignResolve<Service>(
+    _ resolver: any _ResolverRequirements, _: Service.Type, method: Int,
+    _ call: (any _ResolverRequirements) -> Service?
+) -> Service? {
+    let token = _ForeignCall(
+        resolver: ObjectIdentifier(resolver), method: method, service: ObjectIdentifier(Service.self))
     let state = Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current).takeUnretainedValue()
     if state.foreignCalls.contains(token) { return nil }
     state.foreignCalls.append(token)
@@ -122,8 +126,10 @@ extension Resolver {
     ///   - arguments: The arguments passed to the factory.
     /// - Returns: The service, or `nil`.
     @inlinable @inline(__always)
-    public func resolve<Service, each Arg>(_ serviceType: Service.Type, name: String?,
-                                           arguments: repeat each Arg) -> Service? {
+    public func resolve<Service, each Arg>(
+        _ serviceType: Service.Type, name: String?,
+        arguments: repeat each Arg
+    ) -> Service? {
         guard let container = _unmanagedContainer else { return nil }
         return try? container._withUnsafeGuaranteedRef {
             try $0._resolvePack(Service.self, name: name, repeat each arguments)
@@ -145,8 +151,10 @@ extension Resolver {
     /// - Returns: The service.
     /// - Throws: ``ResolutionError``.
     @inlinable @inline(__always)
-    public func require<Service, each Arg>(_ serviceType: Service.Type = Service.self, name: String? = nil,
-                                           arguments: repeat each Arg) throws(ResolutionError) -> Service {
+    public func require<Service, each Arg>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil,
+        arguments: repeat each Arg
+    ) throws(ResolutionError) -> Service {
         do {
             let container = try _requireContainer(for: "require with a parameter pack")
             return try container._resolvePack(Service.self, name: name, repeat each arguments)
@@ -159,10 +167,12 @@ extension Resolver {
 /// What `require` gives for a resolver of your own: its answer, or the error when it returned `nil`.
 @usableFromInline
 func _foreignRequired<Service>(_ value: Service?, _ key: ServiceKey, _ resolver: some Resolver) throws(ResolutionError)
-    -> Service {
+    -> Service
+{
     if let value { return value }
-    throw ResolutionError(code: .notRegistered, key: key, path: [key],
-                          suggestions: ["\(type(of: resolver)) (a Resolver of your own) returned nil for \(key)."])
+    throw ResolutionError(
+        code: .notRegistered, key: key, path: [key],
+        suggestions: ["\(type(of: resolver)) (a Resolver of your own) returned nil for \(key)."])
 }
 
 /// Every failure inside resolution is a `ResolutionError`; this narrows the untyped error for the typed API.

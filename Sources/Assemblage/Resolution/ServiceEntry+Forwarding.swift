@@ -8,7 +8,8 @@ extension ServiceEntry {
     func _withScopedTarget<R>(_ body: (ServiceEntry<Service>, Container) throws -> R) rethrows -> R {
         try Unmanaged<_ModuleExportEntry>.fromOpaque(UnsafeRawPointer(factoryAddress!))
             ._withUnsafeGuaranteedRef { scoped in
-                try Unmanaged<ServiceEntry<Service>>.fromOpaque(scoped.targetAddress)._withUnsafeGuaranteedRef { target in
+                try Unmanaged<ServiceEntry<Service>>.fromOpaque(scoped.targetAddress)._withUnsafeGuaranteedRef {
+                    target in
                     try scoped.unmanagedScope._withUnsafeGuaranteedRef { try body(target, $0) }
                 }
             }

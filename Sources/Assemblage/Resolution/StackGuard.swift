@@ -26,12 +26,15 @@ enum _StackGuard {
         let root = _Ambient.container
         var outcome: Result<T, any Error>?
         withoutActuallyEscaping(body) { body in
-            let continuation = Unmanaged.passRetained(_Continuation {
-                outcome = Result { try _Ambient.$container.withValue(root) { try body() } }
-            })
-            let status = _asm_continue_on_new_thread(continuationStackSize, { raw in
-                Unmanaged<_Continuation>.fromOpaque(raw!).takeRetainedValue().run()
-            }, continuation.toOpaque())
+            let continuation = Unmanaged.passRetained(
+                _Continuation {
+                    outcome = Result { try _Ambient.$container.withValue(root) { try body() } }
+                })
+            let status = _asm_continue_on_new_thread(
+                continuationStackSize,
+                { raw in
+                    Unmanaged<_Continuation>.fromOpaque(raw!).takeRetainedValue().run()
+                }, continuation.toOpaque())
             if status != 0 { continuation.release() }
         }
         guard let outcome else { throw exhausted(state, key) }

@@ -21,8 +21,10 @@ struct PropertyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func missing(_ key: any CodingKey) -> DecodingError {
-        DecodingError.keyNotFound(key, DecodingError.Context(
-            codingPath: codingPath, debugDescription: "required key is missing"))
+        DecodingError.keyNotFound(
+            key,
+            DecodingError.Context(
+                codingPath: codingPath, debugDescription: "required key is missing"))
     }
 
     /// The node of `key`, or an error when nothing can be there.
@@ -38,8 +40,9 @@ struct PropertyKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        try PropertyValueDecoder.unboxIfPresent(type, from: node.child(key.stringValue), context: context,
-                                                codingPath: codingPath + [key])
+        try PropertyValueDecoder.unboxIfPresent(
+            type, from: node.child(key.stringValue), context: context,
+            codingPath: codingPath + [key])
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -122,8 +125,10 @@ struct PropertyUnkeyedContainer: UnkeyedDecodingContainer {
     private func nextValue(_ type: Any.Type) throws -> (PropertyValue, [any CodingKey]) {
         let path = codingPath + [PropertyIndexKey(index: currentIndex)]
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: path, debugDescription: "the array has only \(elements.count) elements"))
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: path, debugDescription: "the array has only \(elements.count) elements"))
         }
         return (elements[currentIndex], path)
     }
@@ -131,8 +136,10 @@ struct PropertyUnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, path) = try nextValue(type)
         // An element is always there: sources are not asked inside arrays.
-        guard let result = try PropertyValueDecoder.unboxIfPresent(type, from: .loaded(value), context: context,
-                                                                   codingPath: path)
+        guard
+            let result = try PropertyValueDecoder.unboxIfPresent(
+                type, from: .loaded(value), context: context,
+                codingPath: path)
         else { throw PropertyValueDecoder.missing(type, codingPath: path) }
         currentIndex += 1
         return result
@@ -192,8 +199,10 @@ struct PropertySingleValueContainer: SingleValueDecodingContainer {
     let codingPath: [any CodingKey]
 
     private func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        guard let result = try PropertyValueDecoder.unboxIfPresent(type, from: node, context: context,
-                                                                   codingPath: codingPath)
+        guard
+            let result = try PropertyValueDecoder.unboxIfPresent(
+                type, from: node, context: context,
+                codingPath: codingPath)
         else { throw PropertyValueDecoder.missing(type, codingPath: codingPath) }
         return result
     }

@@ -25,25 +25,30 @@ struct PropertyValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if case .dictionary(let entries)? = node.value {
-            return KeyedDecodingContainer(PropertyKeyedContainer<Key>(
-                node: node, entries: entries, context: context, codingPath: codingPath))
+            return KeyedDecodingContainer(
+                PropertyKeyedContainer<Key>(
+                    node: node, entries: entries, context: context, codingPath: codingPath))
         }
         if context?.canAnswer(node) == true {
             // What was loaded here (if anything) is hidden by a later source: the fields are asked one by one.
-            return KeyedDecodingContainer(PropertyKeyedContainer<Key>(
-                node: node, entries: [:], context: context, codingPath: codingPath))
+            return KeyedDecodingContainer(
+                PropertyKeyedContainer<Key>(
+                    node: node, entries: [:], context: context, codingPath: codingPath))
         }
         guard let value = node.value else { throw Self.missing([String: PropertyValue].self, codingPath: codingPath) }
-        throw Self.typeMismatch([String: PropertyValue].self, expected: "a dictionary", found: value,
-                                codingPath: codingPath)
+        throw Self.typeMismatch(
+            [String: PropertyValue].self, expected: "a dictionary", found: value,
+            codingPath: codingPath)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         if let context, context.canAnswer(node),
-           let value = try context.lookUp(node, as: node.kindHint ?? .array(of: .any), codingPath: codingPath) {
+            let value = try context.lookUp(node, as: node.kindHint ?? .array(of: .any), codingPath: codingPath)
+        {
             guard case .array(let elements) = value else {
-                throw Self.typeMismatch([PropertyValue].self, expected: "an array", found: value,
-                                        codingPath: codingPath)
+                throw Self.typeMismatch(
+                    [PropertyValue].self, expected: "an array", found: value,
+                    codingPath: codingPath)
             }
             return PropertyUnkeyedContainer(elements: elements, context: context, codingPath: codingPath)
         }
@@ -99,8 +104,10 @@ struct PropertyValueDecoder: Decoder {
     }
 
     /// The scalar at `node`: a later source's answer, else the loaded value.
-    static func leafValue(_ node: PropertyDecodingNode, as kind: PropertyValueKind, context: PropertyLookupContext?,
-                          codingPath: [any CodingKey]) throws -> PropertyValue? {
+    static func leafValue(
+        _ node: PropertyDecodingNode, as kind: PropertyValueKind, context: PropertyLookupContext?,
+        codingPath: [any CodingKey]
+    ) throws -> PropertyValue? {
         if let context, let value = try context.lookUp(node, as: kind, codingPath: codingPath) { return value }
         return node.value
     }
@@ -112,9 +119,11 @@ struct PropertyValueDecoder: Decoder {
     static func typeMismatch(
         _ type: Any.Type, expected: String, found value: PropertyValue, codingPath: [any CodingKey]
     ) -> DecodingError {
-        .typeMismatch(type, DecodingError.Context(
-            codingPath: codingPath,
-            debugDescription: PropertyValue.mismatchMessage(expected: expected, found: value)))
+        .typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: PropertyValue.mismatchMessage(expected: expected, found: value)))
     }
 
     static func pathComponents(_ codingPath: [any CodingKey]) -> [PropertyPathComponent] {
@@ -145,8 +154,9 @@ struct PropertyDecodingNode {
 
     func child(_ key: String) -> PropertyDecodingNode {
         let childOrigin = origin?.children[key]
-        return PropertyDecodingNode(value: value?.dictionaryValue?[key], origin: childOrigin,
-                                    layer: childOrigin?.origin?.layer ?? layer, keyPath: keyPath.map { $0 + [key] })
+        return PropertyDecodingNode(
+            value: value?.dictionaryValue?[key], origin: childOrigin,
+            layer: childOrigin?.origin?.layer ?? layer, keyPath: keyPath.map { $0 + [key] })
     }
 }
 
@@ -173,8 +183,10 @@ final class PropertyLookupContext {
     }
 
     /// Asks the sources added after `node`'s layer, newest first.
-    func lookUp(_ node: PropertyDecodingNode, as kind: PropertyValueKind,
-                codingPath: [any CodingKey]) throws -> PropertyValue? {
+    func lookUp(
+        _ node: PropertyDecodingNode, as kind: PropertyValueKind,
+        codingPath: [any CodingKey]
+    ) throws -> PropertyValue? {
         guard canAnswer(node), let keyPath = node.keyPath else { return nil }
         let answer: (value: PropertyValue, source: String)?
         do {
@@ -281,8 +293,9 @@ extension Float: PropertyDecodingPrimitive {
         }
         let result = Float(double)
         guard result.isFinite else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath, debugDescription: "number does not fit in Float"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "number does not fit in Float"))
         }
         return result
     }
@@ -308,8 +321,9 @@ extension PropertyDecodingInteger {
                 Self.self, expected: String(describing: Self.self), found: value, codingPath: codingPath)
         }
         guard let result else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath, debugDescription: "number does not fit in \(Self.self)"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "number does not fit in \(Self.self)"))
         }
         return result
     }
@@ -341,8 +355,9 @@ extension URL: PropertyDecodingPrimitive {
                 URL.self, expected: "URL (a string)", found: value, codingPath: codingPath)
         }
         guard !text.isEmpty, let url = URL(string: text) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath, debugDescription: "the string is not a valid URL"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "the string is not a valid URL"))
         }
         return url
     }

@@ -35,9 +35,11 @@ struct JSONPropertyParser {
             ([0xFE, 0xFF], "UTF-16"), ([0xFF, 0xFE], "UTF-16"),
         ]
         for encoding in otherEncodings where bytes.starts(with: encoding.mark) {
-            throw PropertyError(code: .malformedFile, source: source, format: JSONPropertyFormat.name, line: 1,
-                                column: 1, message: "the file is \(encoding.name) encoded (byte-order mark found); "
-                                    + "property files must be UTF-8")
+            throw PropertyError(
+                code: .malformedFile, source: source, format: JSONPropertyFormat.name, line: 1,
+                column: 1,
+                message: "the file is \(encoding.name) encoded (byte-order mark found); "
+                    + "property files must be UTF-8")
         }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var parser = JSONPropertyParser(bytes: bytes, source: source, contentStart: start)
@@ -50,15 +52,18 @@ struct JSONPropertyParser {
     private mutating func parseDocument() throws -> [String: PropertyValue] {
         try skipWhitespaceAndComments()
         guard index < bytes.count else {
-            throw error(.malformedFile, at: index, bytes.count == contentStart
-                ? "the file is empty"
-                : "the file contains no JSON value, only whitespace or comments")
+            throw error(
+                .malformedFile, at: index,
+                bytes.count == contentStart
+                    ? "the file is empty"
+                    : "the file contains no JSON value, only whitespace or comments")
         }
         let rootStart = index
         guard bytes[index] == UInt8(ascii: "{") else {
             if let kind = valueKind(startingWith: bytes[index]) {
-                throw error(.rootNotDictionary, at: rootStart,
-                            "expected a dictionary (JSON object) at the top level, found \(kind)")
+                throw error(
+                    .rootNotDictionary, at: rootStart,
+                    "expected a dictionary (JSON object) at the top level, found \(kind)")
             }
             throw unexpectedCharacter(at: index, expected: "a JSON object")
         }
@@ -176,8 +181,9 @@ struct JSONPropertyParser {
     /// whitespace after it.
     private mutating func openContainer(depth: Int) throws {
         if depth > Self.maximumDepth {
-            throw error(.malformedFile, at: index,
-                        "nesting is deeper than the maximum of \(Self.maximumDepth) levels")
+            throw error(
+                .malformedFile, at: index,
+                "nesting is deeper than the maximum of \(Self.maximumDepth) levels")
         }
         index += 1
         try skipWhitespaceAndComments()
@@ -206,8 +212,9 @@ struct JSONPropertyParser {
         path.append(.key(key))
         if let firstOffset = container.keyOffsets[key] {
             let (line, column) = lineAndColumn(of: firstOffset)
-            throw error(.duplicateKey, at: keyStart,
-                        "the key already appears at line \(line), column \(column)")
+            throw error(
+                .duplicateKey, at: keyStart,
+                "the key already appears at line \(line), column \(column)")
         }
         container.keyOffsets[key] = keyStart
         container.currentKey = key
@@ -237,8 +244,9 @@ struct JSONPropertyParser {
         case UInt8(ascii: "n"):
             let start = index
             try parseLiteral("null")
-            throw error(.invalidValue, at: start,
-                        "null is not supported; remove the key to leave it unset")
+            throw error(
+                .invalidValue, at: start,
+                "null is not supported; remove the key to leave it unset")
         default:
             throw unexpectedCharacter(at: index, expected: "a value")
         }
@@ -313,7 +321,7 @@ struct JSONPropertyParser {
 
     private mutating func parseString() throws -> String {
         let start = index
-        index += 1 // opening quote
+        index += 1  // opening quote
         var buffer: [UInt8] = []
         while true {
             guard index < bytes.count else {
@@ -329,8 +337,9 @@ struct JSONPropertyParser {
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &buffer)
             case 0x00..<0x20:
-                throw error(.malformedFile, at: index,
-                            "unescaped control character \(Self.scalarName(UInt32(byte))) in string")
+                throw error(
+                    .malformedFile, at: index,
+                    "unescaped control character \(Self.scalarName(UInt32(byte))) in string")
             default:
                 buffer.append(byte)
                 index += 1
@@ -347,7 +356,7 @@ struct JSONPropertyParser {
 
     private mutating func parseEscape(into buffer: inout [UInt8]) throws {
         let escapeStart = index
-        index += 1 // backslash
+        index += 1  // backslash
         guard index < bytes.count else {
             throw error(.malformedFile, at: escapeStart, "unterminated escape sequence")
         }
@@ -444,8 +453,9 @@ struct JSONPropertyParser {
 
     private func invalidUTF8(at offset: Int) -> PropertyError {
         let hex = String(bytes[offset], radix: 16, uppercase: true)
-        return error(.malformedFile, at: offset,
-                     "invalid UTF-8 byte 0x\(hex.count == 1 ? "0" + hex : hex); property files must be UTF-8")
+        return error(
+            .malformedFile, at: offset,
+            "invalid UTF-8 byte 0x\(hex.count == 1 ? "0" + hex : hex); property files must be UTF-8")
     }
 
     // MARK: Errors
@@ -466,17 +476,19 @@ struct JSONPropertyParser {
 
     private func error(_ code: PropertyError.Code, at offset: Int, _ message: String) -> PropertyError {
         let (line, column) = lineAndColumn(of: offset)
-        return PropertyError(code: code, source: source, format: JSONPropertyFormat.name,
-                             keyPath: PropertyPathComponent.format(path),
-                             line: line, column: column, message: message)
+        return PropertyError(
+            code: code, source: source, format: JSONPropertyFormat.name,
+            keyPath: PropertyPathComponent.format(path),
+            line: line, column: column, message: message)
     }
 
     private func unexpectedCharacter(at offset: Int, expected: String) -> PropertyError {
         // The input is valid UTF-8, so the first scalar decoded from here is the whole character.
         let text = String(decoding: bytes[offset..<min(offset + 4, bytes.count)], as: UTF8.self)
         let scalar = text.unicodeScalars.first?.value ?? UInt32(bytes[offset])
-        return error(.malformedFile, at: offset,
-                     "unexpected character \(Self.scalarName(scalar)), expected \(expected)")
+        return error(
+            .malformedFile, at: offset,
+            "unexpected character \(Self.scalarName(scalar)), expected \(expected)")
     }
 
     private static func scalarName(_ value: UInt32) -> String {

@@ -24,17 +24,20 @@ struct PlistPropertyParser {
             if data.starts(with: Array("bplist".utf8)) {
                 // After a binary failure the system parser retries the bytes as text and reports that attempt,
                 // which would be misleading.
-                throw PropertyError(code: .malformedFile, source: source, format: format,
-                                    message: "the binary property list is invalid, truncated or too deeply nested",
-                                    underlyingError: error)
+                throw PropertyError(
+                    code: .malformedFile, source: source, format: format,
+                    message: "the binary property list is invalid, truncated or too deeply nested",
+                    underlyingError: error)
             }
             let (message, line) = parserMessage(error)
-            throw PropertyError(code: .malformedFile, source: source, format: format,
-                                line: line, message: message, underlyingError: error)
+            throw PropertyError(
+                code: .malformedFile, source: source, format: format,
+                line: line, message: message, underlyingError: error)
         }
         guard let dictionary = root as? [String: Any] else {
-            throw PropertyError(code: .rootNotDictionary, source: source, format: format,
-                                message: "expected a dictionary at the top level, found \(kindName(of: root))")
+            throw PropertyError(
+                code: .rootNotDictionary, source: source, format: format,
+                message: "expected a dictionary at the top level, found \(kindName(of: root))")
         }
         var parser = PlistPropertyParser(source: source)
         return try parser.convertDictionary(dictionary, depth: 1)
@@ -68,7 +71,8 @@ struct PlistPropertyParser {
             }
         }
         if let first = message.first, first.isUppercase,
-           message.dropFirst().first.map({ !$0.isUppercase }) ?? true {
+            message.dropFirst().first.map({ !$0.isUppercase }) ?? true
+        {
             message = first.lowercased() + message.dropFirst()
         }
         if message.isEmpty { message = "the data is not a valid property list" }
@@ -146,7 +150,8 @@ struct PlistPropertyParser {
     }
 
     private func error(_ code: PropertyError.Code, _ message: String) -> PropertyError {
-        PropertyError(code: code, source: source, format: PlistPropertyFormat.name,
-                      keyPath: PropertyPathComponent.format(path), message: message)
+        PropertyError(
+            code: code, source: source, format: PlistPropertyFormat.name,
+            keyPath: PropertyPathComponent.format(path), message: message)
     }
 }

@@ -128,8 +128,9 @@ public struct PropertyFileLoader<Format: PropertyFileFormat>: PropertyLoader {
     /// Reads the bytes, mapping failures to ``PropertyError``.
     private func read() throws -> Data {
         func failure(_ code: PropertyError.Code, _ message: String, _ error: (any Error)? = nil) -> PropertyError {
-            PropertyError(code: code, source: sourceDescription, format: Format.name, message: message,
-                          underlyingError: error)
+            PropertyError(
+                code: code, source: sourceDescription, format: Format.name, message: message,
+                underlyingError: error)
         }
         switch location {
         case .data(let data, _):
@@ -147,8 +148,9 @@ public struct PropertyFileLoader<Format: PropertyFileFormat>: PropertyLoader {
                 return try Data(contentsOf: url)
             } catch {
                 let debug = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-                throw failure(.unreadableFile, debug.flatMap { $0.isEmpty ? nil : $0 } ?? error.localizedDescription,
-                              error)
+                throw failure(
+                    .unreadableFile, debug.flatMap { $0.isEmpty ? nil : $0 } ?? error.localizedDescription,
+                    error)
             }
         }
     }

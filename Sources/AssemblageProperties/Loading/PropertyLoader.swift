@@ -149,8 +149,9 @@ public struct DictionaryPropertyLoader: PropertyLoader, ExpressibleByDictionaryL
     ///
     /// - Parameter elements: The key-value pairs.
     public init(dictionaryLiteral elements: (String, PropertyValue)...) {
-        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }),
-                  description: "dictionary literal")
+        self.init(
+            Dictionary(elements, uniquingKeysWith: { _, last in last }),
+            description: "dictionary literal")
     }
 
     /// Returns ``values``.

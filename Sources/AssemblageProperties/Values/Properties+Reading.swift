@@ -1,3 +1,5 @@
+import Assemblage
+
 extension Properties {
     /// Whether no property is set and no source can supply one.
     ///
@@ -236,7 +238,6 @@ extension Properties {
     }
 }
 
-import Assemblage
 /// Where the coding path of a `decodeProperties` call starts in the origin tree.
 struct PropertyErrorBase {
     /// The origin node at the decoded key (the root for a root decode).

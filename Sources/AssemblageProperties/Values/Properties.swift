@@ -158,8 +158,9 @@ public struct Properties: Sendable {
         } catch let error as PropertyError {
             throw error
         } catch {
-            throw PropertyError(code: .loadFailed, source: loader.sourceDescription,
-                                message: String(describing: error), underlyingError: error)
+            throw PropertyError(
+                code: .loadFailed, source: loader.sourceDescription,
+                message: String(describing: error), underlyingError: error)
         }
     }
 

@@ -318,14 +318,14 @@ extension PropertyValue {
 
     static func parseDouble(_ text: String) -> Double? {
         guard !text.isEmpty,
-              text.utf8.allSatisfy({ byte in
-                  (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                      || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                      || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
-                      || byte == UInt8(ascii: "E")
-              }),
-              text.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let value = Double(text), value.isFinite
+            text.utf8.allSatisfy({ byte in
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
+                    || byte == UInt8(ascii: "E")
+            }),
+            text.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = Double(text), value.isFinite
         else { return nil }
         return value
     }

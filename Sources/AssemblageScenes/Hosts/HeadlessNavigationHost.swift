@@ -75,8 +75,10 @@ public final class HeadlessNavigationHost<View>: NavigationHost {
     ///   - transition: The transition.
     ///   - animated: Ignored.
     ///   - completion: Called now, or by ``completePendingTransitions()``.
-    public func perform(_ transition: HostTransition<View>, animated: Bool,
-                        completion: @escaping @MainActor @Sendable () -> Void) {
+    public func perform(
+        _ transition: HostTransition<View>, animated: Bool,
+        completion: @escaping @MainActor @Sendable () -> Void
+    ) {
         transitions.append(transition)
         switch transition {
         case .setRoot(let view):

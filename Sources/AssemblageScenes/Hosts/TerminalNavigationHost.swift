@@ -1,9 +1,10 @@
+import Assemblage
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import Assemblage
 
 /// A host that shows scenes as text in a terminal and navigates with typed keys.
 ///
@@ -65,8 +66,10 @@ public final class TerminalNavigationHost: NavigationHost {
     ///   - transition: The transition.
     ///   - animated: Ignored.
     ///   - completion: Called at once.
-    public func perform(_ transition: HostTransition<TerminalScreen>, animated: Bool,
-                        completion: @escaping @MainActor @Sendable () -> Void) {
+    public func perform(
+        _ transition: HostTransition<TerminalScreen>, animated: Bool,
+        completion: @escaping @MainActor @Sendable () -> Void
+    ) {
         switch transition {
         case .setRoot(let screen): layers = [[screen]]
         case .push(let screen): if !layers.isEmpty { layers[layers.count - 1].append(screen) }
@@ -115,7 +118,9 @@ public final class TerminalNavigationHost: NavigationHost {
         if layers.count > 1 { title += "  (modal)" }
         var footer = screen.links.enumerated().map { "[\($0.offset + 1)] \($0.element.title)" }
         if showsKeyHints { footer.append(footer.isEmpty ? "b back  q quit" : "·  b back  q quit") }
-        return ["┌ " + title] + screen.lines.map { "│ " + $0 } + [footer.isEmpty ? "└" : "└ " + footer.joined(separator: "  ")]
+        return ["┌ " + title] + screen.lines.map { "│ " + $0 } + [
+            footer.isEmpty ? "└" : "└ " + footer.joined(separator: "  ")
+        ]
     }
 
     /// Writes the screen on top.
@@ -140,7 +145,8 @@ public final class TerminalNavigationHost: NavigationHost {
     /// - Returns: `false` when the input asks to quit, `true` otherwise.
     @discardableResult
     public func handle(_ input: String, showingScreen: Bool = true) -> Bool {
-        let key = String(input.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()).lowercased()
+        let key = String(input.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+            .lowercased()
         switch key {
         case "q", "quit":
             return false

@@ -45,10 +45,12 @@ public final class UIKitNavigationHost: NSObject, NavigationHost {
     /// - Parameters:
     ///   - window: The window to show scenes in.
     ///   - makeNavigationController: Wraps a controller in a navigation stack.
-    public init(window: UIWindow,
-                makeNavigationController: @escaping (UIViewController) -> UINavigationController = {
-                    UINavigationController(rootViewController: $0)
-                }) {
+    public init(
+        window: UIWindow,
+        makeNavigationController: @escaping (UIViewController) -> UINavigationController = {
+            UINavigationController(rootViewController: $0)
+        }
+    ) {
         self.window = window
         self.makeNavigationController = makeNavigationController
         super.init()
@@ -75,8 +77,10 @@ public final class UIKitNavigationHost: NSObject, NavigationHost {
     ///   - transition: The transition.
     ///   - animated: Whether to animate (`.setRoot` never animates).
     ///   - completion: Called once the transition has finished.
-    public func perform(_ transition: HostTransition<UIViewController>, animated: Bool,
-                        completion: @escaping @MainActor @Sendable () -> Void) {
+    public func perform(
+        _ transition: HostTransition<UIViewController>, animated: Bool,
+        completion: @escaping @MainActor @Sendable () -> Void
+    ) {
         switch transition {
         case .setRoot(let view):
             let root = wrap(view)
@@ -134,8 +138,10 @@ public final class UIKitNavigationHost: NSObject, NavigationHost {
     }
 
     /// Calls `completion` when the navigation controller's push or pop animation has finished.
-    private func whenTransitionEnds(in stack: UINavigationController, animated: Bool,
-                                    _ completion: @escaping @MainActor @Sendable () -> Void) {
+    private func whenTransitionEnds(
+        in stack: UINavigationController, animated: Bool,
+        _ completion: @escaping @MainActor @Sendable () -> Void
+    ) {
         guard animated, let transition = stack.transitionCoordinator else { return completion() }
         transition.animate(alongsideTransition: nil) { _ in Self.onMain(completion) }
     }
@@ -152,10 +158,13 @@ extension UIKitNavigationHost: UINavigationControllerDelegate {
     ///   - navigationController: The stack that changed.
     ///   - viewController: The controller now on top.
     ///   - animated: Whether the change was animated.
-    public func navigationController(_ navigationController: UINavigationController,
-                                     didShow viewController: UIViewController, animated: Bool) {
+    public func navigationController(
+        _ navigationController: UINavigationController,
+        didShow viewController: UIViewController, animated: Bool
+    ) {
         guard let coordinator, let index = layers.lastIndex(of: navigationController), index == layers.count - 1,
-              index < coordinator.state.layers.count else { return }
+            index < coordinator.state.layers.count
+        else { return }
         let recorded = coordinator.state.layers[index].entries.count
         let shown = navigationController.viewControllers.count
         if shown < recorded { coordinator.hostDidPop(count: recorded - shown) }
@@ -172,7 +181,8 @@ extension UIKitNavigationHost: UIAdaptivePresentationControllerDelegate {
     /// - Parameter presentationController: The presentation that ended.
     public func presentationControllerDidDismiss(_ presentationController: UIPresentationController) {
         guard let index = layers.lastIndex(where: { $0 === presentationController.presentedViewController }),
-              index > 0 else { return }
+            index > 0
+        else { return }
         let dismissed = layers.count - index
         layers.removeSubrange(index...)
         for _ in 0..<dismissed { coordinator?.hostDidDismiss() }

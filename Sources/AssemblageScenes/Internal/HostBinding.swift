@@ -1,4 +1,5 @@
 import Assemblage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,8 +16,11 @@ enum _HostStep {
 }
 
 /// A transition ready to run: the scene is built, and calling it tells the host.
-typealias _PreparedTransition = @MainActor (_ animated: Bool,
-                                            _ completion: @escaping @MainActor @Sendable () -> Void) -> Void
+typealias _PreparedTransition =
+    @MainActor (
+        _ animated: Bool,
+        _ completion: @escaping @MainActor @Sendable () -> Void
+    ) -> Void
 
 /// A host, with its view type erased so that the coordinator itself need not be generic.
 @MainActor
@@ -64,9 +68,10 @@ final class _TypedHostBinding<Host: NavigationHost>: _HostBinding {
                 // The scene's own registration exists but its factory failed.
                 throw NavigationError(code: .sceneBuildFailed, sceneName: entry.sceneName, underlying: error)
             }
-            throw NavigationError(code: .unknownScene, sceneName: entry.sceneName,
-                                  registeredScenes: error.nearMisses.compactMap(\.name).sorted(),
-                                  detail: "for \(Host.View.self) views", underlying: error)
+            throw NavigationError(
+                code: .unknownScene, sceneName: entry.sceneName,
+                registeredScenes: error.nearMisses.compactMap(\.name).sorted(),
+                detail: "for \(Host.View.self) views", underlying: error)
         }
         do {
             return try module.build(resolver: resolver, parameters: entry.parameters)

@@ -5,9 +5,9 @@ import AssemblageStressSupport
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Measurements the probes take of their own process.
@@ -32,15 +32,15 @@ package enum ProcessMeasure {
 
     private static func statusField(_ prefix: String) -> Int? {
         #if os(Linux)
-            guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-            for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
-                // "VmRSS:\t   12345 kB"
-                let digits = line.dropFirst(prefix.count).filter(\.isNumber)
-                return Int(digits).map { $0 * 1_024 }
-            }
-            return nil
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
+            // "VmRSS:\t   12345 kB"
+            let digits = line.dropFirst(prefix.count).filter(\.isNumber)
+            return Int(digits).map { $0 * 1_024 }
+        }
+        return nil
         #else
-            return nil
+        return nil
         #endif
     }
 }

@@ -56,8 +56,9 @@ extension ScopeRun {
                 RequestKeeper(resolver: r, request: try r.require(Provider<ScopeRequest>.self))
             }.inObjectScope(.container)
             container.register(RequestHandler.self, name: "handler\(index)") { r in
-                RequestHandler(request: try r.require(ScopeRequest.self),
-                               keeper: try r.require(RequestKeeper.self, name: "keeper\(index)"), state: state)
+                RequestHandler(
+                    request: try r.require(ScopeRequest.self),
+                    keeper: try r.require(RequestKeeper.self, name: "keeper\(index)"), state: state)
             }.inObjectScope(.scoped)
         }
         return container
@@ -97,7 +98,7 @@ extension ScopeRun {
             let leaked = try keeper.request.get()
             state.count(state.crossScope)
             state.note("request \(id) saw request \(leaked.id)'s value through a shared instance's Provider")
-        } catch where error.code == .noActiveScope {
+        } catch  where error.code == .noActiveScope {
             // What it must do: a long-lived service's Provider resolves from its container.
         } catch {
             state.count(state.crossScope)

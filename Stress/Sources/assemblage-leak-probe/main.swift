@@ -13,8 +13,16 @@ import Foundation
 final class LiveObjects: @unchecked Sendable {  // @unchecked: `count` is only touched under `lock`.
     private let lock = NSLock()
     private var count = 0
-    func add(_ delta: Int) { lock.lock(); count += delta; lock.unlock() }
-    var live: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func add(_ delta: Int) {
+        lock.lock()
+        count += delta
+        lock.unlock()
+    }
+    var live: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
 }
 
 let live = LiveObjects()
@@ -48,7 +56,10 @@ func exercise(_ round: Int) {
     let parent = Container(label: "parent")
     let child = Container(parent: parent, label: "child")
     let capture = Probe()
-    parent.register(Probe.self) { _ in _ = capture; return Probe() }.inObjectScope(.container)
+    parent.register(Probe.self) { _ in
+        _ = capture
+        return Probe()
+    }.inObjectScope(.container)
     parent.register(Probe.self, name: "singleton") { _ in Probe() }.inObjectScope(.singleton)
     parent.register(Probe.self, name: "weak") { _ in Probe() }.inObjectScope(.weak)
     parent.register(Probe.self, name: "permanent") { _ in Probe() }.inObjectScope(permanent)
@@ -56,8 +67,10 @@ func exercise(_ round: Int) {
     parent.register(Probe.self, name: "argument") { (_, n: Int) in Probe(Array(repeating: Probe(), count: n % 3)) }
         .inObjectScope(.multiton)
     child.register(Probe.self, name: "graph") { r in
-        Probe([try r.require(Probe.self), try r.require(Probe.self, name: "weak"),
-               try r.require(Probe.self, name: "custom graph")])
+        Probe([
+            try r.require(Probe.self), try r.require(Probe.self, name: "weak"),
+            try r.require(Probe.self, name: "custom graph"),
+        ])
     }.initCompleted { _, probe in _ = probe.children.count }
     child.register(Holder.self) { r in
         Holder(lazy: try r.require(Lazy<Probe>.self, name: "graph"), provider: try r.require(Provider<Probe>.self))
@@ -67,7 +80,10 @@ func exercise(_ round: Int) {
             .inObjectScope(index == 0 ? .container : .transient)
     }
     let decoration = Probe()
-    child.decorate(Probe.self, name: "graph") { _, probe in _ = decoration; return Probe([probe]) }
+    child.decorate(Probe.self, name: "graph") { _, probe in
+        _ = decoration
+        return Probe([probe])
+    }
     // Resolve everything, some of it twice, and reset once.
     _ = child.resolve(Probe.self, name: "graph")
     _ = child.resolve(Probe.self, name: "singleton")
@@ -93,16 +109,19 @@ var thread: pthread_t?
 #else
 var thread = pthread_t()
 #endif
-pthread_create(&thread, nil, { _ in
-    exercise(containers)
-    return nil
-}, nil)
+pthread_create(
+    &thread, nil,
+    { _ in
+        exercise(containers)
+        return nil
+    }, nil)
 #if canImport(Darwin)
 pthread_join(thread!, nil)
 #else
 pthread_join(thread, nil)
 #endif
 let seconds = Date().timeIntervalSince(start)
-print("assemblage-leak-probe: \(containers + 1) containers built and dropped in "
-    + String(format: "%.2f", seconds) + " s; probe objects still alive: \(live.live)")
+print(
+    "assemblage-leak-probe: \(containers + 1) containers built and dropped in "
+        + String(format: "%.2f", seconds) + " s; probe objects still alive: \(live.live)")
 exit(live.live == 0 ? 0 : 1)

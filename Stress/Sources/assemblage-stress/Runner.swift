@@ -18,7 +18,7 @@ struct Runner {
         if options.list { return list() }
 
         #if DEBUG
-            say("warning: a debug build; the stress targets are about release builds (swift run -c release …)")
+        say("warning: a debug build; the stress targets are about release builds (swift run -c release …)")
         #endif
         let configuration = options.configuration
         say(
@@ -33,7 +33,9 @@ struct Runner {
         var failed: [String] = []
         if options.runScenarios {
             for scenario in options.scenarios where !runScenario(scenario) { failed.append(scenario.rawValue) }
-            for scenario in options.scopeScenarios where !runScopeScenario(scenario) { failed.append(scenario.rawValue) }
+            for scenario in options.scopeScenarios where !runScopeScenario(scenario) {
+                failed.append(scenario.rawValue)
+            }
         }
         if options.runProbes {
             for probe in options.probes where !runProbe(probe) { failed.append("probe \(probe.rawValue)") }
@@ -48,9 +50,9 @@ struct Runner {
 
     var build: String {
         #if DEBUG
-            "debug build"
+        "debug build"
         #else
-            "release build"
+        "release build"
         #endif
     }
 
@@ -101,7 +103,9 @@ struct Runner {
         let runs = runInChildren(
             scenario.rawValue, ["--child-scenario", scenario.rawValue], marker: "@@result ", as: StressResult.self,
             problems: \.problems
-        ) { result in "\(grouped(result.mutations)) mutations, \(grouped(result.missing)) nil, \(format(result.seconds)) s" }
+        ) { result in
+            "\(grouped(result.mutations)) mutations, \(grouped(result.missing)) nil, \(format(result.seconds)) s"
+        }
         let results = runs.results
         let totalResolves = results.reduce(0) { $0 + $1.resolved + $1.missing }
         let missing = results.reduce(0) { $0 + $1.missing }
@@ -151,7 +155,8 @@ struct Runner {
         switch scenario {
         case .concurrentScopes:
             figures.append(
-                "\(grouped(total(\.uploadsCreated))) async disposables made, \(grouped(total(\.uploadsDisposed))) disposed")
+                "\(grouped(total(\.uploadsCreated))) async disposables made, \(grouped(total(\.uploadsDisposed))) disposed"
+            )
         case .sharedScopeEnd:
             figures.append(
                 "\(grouped(total(\.scopeEndedErrors))) scopeEnded, \(grouped(total(\.resolvedAfterEnd))) resolved after "

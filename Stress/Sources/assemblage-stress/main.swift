@@ -14,9 +14,9 @@ import AssemblageStress
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The concurrent-mutation scenarios, bounded, in the debug and ThreadSanitizer test runs of `.ci/run` (`ASSEMBLAGE_HEAVY_TESTS=1`;

@@ -254,7 +254,8 @@ extension ScopeStressTests {
 
             let commands = made.withLock { $0 }
             #expect(commands.count == 1)
-            #expect(commands.allSatisfy { $0.isDisposed }, "the Command the Handler's factory resolved was never disposed")
+            #expect(
+                commands.allSatisfy { $0.isDisposed }, "the Command the Handler's factory resolved was never disposed")
         }
 
         /// sharedScopeEnd under the thread sanitizer: a scope keeps 8 slots inline and the rest in

@@ -26,7 +26,7 @@ enum GraphCheckDoc {
     }
 
     struct FeedModule: AutoInitModuleAssembly {
-        static var dependencies: [any ModuleAssembly.Type] { [] }   // forgot NetworkModule
+        static var dependencies: [any ModuleAssembly.Type] { [] }  // forgot NetworkModule
         func assemble(container: Container) {
             container.register(FeedService.self) { r in FeedService(http: try r.require(HTTPClient.self)) }
         }
@@ -41,7 +41,7 @@ enum GraphCheckDoc {
     enum PluginLoader {
         static func registerAll(into container: Container) {
             let discovered: [@Sendable (Container) -> Void] = [
-                { $0.register(PaymentProvider.self) { _ in CardPayments() } },
+                { $0.register(PaymentProvider.self) { _ in CardPayments() } }
             ]
             for register in discovered { register(container) }
         }
@@ -50,8 +50,8 @@ enum GraphCheckDoc {
     static func checkout() throws -> any PaymentProvider {
         // snippet: graph-check-ignore
         let container = Container()
-        PluginLoader.registerAll(into: container)   // registers PaymentProvider from the plug-ins it finds
-        let payments = try container.require(PaymentProvider.self)   // assemblage-check: ignore (a plug-in's)
+        PluginLoader.registerAll(into: container)  // registers PaymentProvider from the plug-ins it finds
+        let payments = try container.require(PaymentProvider.self)  // assemblage-check: ignore (a plug-in's)
         // end-snippet
         return payments
     }
@@ -72,14 +72,17 @@ enum GraphCheckDoc {
 
     @Test func undeclaredDependencyFailsTheBuildAtTheResolve() throws {
         let source = try Self.snippet("graph-check-undeclared-dependency")
-        let findings = GraphCheck.run([.init(path: "FeedModules.swift", text: source, own: true)],
-                                      options: .init(closedWorld: true)).findings
+        let findings = GraphCheck.run(
+            [.init(path: "FeedModules.swift", text: source, own: true)],
+            options: .init(closedWorld: true)
+        ).findings
         // The article's text block.
-        #expect(findings.map(\.description) == [
-            "FeedModules.swift:11:77: error: No registration for HTTPClient visible from FeedModule. Resolution path: "
-                + "FeedService → HTTPClient. HTTPClient is registered in NetworkModule (FeedModules.swift:4), which "
-                + "FeedModule does not depend on: add NetworkModule.self to FeedModule.dependencies.",
-        ])
+        #expect(
+            findings.map(\.description) == [
+                "FeedModules.swift:11:77: error: No registration for HTTPClient visible from FeedModule. Resolution path: "
+                    + "FeedService → HTTPClient. HTTPClient is registered in NetworkModule (FeedModules.swift:4), which "
+                    + "FeedModule does not depend on: add NetworkModule.self to FeedModule.dependencies."
+            ])
     }
 
     @Test func theRuntimeAgreesWithTheBuildTimeCheck() throws {

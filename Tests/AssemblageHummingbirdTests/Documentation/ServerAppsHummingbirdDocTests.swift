@@ -18,7 +18,9 @@ import Configuration
 /// The app's connection pool: one for the app, closed when it stops.
 final class Database: AsyncDisposable, Sendable {
     static func open() async throws -> Database { Database() }
-    func dispose() async throws { /* close the connections */ }
+    func dispose() async throws {
+        // close the connections
+    }
 }
 
 /// The user a request acts for, provided to each request's scope.
@@ -33,7 +35,9 @@ final class TodoService: Disposable, Sendable {
         self.user = user
     }
     func list() async throws -> [String] { ["\(user.name)'s first todo"] }
-    func dispose() { /* roll back what the request did not commit */ }
+    func dispose() {
+        // roll back what the request did not commit
+    }
 }
 
 func makeContainer() -> Container {
@@ -53,14 +57,15 @@ func makeContainer() -> Container {
         // snippet: server-apps-hummingbird
         let container = makeContainer()
         let router = Router(context: BasicScopedRequestContext.self)
-        router.add(middleware: RequestScopeMiddleware(container: container) { request, _, scope in
-            try scope.provide(User(name: request.headers[HTTPField.Name("X-User")!] ?? "guest"))
-        })
+        router.add(
+            middleware: RequestScopeMiddleware(container: container) { request, _, scope in
+                try scope.provide(User(name: request.headers[HTTPField.Name("X-User")!] ?? "guest"))
+            })
         router.get("todos") { _, context in
             try await context.resolveAsync(TodoService.self).list().joined(separator: "\n")
         }
         var app = Application(router: router)
-        app.addContainer(container)   // disposed after the server and every other service
+        app.addContainer(container)  // disposed after the server and every other service
         // try await app.runService()
         // end-snippet
         try await app.test(.router) { client in
@@ -77,21 +82,25 @@ func makeContainer() -> Container {
         // snippet: server-apps-hummingbird-context
         struct AppContext: ScopedRequestContext {
             var coreContext: CoreRequestContextStorage
-            var scope: Scope?                       // the one stored property
+            var scope: Scope?  // the one stored property
             init(source: Source) { coreContext = .init(source: source) }
         }
 
         let router = Router(context: AppContext.self)
-        router.add(middleware: RequestScopeMiddleware(container: container, responseHeaders: { scope in
-            // On every response: successes, errors the routes throw, a failed provide.
-            [HTTPField.Name("X-User")!: scope.resolve(User.self)?.name ?? "none"]
-        }) { request, context, scope in
-            guard let name = request.headers[HTTPField.Name("X-User")!] else {
-                throw HTTPError(.unauthorized, message: "Send X-User.")   // no route runs
-            }
-            try scope.provide(User(name: name))
-            context.logger[metadataKey: "user"] = "\(name)"
-        })
+        router.add(
+            middleware: RequestScopeMiddleware(
+                container: container,
+                responseHeaders: { scope in
+                    // On every response: successes, errors the routes throw, a failed provide.
+                    [HTTPField.Name("X-User")!: scope.resolve(User.self)?.name ?? "none"]
+                }
+            ) { request, context, scope in
+                guard let name = request.headers[HTTPField.Name("X-User")!] else {
+                    throw HTTPError(.unauthorized, message: "Send X-User.")  // no route runs
+                }
+                try scope.provide(User(name: name))
+                context.logger[metadataKey: "user"] = "\(name)"
+            })
         // end-snippet
         router.get("todos") { _, context in
             try await context.resolveAsync(TodoService.self).list().joined(separator: "\n")
@@ -111,13 +120,14 @@ func makeContainer() -> Container {
     @Test func oneConfigReaderForTheServerAndTheContainer() async throws {
         // snippet: server-apps-hummingbird-configuration
         let reader = ConfigReader(providers: [
-            EnvironmentVariablesProvider(environmentVariables: ["HTTP_PORT": "0", "TODOS_PAGE_SIZE": "50"]),
+            EnvironmentVariablesProvider(environmentVariables: ["HTTP_PORT": "0", "TODOS_PAGE_SIZE": "50"])
         ])
         let container = makeContainer()
-        container.addPropertySource(reader)              // factories: r.property("todos.pageSize", as: Int.self)
+        container.addPropertySource(reader)  // factories: r.property("todos.pageSize", as: Int.self)
         let router = Router(context: BasicScopedRequestContext.self)
         router.add(middleware: RequestScopeMiddleware(container: container))
-        var app = Application(router: router, configuration: ApplicationConfiguration(reader: reader.scoped(to: "http")))
+        var app = Application(
+            router: router, configuration: ApplicationConfiguration(reader: reader.scoped(to: "http")))
         app.addContainer(container)
         // end-snippet
         #expect(container.property("todos.pageSize", as: Int.self) == 50)

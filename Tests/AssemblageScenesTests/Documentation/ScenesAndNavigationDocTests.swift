@@ -20,10 +20,12 @@ enum ScenesDoc {
 
         @MainActor
         func build(resolver: Resolver, parameters: SceneParameters) throws -> TerminalScreen {
-            TerminalScreen(title: "Home", links: [
-                .init("Orders", to: .push(sceneName: OrdersScene.moduleName)),
-                .init("Help", to: .presentAndPush(sceneName: HelpScene.moduleName)),
-            ])
+            TerminalScreen(
+                title: "Home",
+                links: [
+                    .init("Orders", to: .push(sceneName: OrdersScene.moduleName)),
+                    .init("Help", to: .presentAndPush(sceneName: HelpScene.moduleName)),
+                ])
         }
     }
 
@@ -33,9 +35,11 @@ enum ScenesDoc {
         @MainActor
         func build(resolver: Resolver, parameters: SceneParameters) throws -> TerminalScreen {
             let orders = try resolver.require(OrderService.self).orders()
-            return TerminalScreen(title: "Orders", lines: ["\(orders.count) orders"], links: orders.map { number in
-                .init("Order \(number)", to: .push(OrderScene.self, parameters: .init(number: number)))
-            })
+            return TerminalScreen(
+                title: "Orders", lines: ["\(orders.count) orders"],
+                links: orders.map { number in
+                    .init("Order \(number)", to: .push(OrderScene.self, parameters: .init(number: number)))
+                })
         }
     }
 
@@ -65,10 +69,12 @@ enum ScenesDoc {
     // snippet: scenes-custom-host
     @MainActor
     final class LoggingHost: NavigationHost {
-        func perform(_ transition: HostTransition<TerminalScreen>, animated: Bool,
-                     completion: @escaping @MainActor @Sendable () -> Void) {
+        func perform(
+            _ transition: HostTransition<TerminalScreen>, animated: Bool,
+            completion: @escaping @MainActor @Sendable () -> Void
+        ) {
             print(transition.name, transition.view?.title ?? "")
-            completion()   // after the animation, if there is one
+            completion()  // after the animation, if there is one
         }
 
         func open(_ url: URL, completion: @escaping @MainActor @Sendable (Bool) -> Void) {
@@ -95,8 +101,8 @@ enum ScenesDoc {
         @Test func navigate() throws {
             let assembler = makeAssembler()
             // snippet: scenes-configure
-            let host = HeadlessNavigationHost<TerminalScreen>()     // or TerminalNavigationHost, UIKitNavigationHost
-            try assembler.configure(host: host)                     // shows "home" as the root
+            let host = HeadlessNavigationHost<TerminalScreen>()  // or TerminalNavigationHost, UIKitNavigationHost
+            try assembler.configure(host: host)  // shows "home" as the root
             // end-snippet
 
             // snippet: scenes-navigate
@@ -104,7 +110,7 @@ enum ScenesDoc {
             coordinator.performNavigation(.push(sceneName: OrdersScene.moduleName))
             coordinator.performNavigation(.push(OrderScene.self, parameters: .init(number: 1001)))
             coordinator.performNavigation(.presentAndPush(sceneName: "help", parameters: ["topic": "returns"]))
-            print(coordinator.state)             // home › orders › order | help
+            print(coordinator.state)  // home › orders › order | help
             coordinator.performNavigation(.back)  // dismisses the help modal (nothing left to pop in it)
             // end-snippet
             #expect(coordinator.state.sceneNames == [["home", "orders", "order"]])
@@ -121,7 +127,8 @@ enum ScenesDoc {
             // snippet: scenes-failure
             coordinator.performNavigation(.push(sceneName: "ordres")) { result in
                 if case .failure(let error) = result {
-                    print(error)   // No scene named "ordres" is registered …  Registered scenes: help, home, order, orders
+                    // No scene named "ordres" is registered …  Registered scenes: help, home, order, orders
+                    print(error)
                 }
             }
             // coordinator.state is unchanged, and the host was told nothing
@@ -143,9 +150,9 @@ enum ScenesDoc {
             do {
                 try await coordinator.navigate(.push(sceneName: OrdersScene.moduleName))
                 try await coordinator.navigate(.back)
-                try await coordinator.navigate(.back)          // throws: nothing to go back to
+                try await coordinator.navigate(.back)  // throws: nothing to go back to
             } catch {
-                print(error.code)                               // nothingToGoBack
+                print(error.code)  // nothingToGoBack
             }
             // end-snippet
             await #expect(throws: NavigationError.self) { try await coordinator.navigate(.back) }
@@ -177,7 +184,7 @@ enum ScenesDoc {
             // snippet: scenes-terminal
             let terminal = TerminalNavigationHost(write: { output.append($0) })
             try assembler.configure(host: terminal)
-            terminal.handle("1")   // follows the first link: Orders
+            terminal.handle("1")  // follows the first link: Orders
             // end-snippet
             #expect(terminal.topScreen?.title == "Orders")
             #expect(!output.isEmpty)

@@ -65,7 +65,7 @@ struct ProfileTests {
 
     @Test(.testContainer { $0.register(UserService.self) { _ in StubUserService(name: "Grace") } })
     func registersItsStubsInTheTrait() {
-        let screen = ProfileScreen()               // @Injected var model: ProfileModel
+        let screen = ProfileScreen()  // @Injected var model: ProfileModel
         #expect(screen.model.title == "Grace")
     }
 }
@@ -91,12 +91,12 @@ final class ProfileXCTests: XCTestCase {
 @Suite("Docs: Testing library") struct TestingLibraryDocSamples {
     // snippet: testing-library-assert-valid
     @Test func appGraphIsValid() {
-        assertValidGraph(AppContainer.shared)      // fails the test with the whole report
+        assertValidGraph(AppContainer.shared)  // fails the test with the whole report
     }
 
     @Test func appGraphHasNoWarningsEither() {
         var options = ValidationOptions()
-        options.sample { r in _ = try r.require(GreetingCard.self, argument: 7) }   // a sample argument
+        options.sample { r in _ = try r.require(GreetingCard.self, argument: 7) }  // a sample argument
         assertValidGraph(AppContainer.shared, options: options, failOnWarnings: true)
     }
     // end-snippet
@@ -115,17 +115,19 @@ final class ProfileXCTests: XCTestCase {
     @Test func assertValidGraphReportsAnInvalidGraph() {
         let failures = _GraphAssertionCapture.messages {
             // snippet: diagnostics-assert-valid-graph
-            let assembler = Assembler([ReportsAssembly()])   // forgot the storage assembly
+            let assembler = Assembler([ReportsAssembly()])  // forgot the storage assembly
             assertValidGraph(assembler)
             // end-snippet
         }
         #expect(failures.count == 1)
-        #expect(failures.first?.hasPrefix("""
-            The object graph is not valid:
-            1 error, 0 warnings, 0 notes (1 registration checked)
-            error: missing registration: No registration for Storage.
-              Resolution path: ReportService → Storage
-            """) == true)
+        #expect(
+            failures.first?.hasPrefix(
+                """
+                The object graph is not valid:
+                1 error, 0 warnings, 0 notes (1 registration checked)
+                error: missing registration: No registration for Storage.
+                  Resolution path: ReportService → Storage
+                """) == true)
     }
 }
 

@@ -18,12 +18,22 @@ protocol LogHandlerType: Sendable { func log(message: String) }
 final class SeedLogger: @unchecked Sendable {
     private let lock = NSLock()
     private var handlers: [LogHandlerType] = []
-    func addHandler(logHandler: LogHandlerType) { lock.lock(); handlers.append(logHandler); lock.unlock() }
+    func addHandler(logHandler: LogHandlerType) {
+        lock.lock()
+        handlers.append(logHandler)
+        lock.unlock()
+    }
     func log(message: String) {
-        lock.lock(); let current = handlers; lock.unlock()
+        lock.lock()
+        let current = handlers
+        lock.unlock()
         for handler in current { handler.log(message: message) }
     }
-    var handlerCount: Int { lock.lock(); defer { lock.unlock() }; return handlers.count }
+    var handlerCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return handlers.count
+    }
 }
 
 final class RecordingLogHandler: LogHandlerType, @unchecked Sendable {
@@ -31,8 +41,16 @@ final class RecordingLogHandler: LogHandlerType, @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     init(name: String) { self.name = name }
-    func log(message: String) { lock.lock(); lines.append("\(name): \(message)"); lock.unlock() }
-    var messages: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    func log(message: String) {
+        lock.lock()
+        lines.append("\(name): \(message)")
+        lock.unlock()
+    }
+    var messages: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
 }
 
 class ServiceAssembly: Assembly {
@@ -80,8 +98,16 @@ final class LoggerAssembly: Assembly {
 final class PhaseLog: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String] = []
-    func record(_ entry: String) { lock.lock(); entries.append(entry); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return entries }
+    func record(_ entry: String) {
+        lock.lock()
+        entries.append(entry)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
+    }
 }
 
 struct TracingAssembly: Assembly {
@@ -117,7 +143,8 @@ struct TracingAssembly: Assembly {
         assembler.applyAssembly(LoggerAssembly(logger: logger))
         #expect(logger.handlerCount == 2)
         logger.log(message: "DEBUG: hello")
-        let console = try #require(assembler.resolver.resolve(LogHandlerType.self, name: "console") as? RecordingLogHandler)
+        let console = try #require(
+            assembler.resolver.resolve(LogHandlerType.self, name: "console") as? RecordingLogHandler)
         #expect(console.messages == ["console: DEBUG: hello"])
     }
 
@@ -144,8 +171,11 @@ struct TracingAssembly: Assembly {
         let assembler = Assembler([TracingAssembly(name: "a", log: log)])
         assembler.addAssemblies([TracingAssembly(name: "b", log: log), TracingAssembly(name: "c", log: log)])
         assembler.applyAssemblies([TracingAssembly(name: "d", log: log)])
-        #expect(log.all == ["assemble a", "loaded a", "assemble b", "assemble c", "loaded b", "loaded c",
-                            "assemble d", "loaded d"])
+        #expect(
+            log.all == [
+                "assemble a", "loaded a", "assemble b", "assemble c", "loaded b", "loaded c",
+                "assemble d", "loaded d",
+            ])
     }
 
     @Test func applyingTheSameAssemblyTwiceRegistersAgainAndRunsLoadedAgain() {

@@ -83,7 +83,9 @@ private struct NoPlugins: AutoInitModuleAssembly {
         app.registerIntoCollection(KnitPlugin.self, priority: 5) { _ in NamedKnitPlugin("first") }
         let screen = Container(parent: app)
         screen.registerIntoCollection(KnitPlugin.self) { _ in NamedKnitPlugin("second") }
-        #expect(labels(screen.resolveCollection(KnitPlugin.self).allEntries) == labels(try screen.resolveAll(KnitPlugin.self)))
+        #expect(
+            labels(screen.resolveCollection(KnitPlugin.self).allEntries)
+                == labels(try screen.resolveAll(KnitPlugin.self)))
     }
 
     @Test func eachElementIsResolvedOnceForBothLists() {
@@ -182,7 +184,8 @@ private struct NoPlugins: AutoInitModuleAssembly {
 
     @Test func autoregisteredElementTakesItsScope() throws {
         let container = Container()
-        container.autoregisterIntoCollection(KnitPlugin.self, initializer: EmptyKnitPlugin.init).inObjectScope(.container)
+        container.autoregisterIntoCollection(KnitPlugin.self, initializer: EmptyKnitPlugin.init).inObjectScope(
+            .container)
         let first = try container.resolveAll(KnitPlugin.self)
         #expect(first.first === (try container.resolveAll(KnitPlugin.self)).first)
     }

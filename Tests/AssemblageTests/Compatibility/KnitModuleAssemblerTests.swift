@@ -20,7 +20,7 @@ struct KnitModuleAssemblerTests {
         let child = ModuleAssembler(parent: parent, [FeedModule()], overrideBehavior: .useDefaultOverrides)
         #expect(child.assemblyError == nil)
         #expect(child.isRegistered(NetworkModule.self))
-        #expect(child.isRegistered(StorageModule.self))   // its default override stands for it
+        #expect(child.isRegistered(StorageModule.self))  // its default override stands for it
         #expect(!child.registeredModules.contains { $0 == NetworkModule.self })
         #expect(try child.resolver.require(FeedService.self).store.kind == "memory")
     }
@@ -38,27 +38,29 @@ struct KnitModuleAssemblerTests {
             #expect(failed.assemblyError?.codes == [.moduleNotProvided])
             #expect(failed.modules.isEmpty)
             #expect(failed.resolver.resolve(FeedService.self) == nil)
-            #expect(failed.resolver.resolve(HTTPTransport.self) != nil)   // the parent's modules still resolve
+            #expect(failed.resolver.resolve(HTTPTransport.self) != nil)  // the parent's modules still resolve
         }
         #expect(log.events("assemble").isEmpty)
     }
 
     @Test func assemblyValidationSeesEveryModuleToAssembleInOrder() throws {
         let seen = ModuleEventLog()
-        let assembler = ModuleAssembler([FeedModule(), StorageModule(path: "db")],
-                                        overrideBehavior: .disableDefaultOverrides,
-                                        assemblyValidation: { seen.append("validated \($0)") })
+        let assembler = ModuleAssembler(
+            [FeedModule(), StorageModule(path: "db")],
+            overrideBehavior: .disableDefaultOverrides,
+            assemblyValidation: { seen.append("validated \($0)") })
         #expect(assembler.assemblyError == nil)
         #expect(seen.events("validated") == ["NetworkModule", "StorageModule", "AnalyticsModule", "FeedModule"])
     }
 
     @Test func assemblyValidationThatThrowsFailsBeforeAnythingIsRegistered() throws {
         let log = ModuleEventLog.recording {
-            let assembler = ModuleAssembler([FeedModule(), StorageModule(path: "db")],
-                                            overrideBehavior: .disableDefaultOverrides,
-                                            assemblyValidation: { type in
-                guard type != AnalyticsModule.self else { throw ValidationFailure() }
-            })
+            let assembler = ModuleAssembler(
+                [FeedModule(), StorageModule(path: "db")],
+                overrideBehavior: .disableDefaultOverrides,
+                assemblyValidation: { type in
+                    guard type != AnalyticsModule.self else { throw ValidationFailure() }
+                })
             let error = assembler.assemblyError
             #expect(error?.codes == [.assemblyValidationFailed])
             #expect(error?.problems.first?.module == "AnalyticsModule")
@@ -70,18 +72,21 @@ struct KnitModuleAssemblerTests {
 
     @Test func postAssembleRegistersIntoTheRootBeforeTheLoadedHooks() throws {
         let log = ModuleEventLog.recording {
-            let assembler = ModuleAssembler([NetworkModule()], postAssemble: { container in
-                ModuleEventLog.current?.append("postAssemble")
-                container.register(String.self, name: "extra") { _ in "from postAssemble" }
-            })
+            let assembler = ModuleAssembler(
+                [NetworkModule()],
+                postAssemble: { container in
+                    ModuleEventLog.current?.append("postAssemble")
+                    container.register(String.self, name: "extra") { _ in "from postAssemble" }
+                })
             #expect(assembler.resolver.resolve(String.self, name: "extra") == "from postAssemble")
         }
         #expect(log.events == ["assemble NetworkModule", "postAssemble", "loaded NetworkModule"])
     }
 
     @Test func dependencyTreeIsReachableFromEveryResolverOfTheAssembler() throws {
-        let assembler = try ModuleAssembler([FeedModule(), StorageModule(path: "db")],
-                                            overrideBehavior: .disableDefaultOverrides)
+        let assembler = try ModuleAssembler(
+            [FeedModule(), StorageModule(path: "db")],
+            overrideBehavior: .disableDefaultOverrides)
         #expect(assembler.resolver._dependencyTree() == assembler.tree)
         #expect(try assembler.resolver(for: NetworkModule.self)._dependencyTree() == assembler.tree)
         let scope = assembler.makeScope()
@@ -94,8 +99,9 @@ struct KnitModuleAssemblerTests {
     }
 
     @Test func dependencyTreeOutlivesTheAssemblerWhileItsResolverLives() throws {
-        var assembler: ModuleAssembler? = try ModuleAssembler([FeedModule(), StorageModule(path: "db")],
-                                                              overrideBehavior: .disableDefaultOverrides)
+        var assembler: ModuleAssembler? = try ModuleAssembler(
+            [FeedModule(), StorageModule(path: "db")],
+            overrideBehavior: .disableDefaultOverrides)
         let expected = assembler?.tree
         let resolver = try #require(assembler?.resolver)
         let module = try #require(try assembler?.resolver(for: NetworkModule.self))

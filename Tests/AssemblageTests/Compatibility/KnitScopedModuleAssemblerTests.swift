@@ -21,7 +21,9 @@ private struct KnitInboxModule: GeneratedModuleAssembly, AutoInitModuleAssembly 
     static var generatedDependencies: [any ModuleAssembly.Type] { [KnitClockModule.self] }
     func assemble(container: Container) {
         // The parent graph provides KnitClock, which the build-time check cannot see.
-        container.register(KnitInbox.self) { r in KnitInbox(clock: try r.require(KnitClock.self)) }  // assemblage-check: ignore
+        container.register(KnitInbox.self) { r in
+            KnitInbox(clock: try r.require(KnitClock.self))  // assemblage-check: ignore
+        }
     }
 }
 
@@ -68,23 +70,32 @@ struct KnitScopedModuleAssemblerTests {
         #expect(KnitPlainModule.resolverType == (any Resolver).self)
         #expect(KnitInboxModule.dependencies.isEmpty)
         #expect(KnitExplicitModule.dependencies.isEmpty)
-        #expect(KnitInboxModule.scoped([KnitClockModule.self, KnitExplicitModule.self]).map { "\($0)" } == ["KnitExplicitModule"])
+        #expect(
+            KnitInboxModule.scoped([KnitClockModule.self, KnitExplicitModule.self]).map { "\($0)" } == [
+                "KnitExplicitModule"
+            ])
     }
 
     @Test func aSessionGraphResolvesWhatItsParentGraphRegisters() throws {
-        let app = ScopedModuleAssembler<any AppResolver>([KnitClockModule()], overrideBehavior: .disableDefaultOverrides)
-        let session = ScopedModuleAssembler<any SessionResolver>(parent: app.internalAssembler, [KnitInboxModule()],
-                                                                 overrideBehavior: .disableDefaultOverrides)
+        let app = ScopedModuleAssembler<any AppResolver>(
+            [KnitClockModule()], overrideBehavior: .disableDefaultOverrides)
+        let session = ScopedModuleAssembler<any SessionResolver>(
+            parent: app.internalAssembler, [KnitInboxModule()],
+            overrideBehavior: .disableDefaultOverrides)
         #expect(app.assemblyError == nil && session.assemblyError == nil)
         #expect(try session.resolver.require(KnitInbox.self).clock.now == 42)
         #expect(app.resolver.resolve(KnitInbox.self) == nil)
     }
 
     @Test func aModuleOfAnotherResolverFailsTheAssemblyWithoutStoppingTheProcess() {
-        let session = ScopedModuleAssembler<any SessionResolver>([KnitClockModule()],
-                                                                 overrideBehavior: .disableDefaultOverrides)
+        let session = ScopedModuleAssembler<any SessionResolver>(
+            [KnitClockModule()],
+            overrideBehavior: .disableDefaultOverrides)
         #expect(session.assemblyError?.codes == [.assemblyValidationFailed])
-        #expect(session.assemblyError?.problems.first?.related.first.map { $0.contains("targets AppResolver") && $0.contains("modules of SessionResolver") } == true)
+        #expect(
+            session.assemblyError?.problems.first?.related.first.map {
+                $0.contains("targets AppResolver") && $0.contains("modules of SessionResolver")
+            } == true)
         #expect(session.internalAssembler.modules.isEmpty)
     }
 
@@ -96,13 +107,15 @@ struct KnitScopedModuleAssemblerTests {
     }
 
     @Test func aReplacedAbstractAssemblyIsCheckedAgainstItsReplacement() throws {
-        let assembler = try ModuleAssembler([KnitClockUser(), KnitImplementationModule()],
-                                            overrideBehavior: .disableDefaultOverrides)
+        let assembler = try ModuleAssembler(
+            [KnitClockUser(), KnitImplementationModule()],
+            overrideBehavior: .disableDefaultOverrides)
         #expect(try assembler.resolver.require(Int.self) == 1)
         #expect(!assembler.modules.contains { $0 == KnitInterfaceModule.self })
 
-        let failed = ModuleAssembler(parent: nil, [KnitClockUser(), KnitForgetfulImplementationModule()],
-                                     overrideBehavior: .disableDefaultOverrides)
+        let failed = ModuleAssembler(
+            parent: nil, [KnitClockUser(), KnitForgetfulImplementationModule()],
+            overrideBehavior: .disableDefaultOverrides)
         #expect(failed.assemblyError?.codes == [.abstractRegistrationNotProvided])
         #expect(failed.assemblyError?.problems.first?.module == "KnitForgetfulImplementationModule")
         #expect(failed.assemblyError?.abstractRegistrationErrors?.errors.map(\.serviceType) == ["KnitClock"])
@@ -120,7 +133,8 @@ struct KnitScopedModuleAssemblerTests {
             try container.validateAbstractRegistrations()
         } throws: { error in
             let errors = (error as? Container.AbstractRegistrationErrors)?.errors ?? []
-            return errors.map(\.name) == ["named"] && errors.first?.file.hasSuffix("KnitScopedModuleAssemblerTests.swift") == true
+            return errors.map(\.name) == ["named"]
+                && errors.first?.file.hasSuffix("KnitScopedModuleAssemblerTests.swift") == true
         }
         container.register(String.self, name: "named") { _ in "y" }
         #expect(throws: Never.self) { try container.validateAbstractRegistrations() }

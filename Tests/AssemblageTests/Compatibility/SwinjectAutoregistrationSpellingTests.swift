@@ -44,7 +44,7 @@ private final class NeverRegisteredForLogging {}
     @available(*, deprecated, message: "calls the deprecated comma-separated forms on purpose")
     @Test func commaFormStopsTheProgramWhenItCannotResolve() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Container() ~> (Triple.self, arguments: "a", 1, true)  // assemblage-check: ignore
+            let _ = Container() ~> (Triple.self, arguments: "a", 1, true)  // assemblage-check: ignore
         }.map { result in
             let output = String(decoding: result.standardErrorContent, as: UTF8.self)
             #expect(output.contains("`~>` could not resolve Triple"))

@@ -21,8 +21,14 @@ final class Peer: Sendable {}
 
     @Test func cycleThroughTwoAsyncFactoriesIsReportedInOrder() async {
         let container = Container()
-        container.register(Node.self) { r in _ = try await r.resolveAsync(Peer.self); return Node() }
-        container.register(Peer.self) { r in _ = try await r.resolveAsync(Node.self); return Peer() }
+        container.register(Node.self) { r in
+            _ = try await r.resolveAsync(Peer.self)
+            return Node()
+        }
+        container.register(Peer.self) { r in
+            _ = try await r.resolveAsync(Node.self)
+            return Peer()
+        }
         do {
             _ = try await container.resolveAsync(Node.self)
             Issue.record("expected a cycle")
@@ -64,10 +70,16 @@ final class Peer: Sendable {}
         }.inObjectScope(.container)
         let errors = await finishing(within: 10) { () -> [ResolutionError?] in
             async let node: ResolutionError? = {
-                do { _ = try await container.resolveAsync(Node.self); return nil } catch { return error as? ResolutionError }
+                do {
+                    _ = try await container.resolveAsync(Node.self)
+                    return nil
+                } catch { return error as? ResolutionError }
             }()
             async let peer: ResolutionError? = {
-                do { _ = try await container.resolveAsync(Peer.self); return nil } catch { return error as? ResolutionError }
+                do {
+                    _ = try await container.resolveAsync(Peer.self)
+                    return nil
+                } catch { return error as? ResolutionError }
             }()
             return await [node, peer]
         }
@@ -81,7 +93,7 @@ final class Peer: Sendable {}
         container.register(Node.self) { r in
             late.value = Task {
                 try await Task.sleep(nanoseconds: 2_000_000)
-                return try await r.resolveAsync(Node.self)   // after the factory returned: not a cycle
+                return try await r.resolveAsync(Node.self)  // after the factory returned: not a cycle
             }
             return Node()
         }.inObjectScope(.container)

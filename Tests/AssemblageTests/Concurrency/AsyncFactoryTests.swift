@@ -52,7 +52,8 @@ import Testing
         container.register(Cat.self, name: "named") { _ in Cat(name: "Named") }
         container.register(Cat.self) { (_, name: String) in Cat(name: name) }
         container.register(Cat.self) { (_, name: String, age: Int) in Cat(name: name, age: age) }
-        container.register(Cat.self) { (_, name: String, age: Int, suffix: String) in Cat(name: name + suffix, age: age) }
+        container.register(Cat.self) { (_, name: String, age: Int, suffix: String) in Cat(name: name + suffix, age: age)
+        }
         #expect(try await container.resolveAsync(Cat.self).name == "Mimi")
         #expect(try await container.resolveAsync(Cat.self, name: "named").name == "Named")
         #expect(try await container.resolveAsync(Cat.self, argument: "Tom").name == "Tom")
@@ -63,7 +64,9 @@ import Testing
     @Test func asyncFactoriesTakeArgumentsAndNames() async throws {
         let container = Container()
         container.register(SessionStore.self, name: "guest") { (_, user: String) in await SessionStore(user: user) }
-        container.register(SessionStore.self) { (_, user: String, suffix: String) in await SessionStore(user: user + suffix) }
+        container.register(SessionStore.self) { (_, user: String, suffix: String) in
+            await SessionStore(user: user + suffix)
+        }
         let guest = try await container.resolveAsync(SessionStore.self, name: "guest", argument: "bob")
         #expect(guest.user == "bob")
         let other = try await container.resolveAsync(SessionStore.self, arguments: "al", "an")
@@ -73,8 +76,12 @@ import Testing
     @Test func asyncFactoryResolvesItsDependenciesThroughItsResolver() async throws {
         let container = Container()
         container.register(String.self, name: "user") { _ in "linus" }
-        container.register(SessionStore.self) { r in await SessionStore(user: try await r.resolveAsync(String.self, name: "user")) }
-        container.register(SessionReporter.self) { r in SessionReporter(store: try await r.resolveAsync(SessionStore.self)) }
+        container.register(SessionStore.self) { r in
+            await SessionStore(user: try await r.resolveAsync(String.self, name: "user"))
+        }
+        container.register(SessionReporter.self) { r in
+            SessionReporter(store: try await r.resolveAsync(SessionStore.self))
+        }
         let reporter = try await container.resolveAsync(SessionReporter.self)
         #expect(reporter.store.user == "linus")
     }
@@ -131,11 +138,14 @@ import Testing
         let container = Container()
         let steps = Counter()
         container.register(Cat.self) { _ in Cat(name: "Step") }
-        container.register(Node.self) { _ in await Task.yield(); return Node() }
-            .initCompleted { r, _ in
-                #expect(r.resolve(Cat.self)?.name == "Step")
-                steps.increment()
-            }
+        container.register(Node.self) { _ in
+            await Task.yield()
+            return Node()
+        }
+        .initCompleted { r, _ in
+            #expect(r.resolve(Cat.self)?.name == "Step")
+            steps.increment()
+        }
         _ = try await container.resolveAsync(Node.self)
         #expect(steps.count == 1)
     }

@@ -59,9 +59,13 @@ import Testing
 
     @Test func graphScopeIsSharedWithinOneTopLevelResolveAsync() async throws {
         let container = Container()
-        container.register(Node.self, name: "shared") { _ in await Task.yield(); return Node() }  // .graph
+        container.register(Node.self, name: "shared") { _ in
+            await Task.yield()
+            return Node()
+        }  // .graph
         container.register(Node.self, name: "left") { r in Node([try await r.resolveAsync(Node.self, name: "shared")]) }
-        container.register(Node.self, name: "right") { r in Node([try await r.resolveAsync(Node.self, name: "shared")]) }
+        container.register(Node.self, name: "right") { r in Node([try await r.resolveAsync(Node.self, name: "shared")])
+        }
         container.register(Node.self) { r in
             async let left = r.resolveAsync(Node.self, name: "left")
             async let right = r.resolveAsync(Node.self, name: "right")

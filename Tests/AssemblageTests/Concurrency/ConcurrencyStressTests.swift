@@ -12,7 +12,9 @@ import Testing
         }.inObjectScope(.container)
         container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
         container.register(Wheel.self) { r in Wheel(engine: r.resolve(Engine.self)!) }
-        container.register(SessionReporter.self) { r in SessionReporter(store: try await r.resolveAsync(SessionStore.self)) }
+        container.register(SessionReporter.self) { r in
+            SessionReporter(store: try await r.resolveAsync(SessionStore.self))
+        }
         let failures = Counter()
 
         // Threads: synchronous resolves, registrations of new keys and resets, while tasks resolve async.
@@ -51,12 +53,15 @@ import Testing
         container.register(SessionStore.self) { _ in
             await SessionStore(delayNanoseconds: 1_000_000, counter: counter)
         }.inObjectScope(.singleton)
-        container.register(Node.self) { r in _ = try await r.resolveAsync(SessionStore.self); return Node() }
+        container.register(Node.self) { r in
+            _ = try await r.resolveAsync(SessionStore.self)
+            return Node()
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<200 {
                 group.addTask {
                     _ = try await container.resolveAsync(Node.self)
-                    container.resetObjectScope(.container)   // never clears a singleton
+                    container.resetObjectScope(.container)  // never clears a singleton
                 }
             }
             try await group.waitForAll()
@@ -93,7 +98,9 @@ import Testing
             return SessionReporter(store: store)
         }.inObjectScope(.container)
         let reporters = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<50 { group.addTask { ObjectIdentifier(try await container.resolveAsync(SessionReporter.self)) } }
+            for _ in 0..<50 {
+                group.addTask { ObjectIdentifier(try await container.resolveAsync(SessionReporter.self)) }
+            }
             return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
         }
         #expect(reporters.count == 1)

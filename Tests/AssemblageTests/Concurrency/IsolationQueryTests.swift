@@ -21,15 +21,18 @@ import Testing
         parent.register(ProfileModel.self, mainActorFactory: { _ in ProfileModel() })
         let child = Container(parent: parent, label: "child")
         child.register(Cat.self) { _ in Cat() }
-        child.register(ProfileModel.self) { _ in fatalError("unused") }   // hides the parent's main-actor one
+        child.register(ProfileModel.self) { _ in fatalError("unused") }  // hides the parent's main-actor one
         let listed = child.isolatedRegistrations
         #expect(listed.count == 1)
         #expect(listed.first?.key == ServiceKey(SessionStore.self))
         #expect(listed.first?.isolation == .async)
         #expect(listed.first?.containerLabel == "parent")
-        #expect(listed.first?.description.contains("SessionStore — async — AssemblageTests/IsolationQueryTests.swift") == true)
-        #expect(parent.isolatedRegistrations.map(\.isolation).sorted { $0.description < $1.description }
-            == [.mainActor, .async])
+        #expect(
+            listed.first?.description.contains("SessionStore — async — AssemblageTests/IsolationQueryTests.swift")
+                == true)
+        #expect(
+            parent.isolatedRegistrations.map(\.isolation).sorted { $0.description < $1.description }
+                == [.mainActor, .async])
     }
 
     @Test func isolationDescriptionsReadLikeSwift() {

@@ -33,7 +33,9 @@ import Testing
     @Test func nonisolatedDependentResolvesOnTheMainActorToo() throws {
         let container = Container()
         container.register(ProfileModel.self, mainActorFactory: { _ in ProfileModel() }).inObjectScope(.container)
-        container.register(MainActorProfileScreen.self) { r in MainActorProfileScreen(model: try r.require(ProfileModel.self)) }
+        container.register(MainActorProfileScreen.self) { r in
+            MainActorProfileScreen(model: try r.require(ProfileModel.self))
+        }
         let screen = try container.require(MainActorProfileScreen.self)
         #expect(screen.model === (try container.require(ProfileModel.self)))
     }
@@ -59,7 +61,9 @@ import Testing
     @Test func errorNamesTheSynchronousPathIntoTheMainActorFactory() async {
         let container = Container()
         container.register(ProfileModel.self, mainActorFactory: { _ in ProfileModel() })
-        container.register(MainActorProfileScreen.self) { r in MainActorProfileScreen(model: try r.require(ProfileModel.self)) }
+        container.register(MainActorProfileScreen.self) { r in
+            MainActorProfileScreen(model: try r.require(ProfileModel.self))
+        }
         let error = await offMainThread { () -> ResolutionError? in
             do {
                 _ = try container.require(MainActorProfileScreen.self)
@@ -83,7 +87,9 @@ import Testing
     @Test func resolveAsyncOfANonisolatedFactoryThatNeedsAMainActorOneFailsOffTheMainActor() async {
         let container = Container()
         container.register(ProfileModel.self, mainActorFactory: { _ in ProfileModel() })
-        container.register(MainActorProfileScreen.self) { r in MainActorProfileScreen(model: try r.require(ProfileModel.self)) }
+        container.register(MainActorProfileScreen.self) { r in
+            MainActorProfileScreen(model: try r.require(ProfileModel.self))
+        }
         // The screen's factory is synchronous and nonisolated, and reaches a main-actor factory: that
         // synchronous path cannot run off the main actor, even under `await`, and the error says where it is.
         let error = await Task.detached { () -> ResolutionError? in
@@ -109,10 +115,13 @@ import Testing
     @Test func containerScopedMainActorServiceIsMadeOnceAcrossTasks() async throws {
         let counter = Counter()
         let container = Container()
-        container.register(ProfileModel.self, mainActorFactory: { _ in
-            counter.increment()
-            return ProfileModel()
-        }).inObjectScope(.container)
+        container.register(
+            ProfileModel.self,
+            mainActorFactory: { _ in
+                counter.increment()
+                return ProfileModel()
+            }
+        ).inObjectScope(.container)
         let models = try await withThrowingTaskGroup(of: ProfileModel.self) { group in
             for _ in 0..<50 { group.addTask { try await container.resolveAsync(ProfileModel.self) } }
             return try await group.reduce(into: [ProfileModel]()) { $0.append($1) }

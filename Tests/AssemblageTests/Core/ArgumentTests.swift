@@ -17,7 +17,8 @@ import Testing
 
     @Test func supportsMoreArgumentsThanSwinjectsNine() {
         let container = Container()
-        container.register(Int.self) { (_, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int, i: Int, j: Int) in
+        container.register(Int.self) {
+            (_, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int, i: Int, j: Int) in
             a + b + c + d + e + f + g + h + i + j
         }
         #expect(container.resolve(Int.self, arguments: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == 55)
@@ -71,14 +72,18 @@ import Testing
     }
 
     /// Registers through the variadic overload even for few arguments (as generic code over packs would).
-    private func registerVariadic<Service, each Arg>(_ container: Container, _ type: Service.Type,
-                                                     _ factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service) {
+    private func registerVariadic<Service, each Arg>(
+        _ container: Container, _ type: Service.Type,
+        _ factory: @escaping @Sendable (Resolver, repeat each Arg) throws -> Service
+    ) {
         container.register(type, factory: factory)
     }
 
     /// Resolves through the variadic path even for few arguments.
-    private func resolveVariadic<Service, each Arg>(_ container: Container, _ type: Service.Type,
-                                                    _ arguments: repeat each Arg) -> Service? {
+    private func resolveVariadic<Service, each Arg>(
+        _ container: Container, _ type: Service.Type,
+        _ arguments: repeat each Arg
+    ) -> Service? {
         container.resolve(type, arguments: repeat each arguments)
     }
 
@@ -111,7 +116,8 @@ import Testing
 
     @Test func forwardedTypeResolvesWithArgumentsThroughEveryPath() {
         let container = Container()
-        container.register(Cat.self) { (_, name: String, age: Int) in Cat(name: name, age: age) }.implements(Animal.self)
+        container.register(Cat.self) { (_, name: String, age: Int) in Cat(name: name, age: age) }.implements(
+            Animal.self)
         #expect(container.resolve(Animal.self, arguments: "Tom", 2)?.name == "Tom")
         #expect(resolveVariadic(container, Animal.self, "Tom", 2)?.name == "Tom")
     }

@@ -1,5 +1,6 @@
-@testable import Assemblage
 import Testing
+
+@testable import Assemblage
 
 // Which factory box each form of `autoregister` and `autoregisterIntoCollection` stores: the forms without runtime
 // arguments share one registration (`_autoregister`), which must keep them on the pack-free path of a factory
@@ -26,7 +27,8 @@ private struct Assembled: Sendable {
             container.autoregister(Assembled.self, name: "2", initializer: Assembled.init(_:_:)),
             container.autoregister(Assembled.self, name: "6", initializer: Assembled.init(_:_:_:_:_:_:)),
             container.autoregister(Assembled.self, name: "7", initializer: Assembled.init(_:_:_:_:_:_:_:)),
-            container.autoregisterIntoCollection(Assembled.self, initializer: Assembled.init as @Sendable () -> Assembled),
+            container.autoregisterIntoCollection(
+                Assembled.self, initializer: Assembled.init as @Sendable () -> Assembled),
             container.autoregisterIntoCollection(Assembled.self, initializer: Assembled.init(_:)),
             container.autoregisterIntoCollection(Assembled.self, initializer: Assembled.init(_:_:_:_:_:_:)),
             container.autoregisterIntoCollection(Assembled.self, initializer: Assembled.init(_:_:_:_:_:_:_:)),

@@ -88,7 +88,9 @@ final class NamedPlugin: Plugin, @unchecked Sendable {
     @Test func elementFactoriesResolveDependencies() throws {
         let container = Container()
         container.register(String.self, name: "prefix") { _ in "p-" }
-        container.registerIntoCollection(Plugin.self) { r in NamedPlugin(try r.require(String.self, name: "prefix") + "1") }
+        container.registerIntoCollection(Plugin.self) { r in
+            NamedPlugin(try r.require(String.self, name: "prefix") + "1")
+        }
         #expect(try container.resolveAll(Plugin.self).map(\.id) == ["p-1"])
     }
 
@@ -115,7 +117,7 @@ final class NamedPlugin: Plugin, @unchecked Sendable {
     @Test func arrayOfAPlainlyRegisteredTypeWithoutElementsFailsAndSaysSo() throws {
         let container = Container()
         container.register(Plugin.self) { _ in NamedPlugin("plain") }
-        #expect(container.resolve([Plugin].self) == nil)   // as in Swinject: [T] resolves only if registered
+        #expect(container.resolve([Plugin].self) == nil)  // as in Swinject: [T] resolves only if registered
         let error = try #require(throws: ResolutionError.self) { try container.require([Plugin].self) }
         #expect(error.code == .notRegistered)
         #expect(error.suggestions.count == 1)

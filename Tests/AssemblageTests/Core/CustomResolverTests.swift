@@ -88,8 +88,11 @@ private func makePerson(from resolver: any Resolver) -> Person? {
         #expect(resolver.resolve(Animal.self, argument: 7)?.name == "Plain")
         #expect(resolver.resolve(Animal.self, arguments: "a", 2)?.name == "Plain")
         #expect(resolver.resolve(Animal.self, name: "cat", arguments: 1, 2, 3, 4, 5, 6, 7, 8, 9)?.name == "Named")
-        #expect(stub.calls == ["resolve(name:)", "resolve(argument: 7)", "resolve(arguments: a, 2)",
-                               "resolve(name:arguments: ×9, last 9)"])
+        #expect(
+            stub.calls == [
+                "resolve(name:)", "resolve(argument: 7)", "resolve(arguments: a, 2)",
+                "resolve(name:arguments: ×9, last 9)",
+            ])
     }
 
     @Test func requirementLeftUnimplementedResolvesToNilInsteadOfRecursing() {

@@ -70,7 +70,10 @@ struct Wrapped: Storage {
         let counter = Counter()
         let container = Container()
         container.register(Storage.self) { _ in DiskStorage() }.inObjectScope(.container)
-        container.decorate(Storage.self) { _, inner in counter.increment(); return Wrapped(tag: "once", inner: inner) }
+        container.decorate(Storage.self) { _, inner in
+            counter.increment()
+            return Wrapped(tag: "once", inner: inner)
+        }
         _ = container.resolve(Storage.self)
         _ = container.resolve(Storage.self)
         #expect(counter.count == 1)
@@ -78,8 +81,18 @@ struct Wrapped: Storage {
     }
 
     @Test func decoratedInstanceIsWhatTheGraphShares() throws {
-        final class Box: @unchecked Sendable { let value: Int; init(_ value: Int) { self.value = value } }
-        final class Pair { let a: Box; let b: Box; init(a: Box, b: Box) { self.a = a; self.b = b } }
+        final class Box: @unchecked Sendable {
+            let value: Int
+            init(_ value: Int) { self.value = value }
+        }
+        final class Pair {
+            let a: Box
+            let b: Box
+            init(a: Box, b: Box) {
+                self.a = a
+                self.b = b
+            }
+        }
         let container = Container()
         container.register(Box.self) { _ in Box(1) }
         container.decorate(Box.self) { _, inner in Box(inner.value + 100) }

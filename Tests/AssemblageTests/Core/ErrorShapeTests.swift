@@ -40,8 +40,10 @@ private struct ShapeAppModule: AutoInitModuleAssembly {
 
 /// Checks what every error must do, whatever its type: the summary is one line and comes first, every other line
 /// is an indented detail, no line is blank or ends in a space, and the three renderings agree.
-private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
-                                                   sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectSharedShape<E: AssemblageError>(
+    _ error: E, _ type: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     let lines = error.description.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(!error.summary.contains("\n"), sourceLocation: sourceLocation)
     #expect(lines.first.map(String.init) == error.summary, sourceLocation: sourceLocation)
@@ -62,11 +64,12 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         let error = #expect(throws: ResolutionError.self) { try container.require(ShapeApp.self) }
         guard let error else { return }
         #expect(error.code == .notRegistered)
-        #expect(error.description == """
-            No registration for ShapeDatabase.
-              Resolution path: ShapeApp → ShapeRepository → ShapeDatabase
-              Registered for ShapeDatabase: ShapeDatabase (name: "replica")
-            """)
+        #expect(
+            error.description == """
+                No registration for ShapeDatabase.
+                  Resolution path: ShapeApp → ShapeRepository → ShapeDatabase
+                  Registered for ShapeDatabase: ShapeDatabase (name: "replica")
+                """)
         #expect(error.details.map(\.label) == ["Resolution path", "Registered for ShapeDatabase"])
         expectSharedShape(error, "ResolutionError")
     }
@@ -74,13 +77,16 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
     @Test func cyclePrintsTheCycleOnceAndTheFixBeneath() {
         let container = Container()
         container.register(ShapeChicken.self) { r in ShapeChicken(try r.require(ShapeEgg.self)) }
-        container.register(ShapeEgg.self) { r in ShapeEgg(try r.require(ShapeChicken.self)) }  // assemblage-check: ignore
+        container.register(ShapeEgg.self) { r in
+            ShapeEgg(try r.require(ShapeChicken.self))  // assemblage-check: ignore
+        }
         let error = #expect(throws: ResolutionError.self) { try container.require(ShapeChicken.self) }
         guard let error else { return }
-        #expect(error.description == """
-            Circular dependency: ShapeChicken → ShapeEgg → ShapeChicken.
-              Break it with initCompleted (property injection) or by resolving Lazy/Provider.
-            """)
+        #expect(
+            error.description == """
+                Circular dependency: ShapeChicken → ShapeEgg → ShapeChicken.
+                  Break it with initCompleted (property injection) or by resolving Lazy/Provider.
+                """)
         expectSharedShape(error, "ResolutionError")
     }
 
@@ -100,10 +106,12 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         #expect(nested.code == .factoryFailed)
         #expect(nested.summary == "The factory for ShapeRepository failed.")
         #expect(nested.details.first?.label == "Cause")
-        #expect(nested.description.hasPrefix("""
-            The factory for ShapeRepository failed.
-              Cause: Missing key in empty properties (key "database.path")
-            """))
+        #expect(
+            nested.description.hasPrefix(
+                """
+                The factory for ShapeRepository failed.
+                  Cause: Missing key in empty properties (key "database.path")
+                """))
         expectSharedShape(nested, "ResolutionError")
     }
 
@@ -112,18 +120,20 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         let scope = container.makeScope(label: "request")
         let undeclared = #expect(throws: ScopeError.self) { try scope.provide(ShapeRequest(id: 1)) }
         #expect(undeclared?.code == .notDeclared)
-        #expect(undeclared?.description == """
-            ShapeRequest is not declared as a scoped value, so scope "request" of container "app" cannot take it.
-              Fix: declare it on the container with registerScopedValue(ShapeRequest.self).
-            """)
+        #expect(
+            undeclared?.description == """
+                ShapeRequest is not declared as a scoped value, so scope "request" of container "app" cannot take it.
+                  Fix: declare it on the container with registerScopedValue(ShapeRequest.self).
+                """)
         undeclared.map { expectSharedShape($0, "ScopeError") }
 
         container.registerScopedValue(ShapeRequest.self)
         let declared = container.makeScope(label: "request")
         try declared.provide(ShapeRequest(id: 1))
         let twice = #expect(throws: ScopeError.self) { try declared.provide(ShapeRequest(id: 2)) }
-        #expect(twice?.description == "scope \"request\" of container \"app\" already has a value for ShapeRequest; "
-            + "each scope takes one value per declaration.")
+        #expect(
+            twice?.description == "scope \"request\" of container \"app\" already has a value for ShapeRequest; "
+                + "each scope takes one value per declaration.")
         #expect(twice?.details.isEmpty == true)
         twice.map { expectSharedShape($0, "ScopeError") }
     }
@@ -138,10 +148,11 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         }
         guard let error else { return }
         #expect(error.code == .disposerFailed)
-        #expect(error.description == """
-            Disposing scope "import" failed for 1 instance:
-              ShapeJournal: disk full
-            """)
+        #expect(
+            error.description == """
+                Disposing scope "import" failed for 1 instance:
+                  ShapeJournal: disk full
+                """)
         expectSharedShape(error, "DisposalError")
     }
 
@@ -151,8 +162,9 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         try? payments.addFallback(main)
         let error = #expect(throws: ContainerError.self) { try main.addFallback(payments) }
         #expect(error?.code == .fallbackCycle)
-        #expect(error?.description
-            == "Adding payments as a fallback of main would make lookup loop: payments already reaches main.")
+        #expect(
+            error?.description
+                == "Adding payments as a fallback of main would make lookup loop: payments already reaches main.")
         error.map { expectSharedShape($0, "ContainerError") }
     }
 
@@ -168,36 +180,39 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
 
     @Test func moduleProblemsPrintTheirPathAndFixIndentedAndSeveralAreNumbered() {
         let one = #expect(throws: ModuleAssemblyError.self) { _ = try ModuleAssembler([ShapeFeedModule()]) }
-        #expect(one?.description == """
-            ShapeStorageModule is needed but was not passed in, and it cannot create itself.
-              Dependency path: ShapeFeedModule → ShapeStorageModule
-              Fix: pass a ShapeStorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
-            """)
+        #expect(
+            one?.description == """
+                ShapeStorageModule is needed but was not passed in, and it cannot create itself.
+                  Dependency path: ShapeFeedModule → ShapeStorageModule
+                  Fix: pass a ShapeStorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
+                """)
         #expect(one?.problems.first?.description == one?.description)
         one.map { expectSharedShape($0, "ModuleAssemblyError") }
 
         let two = #expect(throws: ModuleAssemblyError.self) { _ = try ModuleAssembler([ShapeAppModule()]) }
         #expect(two?.code == .moduleNotProvided)
         #expect(two?.codes == [.moduleNotProvided, .moduleNotProvided])
-        #expect(two?.description == """
-            The module graph cannot be assembled (2 problems):
-              1. ShapeStorageModule is needed but was not passed in, and it cannot create itself.
-                Dependency path: ShapeAppModule → ShapeFeedModule → ShapeStorageModule
-                Fix: pass a ShapeStorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
-              2. ShapeSearchModule is needed but was not passed in, and it cannot create itself.
-                Dependency path: ShapeAppModule → ShapeSearchModule
-                Fix: pass a ShapeSearchModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
-            """)
+        #expect(
+            two?.description == """
+                The module graph cannot be assembled (2 problems):
+                  1. ShapeStorageModule is needed but was not passed in, and it cannot create itself.
+                    Dependency path: ShapeAppModule → ShapeFeedModule → ShapeStorageModule
+                    Fix: pass a ShapeStorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
+                  2. ShapeSearchModule is needed but was not passed in, and it cannot create itself.
+                    Dependency path: ShapeAppModule → ShapeSearchModule
+                    Fix: pass a ShapeSearchModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
+                """)
         two.map { expectSharedShape($0, "ModuleAssemblyError") }
     }
 
     @Test func injectionFailureNamesTheMissingInjectionOrTheStepsFailureFromTheObject() {
         let container = Container()
         let missing = #expect(throws: ResolutionError.self) { try container.inject(into: ShapeScreen()) }
-        #expect(missing?.description == """
-            No injection is registered for ShapeScreen.
-              Fix: container.registerInjection(for: ShapeScreen.self) { r, object in … }
-            """)
+        #expect(
+            missing?.description == """
+                No injection is registered for ShapeScreen.
+                  Fix: container.registerInjection(for: ShapeScreen.self) { r, object in … }
+                """)
         missing.map { expectSharedShape($0, "ResolutionError") }
 
         container.registerInjection(for: ShapeScreen.self) { r, screen in
@@ -205,25 +220,29 @@ private func expectSharedShape<E: AssemblageError>(_ error: E, _ type: String,
         }
         let failed = #expect(throws: ResolutionError.self) { try container.inject(into: ShapeScreen()) }
         #expect(failed?.code == .notRegistered)
-        #expect(failed?.description == """
-            No registration for ShapeDatabase.
-              Resolution path: ShapeScreen → ShapeDatabase
-              Nothing is registered for ShapeDatabase under any name or argument list.
-            """)
+        #expect(
+            failed?.description == """
+                No registration for ShapeDatabase.
+                  Resolution path: ShapeScreen → ShapeDatabase
+                  Nothing is registered for ShapeDatabase under any name or argument list.
+                """)
         failed.map { expectSharedShape($0, "ResolutionError") }
     }
 
     @Test func detailsRenderLabelsContinuationLinesAndNestedDetails() {
-        let detail = ErrorDetail("Cause", "first line\nsecond line  \n\n", details: [
-            ErrorDetail("Resolution path", "A → B"),
-            ErrorDetail("A sentence alone."),
-        ])
-        #expect(detail.description == """
-            Cause: first line
-              second line
-              Resolution path: A → B
-              A sentence alone.
-            """)
+        let detail = ErrorDetail(
+            "Cause", "first line\nsecond line  \n\n",
+            details: [
+                ErrorDetail("Resolution path", "A → B"),
+                ErrorDetail("A sentence alone."),
+            ])
+        #expect(
+            detail.description == """
+                Cause: first line
+                  second line
+                  Resolution path: A → B
+                  A sentence alone.
+                """)
         #expect(ErrorDetail("Fix", "").description == "Fix:")
         #expect(ErrorDetail.cause(describing: ShapeDiskFull()).description == "Cause: disk full")
     }

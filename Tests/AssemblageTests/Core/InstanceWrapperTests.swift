@@ -26,11 +26,16 @@ final class Report {
         final class Holder {
             let engine: Engine
             let lazy: Lazy<Engine>
-            init(engine: Engine, lazy: Lazy<Engine>) { self.engine = engine; self.lazy = lazy }
+            init(engine: Engine, lazy: Lazy<Engine>) {
+                self.engine = engine
+                self.lazy = lazy
+            }
         }
         let container = Container()
         container.register(Engine.self) { _ in Engine() }
-        container.register(Holder.self) { r in Holder(engine: r.resolve(Engine.self)!, lazy: r.resolve(Lazy<Engine>.self)!) }
+        container.register(Holder.self) { r in
+            Holder(engine: r.resolve(Engine.self)!, lazy: r.resolve(Lazy<Engine>.self)!)
+        }
         let holder = try #require(container.resolve(Holder.self))
         #expect(holder.lazy.instance === holder.engine)
     }

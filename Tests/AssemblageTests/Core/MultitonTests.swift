@@ -5,7 +5,10 @@ import Testing
 final class Connection: @unchecked Sendable {
     let host: String
     let port: Int
-    init(host: String, port: Int = 0) { self.host = host; self.port = port }
+    init(host: String, port: Int = 0) {
+        self.host = host
+        self.port = port
+    }
 }
 
 @Suite struct MultitonTests {
@@ -24,14 +27,20 @@ final class Connection: @unchecked Sendable {
         let container = Container()
         container.register(Connection.self) { (_, host: String, port: Int) in Connection(host: host, port: port) }
             .inObjectScope(.multiton)
-        #expect(container.resolve(Connection.self, arguments: "a", 1) === container.resolve(Connection.self, arguments: "a", 1))
-        #expect(container.resolve(Connection.self, arguments: "a", 1) !== container.resolve(Connection.self, arguments: "a", 2))
+        #expect(
+            container.resolve(Connection.self, arguments: "a", 1)
+                === container.resolve(Connection.self, arguments: "a", 1))
+        #expect(
+            container.resolve(Connection.self, arguments: "a", 1)
+                !== container.resolve(Connection.self, arguments: "a", 2))
     }
 
     @Test func worksThroughTheVariadicPath() {
         let container = Container()
-        container.register(Connection.self) { (_, a: String, b: Int, c: Int, d: Int) in Connection(host: a, port: b + c + d) }
-            .inObjectScope(.multiton)
+        container.register(Connection.self) { (_, a: String, b: Int, c: Int, d: Int) in
+            Connection(host: a, port: b + c + d)
+        }
+        .inObjectScope(.multiton)
         let first = container.resolve(Connection.self, arguments: "h", 1, 2, 3)
         #expect(first === container.resolve(Connection.self, arguments: "h", 1, 2, 3))
         #expect(first?.port == 6)

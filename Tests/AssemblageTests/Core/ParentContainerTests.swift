@@ -4,7 +4,10 @@ import Testing
 protocol Session: Sendable { var id: String { get } }
 struct LiveSession: Session { let id = "live" }
 struct MockSession: Session { let id = "mock" }
-final class NetworkService { let session: Session; init(session: Session) { self.session = session } }
+final class NetworkService {
+    let session: Session
+    init(session: Session) { self.session = session }
+}
 
 @Suite struct ParentContainerTests {
     @Test func childResolvesParentRegistration() {

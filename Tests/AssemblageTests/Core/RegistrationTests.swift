@@ -85,8 +85,10 @@ import Testing
     @Test func behaviorIsNotifiedOfRegistrationsAndForwards() {
         final class Recorder: Behavior, @unchecked Sendable {
             var seen: [String] = []
-            func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
-                                          toService entry: ServiceEntry<Service>, withName name: String?) {
+            func container<Type, Service>(
+                _ container: Container, didRegisterType type: Type.Type,
+                toService entry: ServiceEntry<Service>, withName name: String?
+            ) {
                 seen.append("\(Type.self)/\(Service.self)/\(name ?? "-")")
             }
         }

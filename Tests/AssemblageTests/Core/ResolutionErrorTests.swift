@@ -75,12 +75,14 @@ final class LoudGreeter: BaseGreeter, @unchecked Sendable {}
             #expect(error.code == .notRegistered)
             #expect(error.key == ServiceKey(Database.self, name: "primary"))
             #expect(error.pathDescription == "App → Repository → Database (name: \"primary\")")
-            #expect(error.nearMisses.map(\.description) == ["Database (name: \"replica\")", "Database (arguments: String)"])
-            #expect(error.description == """
-                No registration for Database (name: "primary").
-                  Resolution path: App → Repository → Database (name: "primary")
-                  Registered for Database: Database (name: "replica"), Database (arguments: String)
-                """)
+            #expect(
+                error.nearMisses.map(\.description) == ["Database (name: \"replica\")", "Database (arguments: String)"])
+            #expect(
+                error.description == """
+                    No registration for Database (name: "primary").
+                      Resolution path: App → Repository → Database (name: "primary")
+                      Registered for Database: Database (name: "replica"), Database (arguments: String)
+                    """)
         }
     }
 
@@ -197,8 +199,12 @@ final class LoudGreeter: BaseGreeter, @unchecked Sendable {}
 
     @Test func errorsCompareAndDescribeTheirCode() {
         #expect(ResolutionError.Code.notRegistered.description == "notRegistered")
-        let first = Result<Database, ResolutionError> { () throws(ResolutionError) in try Container().require(Database.self) }
-        let second = Result<Database, ResolutionError> { () throws(ResolutionError) in try Container().require(Database.self) }
+        let first = Result<Database, ResolutionError> { () throws(ResolutionError) in
+            try Container().require(Database.self)
+        }
+        let second = Result<Database, ResolutionError> { () throws(ResolutionError) in
+            try Container().require(Database.self)
+        }
         #expect(throws: ResolutionError.self) { try first.get() }
         if case .failure(let a) = first, case .failure(let b) = second { #expect(a == b) }
     }

@@ -3,11 +3,17 @@ import Testing
 
 /// A graph of objects where two parts need the same dependency.
 final class Engine {}
-final class Wheel { let engine: Engine; init(engine: Engine) { self.engine = engine } }
+final class Wheel {
+    let engine: Engine
+    init(engine: Engine) { self.engine = engine }
+}
 final class Car {
     let engine: Engine
     let wheel: Wheel
-    init(engine: Engine, wheel: Wheel) { self.engine = engine; self.wheel = wheel }
+    init(engine: Engine, wheel: Wheel) {
+        self.engine = engine
+        self.wheel = wheel
+    }
 }
 
 @Suite struct ScopeTests {
@@ -172,7 +178,7 @@ final class ResolvesOnDeinit {
         let container = ScopeTests().carContainer(engineScope: .graph)
         container.register(ResolvesOnDeinit.self) { r in ResolvesOnDeinit(container: (r as! Container)) }
         container.register(Wheel.self, name: "holder") { r in
-            _ = r.resolve(ResolvesOnDeinit.self)   // graph-scoped, nested: kept in the graph until it ends
+            _ = r.resolve(ResolvesOnDeinit.self)  // graph-scoped, nested: kept in the graph until it ends
             return Wheel(engine: r.resolve(Engine.self)!)
         }
         for _ in 0..<100 { #expect(container.resolve(Wheel.self, name: "holder") != nil) }
@@ -182,7 +188,8 @@ final class ResolvesOnDeinit {
 @Suite struct BuiltInScopeStorageTests {
     @Test func builtInScopesMakeTheStorageWithTheirRule() {
         for scope in [ObjectScope.container, .singleton, .multiton] {
-            let storage = scope.makeStorage(), held = NSObjectLike()
+            let storage = scope.makeStorage()
+            let held = NSObjectLike()
             storage.instance = held
             #expect(storage.instance as AnyObject? === held, "\(scope) keeps its instance")
         }
@@ -194,7 +201,8 @@ final class ResolvesOnDeinit {
         let weak = ObjectScope.weak.makeStorage()
         weak.instance = NSObjectLike()
         #expect(weak.instance == nil, "weak keeps nothing that no one else holds")
-        let graph = ObjectScope.graph.makeStorage(), held = NSObjectLike()
+        let graph = ObjectScope.graph.makeStorage()
+        let held = NSObjectLike()
         graph.instance = held
         #expect(graph.instance as AnyObject? === held)
         graph.graphResolutionCompleted()
@@ -202,7 +210,8 @@ final class ResolvesOnDeinit {
     }
 
     @Test func aCustomScopeOverABuiltInOneComposesWithItsStorage() {
-        let session = ObjectScope(storageFactory: PermanentStorage.init, description: "session", parent: ObjectScope.weak)
+        let session = ObjectScope(
+            storageFactory: PermanentStorage.init, description: "session", parent: ObjectScope.weak)
         let storage = session.makeStorage()
         let held = NSObjectLike()
         storage.instance = held
@@ -219,4 +228,3 @@ final class ResolvesOnDeinit {
 }
 
 private final class NSObjectLike {}
-

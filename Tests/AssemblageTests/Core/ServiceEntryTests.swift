@@ -1,7 +1,10 @@
 import Assemblage
 import Testing
 
-final class Parent { let child: Child; init(child: Child) { self.child = child } }
+final class Parent {
+    let child: Child
+    init(child: Child) { self.child = child }
+}
 final class Child { weak var parent: Parent? }
 
 @Suite struct ServiceEntryTests {

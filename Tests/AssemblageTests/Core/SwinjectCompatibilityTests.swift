@@ -20,7 +20,10 @@ private final class Kitten: AnimalType {
 private final class Horse: AnimalType {
     let name: String?
     var running = false
-    init(name: String, running: Bool) { self.name = name; self.running = running }
+    init(name: String, running: Bool) {
+        self.name = name
+        self.running = running
+    }
 }
 
 private final class PetOwner: PersonType {
@@ -30,8 +33,10 @@ private final class PetOwner: PersonType {
 
 private struct CountingBehavior: Behavior {
     let counter: Counter
-    func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
-                                  toService entry: ServiceEntry<Service>, withName name: String?) {
+    func container<Type, Service>(
+        _ container: Container, didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>, withName name: String?
+    ) {
         counter.increment()
     }
 }
@@ -83,7 +88,9 @@ private struct SeedAssembly: AssemblyType {
             do {
                 _ = try container.require(AnimalType.self, argument: "Mew")
             } catch {
-                #expect(String(describing: error).contains("Registered for AnimalType: AnimalType (arguments: Optional<String>)"))
+                #expect(
+                    String(describing: error).contains(
+                        "Registered for AnimalType: AnimalType (arguments: Optional<String>)"))
                 throw error
             }
         }
@@ -131,7 +138,8 @@ private struct SeedAssembly: AssemblyType {
     }
 
     @Test func customScopeWithSwinjectStorages() {
-        let custom = ObjectScope(storageFactory: PermanentStorage.init, description: "custom", parent: ObjectScope.graph)
+        let custom = ObjectScope(
+            storageFactory: PermanentStorage.init, description: "custom", parent: ObjectScope.graph)
         let container = Container()
         container.register(Kitten.self) { _ in Kitten(name: nil) }.inObjectScope(custom)
         #expect(container.resolve(Kitten.self) === container.resolve(Kitten.self))

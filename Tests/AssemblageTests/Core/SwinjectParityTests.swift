@@ -1,6 +1,7 @@
-@testable import Assemblage
 import Foundation
 import Testing
+
+@testable import Assemblage
 
 // Behaviours where Assemblage matches Swinject 2.10.0 exactly (its own suite runs in scripts/swinject-suite.sh;
 // these are the project's tests of the same behaviours, with their failure paths).
@@ -24,8 +25,10 @@ private final class BoxStorage: InstanceStorage, @unchecked Sendable {  // @unch
 
 private final class FailureSpy: DebugHelper {
     var failures: [(type: String, key: ServiceKey, available: Int)] = []
-    func resolutionFailed<Service>(serviceType: Service.Type, key: ServiceKey,
-                                   availableRegistrations: [ServiceKey: ServiceEntryProtocol]) {
+    func resolutionFailed<Service>(
+        serviceType: Service.Type, key: ServiceKey,
+        availableRegistrations: [ServiceKey: ServiceEntryProtocol]
+    ) {
         failures.append(("\(serviceType)", key, availableRegistrations.count))
     }
 }
@@ -38,13 +41,14 @@ private final class FailureSpy: DebugHelper {
         container.register(Animal.self, name: "b") { _ in Cat() }.inObjectScope(.container)
         container.register(Animal.self) { (_, name: String, age: Int) in Cat(name: name, age: age) }
             .initCompleted { _, _ in }.initCompleted { _, _ in }
-        #expect(container.description == """
-            [
-                { Service: Animal, Factory: (Resolver, String, Int) -> Animal, ObjectScope: graph, \
-            InitCompleted: Specified 2 closures },
-                { Service: Animal, Name: "b", Factory: Resolver -> Animal, ObjectScope: container }
-            ]
-            """)
+        #expect(
+            container.description == """
+                [
+                    { Service: Animal, Factory: (Resolver, String, Int) -> Animal, ObjectScope: graph, \
+                InitCompleted: Specified 2 closures },
+                    { Service: Animal, Name: "b", Factory: Resolver -> Animal, ObjectScope: container }
+                ]
+                """)
     }
 
     @Test func emptyContainerDescribesAsEmptyBrackets() {
@@ -80,7 +84,7 @@ private final class FailureSpy: DebugHelper {
         let container = Container()
         container.register(Animal.self) { _ in Cat() }.inObjectScope(scope)
         storage.instance = Dog()
-        #expect(container.resolve(Animal.self)?.name == "Rex")   // the storage's instance is used
+        #expect(container.resolve(Animal.self)?.name == "Rex")  // the storage's instance is used
         container.resetObjectScope(scope)
         #expect(storage.instance == nil)
         #expect(container.resolve(Animal.self)?.name == "Mimi")
@@ -135,18 +139,25 @@ private final class FailureSpy: DebugHelper {
         container.register(Animal.self, name: "cat") { _ in Cat(name: "Invoked") }
         let found: Animal? = container._resolve(name: "cat") { (factory: (Resolver) -> Any) in factory(container) }
         #expect(found?.name == "Invoked")
-        let missing: Animal? = container._resolve(name: "cat", option: Shelf(number: 1)) { (factory: (Resolver) -> Any) in
+        let missing: Animal? = container._resolve(name: "cat", option: Shelf(number: 1)) {
+            (factory: (Resolver) -> Any) in
             factory(container)
         }
         #expect(missing == nil)
-        #expect(spy.failures.first?.key == ServiceKey(serviceType: Animal.self, argumentsType: Resolver.self,
-                                                      name: "cat", option: Shelf(number: 1)))
+        #expect(
+            spy.failures.first?.key
+                == ServiceKey(
+                    serviceType: Animal.self, argumentsType: Resolver.self,
+                    name: "cat", option: Shelf(number: 1)))
     }
 
     @Test func entryMadeOutsideContainerKeepsGivenScope() {
-        let entry = ServiceEntry(serviceType: Int.self, argumentsType: Resolver.self, factory: { 0 }, objectScope: .weak)
+        let entry = ServiceEntry(
+            serviceType: Int.self, argumentsType: Resolver.self, factory: { 0 }, objectScope: .weak)
         #expect(entry.objectScope === ObjectScope.weak)
-        #expect(ServiceEntry(serviceType: Int.self, argumentsType: Resolver.self, factory: { 0 }).objectScope === ObjectScope.graph)
+        #expect(
+            ServiceEntry(serviceType: Int.self, argumentsType: Resolver.self, factory: { 0 }).objectScope
+                === ObjectScope.graph)
     }
 }
 

@@ -14,8 +14,16 @@ final class SlowSingleton: @unchecked Sendable {
 final class Collector<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [T] = []
-    func append(_ item: T) { lock.lock(); items.append(item); lock.unlock() }
-    var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
+    func append(_ item: T) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+    var all: [T] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
 }
 
 @Suite struct ThreadSafetyTests {
@@ -49,8 +57,14 @@ final class Collector<T>: @unchecked Sendable {
     @Test func manyTasksResolveAGraphWithSingletonsConstructedOnce() async {
         let counters = (0..<3).map { _ in Counter() }
         let container = Container()
-        container.register(Engine.self) { _ in counters[0].increment(); return Engine() }.inObjectScope(.container)
-        container.register(Cat.self) { _ in counters[1].increment(); return Cat() }.inObjectScope(.singleton)
+        container.register(Engine.self) { _ in
+            counters[0].increment()
+            return Engine()
+        }.inObjectScope(.container)
+        container.register(Cat.self) { _ in
+            counters[1].increment()
+            return Cat()
+        }.inObjectScope(.singleton)
         container.register(Wheel.self) { r in Wheel(engine: r.resolve(Engine.self)!) }
         container.register(Car.self) { r in
             _ = r.resolve(Cat.self)
@@ -150,7 +164,11 @@ final class Collector<T>: @unchecked Sendable {
         for start in 0..<2 {
             DispatchQueue.global().async(group: group) {
                 do {
-                    if start == 0 { _ = try container.require(CycleA.self) } else { _ = try container.require(CycleB.self) }
+                    if start == 0 {
+                        _ = try container.require(CycleA.self)
+                    } else {
+                        _ = try container.require(CycleB.self)
+                    }
                 } catch {
                     codes.append((error as? ResolutionError)?.code ?? .factoryFailed)
                 }
@@ -160,4 +178,3 @@ final class Collector<T>: @unchecked Sendable {
         #expect(codes.all.contains(.cycle))
     }
 }
-

@@ -30,7 +30,12 @@ private final class RequestQuery: Disposable, Sendable {
 private final class AsyncCallCounter: @unchecked Sendable {  // @unchecked: `count` is guarded by `lock`.
     private let lock = NSLock()
     private var count = 0
-    @discardableResult func next() -> Int { lock.withLock { count += 1; return count } }
+    @discardableResult func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
     var value: Int { lock.withLock { count } }
 }
 
@@ -41,7 +46,7 @@ extension CrossFeature {
             container.registerScopedValue(RequestValue.self)
             container.register(RequestConnection.self) { r async throws in
                 opened.next()
-                try await Task.sleep(for: .milliseconds(5))   // stands in for I/O; other tasks ask meanwhile
+                try await Task.sleep(for: .milliseconds(5))  // stands in for I/O; other tasks ask meanwhile
                 return RequestConnection(request: try await r.resolveAsync(RequestValue.self), log: log)
             }.inObjectScope(.scoped)
             container.register(RequestQuery.self) { r async throws in
@@ -187,7 +192,7 @@ extension CrossFeature {
                 await Task.yield()
                 return RequestConnection(request: RequestValue(id: 0), log: log)
             }.inObjectScope(.transient)
-            let outside = try await container.resolveAsync(RequestConnection.self)   // the caller owns it
+            let outside = try await container.resolveAsync(RequestConnection.self)  // the caller owns it
             try await container.withScope { scope in
                 let a = try await scope.resolveAsync(RequestConnection.self)
                 let b = try await scope.resolveAsync(RequestConnection.self)

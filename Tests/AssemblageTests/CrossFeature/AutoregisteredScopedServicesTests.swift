@@ -77,7 +77,7 @@ extension CrossFeature {
                 try scope.provide(RequestValue(id: 4))
                 let a = try scope.require(AutoRepository.self)
                 let b = try scope.require(AutoRepository.self)
-                #expect(a !== b && a.unit === b.unit)   // two transients over the scope's one unit
+                #expect(a !== b && a.unit === b.unit)  // two transients over the scope's one unit
             }
             #expect(log.entries == ["repository 4", "repository 4", "unit"])
         }
@@ -94,7 +94,7 @@ extension CrossFeature {
             }
             #expect(scope.resolve(AutoHandler.self) == nil)
             try scope.endSynchronously()
-            #expect(log.entries == ["unit"])   // made before the value was found missing; the scope disposed it
+            #expect(log.entries == ["unit"])  // made before the value was found missing; the scope disposed it
         }
 
         @Test func anAutoregisteredScopedServiceOutsideAnyScopeThrowsNoActiveScope() {

@@ -25,10 +25,14 @@ extension CrossFeature {
             let container = Container()
             container.registerScopedValue(RequestValue.self)
             container.register(Tracked.self) { _ in Tracked("unit", log: log) }.inObjectScope(.scoped)
-            container.register(RequestScreenModel.self, mainActorFactory: { r in
-                RequestScreenModel(unit: try r.require(Tracked.self), request: try r.require(RequestValue.self),
-                                   log: log)
-            }).inObjectScope(.scoped)
+            container.register(
+                RequestScreenModel.self,
+                mainActorFactory: { r in
+                    RequestScreenModel(
+                        unit: try r.require(Tracked.self), request: try r.require(RequestValue.self),
+                        log: log)
+                }
+            ).inObjectScope(.scoped)
             return container
         }
 
@@ -44,7 +48,7 @@ extension CrossFeature {
             let model = try first.require(RequestScreenModel.self)
             model.title = "first"
             #expect(model === (try first.require(RequestScreenModel.self)))
-            #expect(model.unit === (try first.require(Tracked.self)))   // its nonisolated dependency, same scope
+            #expect(model.unit === (try first.require(Tracked.self)))  // its nonisolated dependency, same scope
             #expect(model.request == RequestValue(id: 1))
 
             let other = try second.require(RequestScreenModel.self)

@@ -72,7 +72,8 @@ private struct ValidatedPluginModule: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
     func assemble(container: Container) {
         container.registerIntoCollection(ValidatedPlugin.self) { r in
-            ValidatedCachePlugin(cache: try r.require(ValidatedCache.self))  // assemblage-check: ignore (missing on purpose)
+            // Missing on purpose:
+            ValidatedCachePlugin(cache: try r.require(ValidatedCache.self))  // assemblage-check: ignore
         }
     }
 }
@@ -110,8 +111,11 @@ extension CrossFeature {
             let ids = Dictionary(report.graph.nodes.map { ($0.key, $0.id) }, uniquingKeysWith: { first, _ in first })
             let reportNode = try #require(ids[ServiceKey(ValidatedReport.self)])
             let edges = report.graph.edges.filter { $0.from == reportNode }.map(\.to)
-            #expect(Set(edges) == [try #require(ids[ServiceKey(ValidatedLedger.self)]),
-                                   try #require(ids[ServiceKey(ValidatedClient.self)])])
+            #expect(
+                Set(edges) == [
+                    try #require(ids[ServiceKey(ValidatedLedger.self)]),
+                    try #require(ids[ServiceKey(ValidatedClient.self)]),
+                ])
             let resolved = try assembler.resolver.require(ValidatedReport.self)
             #expect(resolved.ledger === (try assembler.resolver.require(ValidatedLedger.self)))
         }

@@ -44,8 +44,10 @@ private struct AcrossRequestSessionModule: ModuleAssembly {
     func assemble(container: Container) {
         let log = self.log
         container.registerScopedValue(RequestValue.self)
-        container.register(AcrossRequestSession.self) { r in AcrossRequestSession(request: try r.require(RequestValue.self), log: log) }
-            .inObjectScope(.scoped)
+        container.register(AcrossRequestSession.self) { r in
+            AcrossRequestSession(request: try r.require(RequestValue.self), log: log)
+        }
+        .inObjectScope(.scoped)
     }
 }
 
@@ -54,12 +56,15 @@ private struct AcrossRequestFeedModule: ModuleAssembly {
     let log: DisposalLog
     func assemble(container: Container) {
         let log = self.log
-        container.register(AcrossRequestFeed.self) { r in AcrossRequestFeed(session: try r.require(AcrossRequestSession.self), log: log) }
-            .inObjectScope(.scoped)
-        container.register(AcrossRequestLeakyFeed.self) { r in
-            AcrossRequestLeakyFeed(invoice: try r.require(AcrossRequestInvoice.self))  // assemblage-check: ignore (undeclared on purpose)
+        container.register(AcrossRequestFeed.self) { r in
+            AcrossRequestFeed(session: try r.require(AcrossRequestSession.self), log: log)
         }
-            .inObjectScope(.scoped)
+        .inObjectScope(.scoped)
+        container.register(AcrossRequestLeakyFeed.self) { r in
+            // Undeclared on purpose:
+            AcrossRequestLeakyFeed(invoice: try r.require(AcrossRequestInvoice.self))  // assemblage-check: ignore
+        }
+        .inObjectScope(.scoped)
     }
 }
 
@@ -101,8 +106,10 @@ private struct AcrossRequestConnectionModule: ModuleAssembly {
 extension CrossFeature {
     @Suite struct RequestScopesAcrossModulesTests {
         private func assemble(_ log: DisposalLog) throws -> (ModuleAssembler, Container) {
-            let assembler = try ModuleAssembler([AcrossRequestFeedModule(log: log), AcrossRequestSessionModule(log: log),
-                                                 AcrossRequestBillingModule()])
+            let assembler = try ModuleAssembler([
+                AcrossRequestFeedModule(log: log), AcrossRequestSessionModule(log: log),
+                AcrossRequestBillingModule(),
+            ])
             return (assembler, try #require(assembler.resolver as? Container))
         }
 
@@ -132,7 +139,7 @@ extension CrossFeature {
             let (assembler, _) = try assemble(log)
             try await assembler.withScope(label: "request 7") { scope in
                 try scope.provide(RequestValue(id: 7))
-                _ = try scope.require(AcrossRequestFeed.self)   // makes the session first, then the feed
+                _ = try scope.require(AcrossRequestFeed.self)  // makes the session first, then the feed
                 _ = try scope.require(AcrossRequestSession.self)
             }
             #expect(log.entries == ["feed 7", "session 7"])
@@ -198,7 +205,9 @@ extension CrossFeature {
 
         @Test func aModulesAsyncScopedFactoryResolvesInTheRequestAndIsDisposedWithIt() async throws {
             let log = DisposalLog()
-            let assembler = try ModuleAssembler([AcrossRequestConnectionModule(log: log), AcrossRequestSessionModule(log: log)])
+            let assembler = try ModuleAssembler([
+                AcrossRequestConnectionModule(log: log), AcrossRequestSessionModule(log: log),
+            ])
             try await assembler.withScope(label: "request 8") { scope in
                 try scope.provide(RequestValue(id: 8))
                 let connection = try await scope.resolveAsync(AcrossRequestConnection.self)
@@ -211,7 +220,9 @@ extension CrossFeature {
         @Test func theAssemblersResolverResolvesAModulesAsyncFactory() async throws {
             // Outside any scope: resolveAsync through the root forwards into the module (it trapped before).
             let log = DisposalLog()
-            let assembler = try ModuleAssembler([AcrossRequestConnectionModule(log: log), AcrossRequestSessionModule(log: log)])
+            let assembler = try ModuleAssembler([
+                AcrossRequestConnectionModule(log: log), AcrossRequestSessionModule(log: log),
+            ])
             await #expect {
                 _ = try await assembler.resolver.resolveAsync(AcrossRequestConnection.self)
             } throws: { ($0 as? ResolutionError)?.code == .noActiveScope }
@@ -221,7 +232,9 @@ extension CrossFeature {
 
         @Test func aModulesTransientMadeInARequestIsDisposedWhenItEnds() throws {
             let log = DisposalLog()
-            let assembler = try ModuleAssembler([AcrossRequestConnectionModule(log: log), AcrossRequestSessionModule(log: log)])
+            let assembler = try ModuleAssembler([
+                AcrossRequestConnectionModule(log: log), AcrossRequestSessionModule(log: log),
+            ])
             try assembler.withSynchronousScope { scope in
                 _ = try scope.require(AcrossRequestFormatter.self)
                 #expect(log.entries.isEmpty)
@@ -236,7 +249,9 @@ extension CrossFeature {
                 #expect {
                     try scope.require(AcrossRequestFeed.self)
                 } throws: { error in
-                    guard let error = error as? ResolutionError, error.code == .scopedValueNotProvided else { return false }
+                    guard let error = error as? ResolutionError, error.code == .scopedValueNotProvided else {
+                        return false
+                    }
                     return error.key == ServiceKey(RequestValue.self)
                 }
                 // Provided once, it is the request's; a second provide is refused.

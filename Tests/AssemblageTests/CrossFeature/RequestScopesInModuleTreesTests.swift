@@ -81,7 +81,7 @@ extension CrossFeature {
             let (_, module) = try requestModule(log)
             try await module.withScope(label: "request 7") { scope in
                 try scope.provide(RequestValue(id: 7))
-                _ = try scope.require(ModuleRequestJournal.self)   // makes the session first, then the journal
+                _ = try scope.require(ModuleRequestJournal.self)  // makes the session first, then the journal
                 _ = try scope.require(ModuleRequestSession.self)
             }
             #expect(log.entries == ["journal 7", "session 7"])

@@ -34,7 +34,7 @@ extension CrossFeature {
             container.registerIntoCollection(RequestStep.self, name: "trace", priority: 10) { _ in
                 RequestStep("trace", log: log)
             }
-                .inObjectScope(.scoped)
+            .inObjectScope(.scoped)
             container.registerIntoCollection(RequestStep.self) { r in
                 RequestStep("audit", request: try r.require(RequestValue.self), log: log)
             }.inObjectScope(.scoped)
@@ -52,7 +52,7 @@ extension CrossFeature {
             try second.provide(RequestValue(id: 2))
 
             let steps = try first.resolveAll(RequestStep.self)
-            #expect(steps.map(\.name) == ["trace", "auth", "audit"])   // priority first, then registration order
+            #expect(steps.map(\.name) == ["trace", "auth", "audit"])  // priority first, then registration order
             let again = try first.resolveAll(RequestStep.self)
             #expect(zip(steps, again).allSatisfy { $0 === $1 })
             #expect(try first.require([RequestStep].self).elementsEqual(steps, by: ===))
@@ -73,7 +73,7 @@ extension CrossFeature {
             let container = container(log)
             try container.withSynchronousScope { scope in
                 try scope.provide(RequestValue(id: 1))
-                _ = try scope.require(RequestPipeline.self)   // makes the elements in the collection's order
+                _ = try scope.require(RequestPipeline.self)  // makes the elements in the collection's order
                 _ = try scope.resolveAll(RequestStep.self)
             }
             // Made trace (priority 10), auth, audit: disposed newest first.
@@ -85,7 +85,7 @@ extension CrossFeature {
             let container = Container()
             container.registerIntoCollection(RequestStep.self) { _ in RequestStep("transient", log: log) }
                 .inObjectScope(.transient)
-            let outside = try container.resolveAll(RequestStep.self)   // the caller owns it
+            let outside = try container.resolveAll(RequestStep.self)  // the caller owns it
             try container.withSynchronousScope { scope in
                 let a = try scope.resolveAll(RequestStep.self)
                 let b = try scope.resolveAll(RequestStep.self)

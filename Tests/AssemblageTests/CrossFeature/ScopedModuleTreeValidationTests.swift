@@ -28,8 +28,10 @@ private struct AcrossValidatedRequestModule: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
     func assemble(container: Container) {
         container.registerScopedValue(RequestValue.self)
-        container.register(AcrossValidatedLedger.self) { r in AcrossValidatedLedger(request: try r.require(RequestValue.self)) }
-            .inObjectScope(.scoped)
+        container.register(AcrossValidatedLedger.self) { r in
+            AcrossValidatedLedger(request: try r.require(RequestValue.self))
+        }
+        .inObjectScope(.scoped)
     }
 }
 
@@ -39,8 +41,10 @@ private struct AcrossValidatedRequestWithSampleModule: AutoInitModuleAssembly {
     static var replaces: [any ModuleAssembly.Type] { [AcrossValidatedRequestModule.self] }
     func assemble(container: Container) {
         container.registerScopedValue(RequestValue.self, validationValue: { RequestValue(id: 0) })
-        container.register(AcrossValidatedLedger.self) { r in AcrossValidatedLedger(request: try r.require(RequestValue.self)) }
-            .inObjectScope(.scoped)
+        container.register(AcrossValidatedLedger.self) { r in
+            AcrossValidatedLedger(request: try r.require(RequestValue.self))
+        }
+        .inObjectScope(.scoped)
     }
 }
 
@@ -53,9 +57,12 @@ private struct AcrossValidatedClientModule: AutoInitModuleAssembly {
 
 /// Autoregisters a scoped report over the ledger (RequestModule) and the client (ClientModule).
 private struct AcrossValidatedReportModule: AutoInitModuleAssembly {
-    static var dependencies: [any ModuleAssembly.Type] { [AcrossValidatedRequestModule.self, AcrossValidatedClientModule.self] }
+    static var dependencies: [any ModuleAssembly.Type] {
+        [AcrossValidatedRequestModule.self, AcrossValidatedClientModule.self]
+    }
     func assemble(container: Container) {
-        container.autoregister(AcrossValidatedReport.self, initializer: AcrossValidatedReport.init).inObjectScope(.scoped)
+        container.autoregister(AcrossValidatedReport.self, initializer: AcrossValidatedReport.init).inObjectScope(
+            .scoped)
     }
 }
 
@@ -64,9 +71,10 @@ private struct AcrossValidatedUndeclaredValueModule: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
     func assemble(container: Container) {
         container.register(AcrossValidatedLedger.self, name: "own") { r in
-            AcrossValidatedLedger(request: try r.require(RequestValue.self))  // assemblage-check: ignore (undeclared on purpose)
+            // Undeclared on purpose:
+            AcrossValidatedLedger(request: try r.require(RequestValue.self))  // assemblage-check: ignore
         }
-            .inObjectScope(.scoped)
+        .inObjectScope(.scoped)
     }
 }
 
@@ -89,10 +97,14 @@ private struct AcrossValidatedReportDecoratorModule: AutoInitModuleAssembly {
 /// Registers the report that AcrossValidatedReportDecoratorModule decorates.
 private struct AcrossValidatedDecoratedReportModule: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] {
-        [AcrossValidatedReportDecoratorModule.self, AcrossValidatedRequestModule.self, AcrossValidatedClientModule.self]
+        [
+            AcrossValidatedReportDecoratorModule.self, AcrossValidatedRequestModule.self,
+            AcrossValidatedClientModule.self,
+        ]
     }
     func assemble(container: Container) {
-        container.autoregister(AcrossValidatedReport.self, initializer: AcrossValidatedReport.init).inObjectScope(.scoped)
+        container.autoregister(AcrossValidatedReport.self, initializer: AcrossValidatedReport.init).inObjectScope(
+            .scoped)
     }
 }
 
@@ -107,7 +119,9 @@ extension CrossFeature {
         }
 
         @Test func aValidationValueInAModuleLetsValidationCheckPastTheValue() throws {
-            let assembler = try ModuleAssembler([AcrossValidatedReportModule(), AcrossValidatedRequestWithSampleModule()])
+            let assembler = try ModuleAssembler([
+                AcrossValidatedReportModule(), AcrossValidatedRequestWithSampleModule(),
+            ])
             let report = assembler.validate()
             #expect(report.isValid, "\(report)")
             // With the stand-in value the ledger was made, so the graph has the edge report → ledger → value.
@@ -118,12 +132,16 @@ extension CrossFeature {
         }
 
         @Test func aScopedValueDeclaredInAModuleItDoesNotDependOnIsAnUndeclaredDependency() throws {
-            let assembler = try ModuleAssembler([AcrossValidatedUndeclaredValueModule(), AcrossValidatedRequestModule()])
+            let assembler = try ModuleAssembler([
+                AcrossValidatedUndeclaredValueModule(), AcrossValidatedRequestModule(),
+            ])
             let report = assembler.validate()
             let issue = try #require(report.issues(of: .undeclaredDependency).first)
             #expect(issue.key == ServiceKey(RequestValue.self))
             #expect(issue.message.contains("AcrossValidatedUndeclaredValueModule resolves RequestValue"))
-            #expect(issue.message.contains("add AcrossValidatedRequestModule.self to AcrossValidatedUndeclaredValueModule.dependencies"))
+            #expect(
+                issue.message.contains(
+                    "add AcrossValidatedRequestModule.self to AcrossValidatedUndeclaredValueModule.dependencies"))
         }
 
         @Test func aModulesDecoratorThatMatchesNothingIsReported() throws {

@@ -45,7 +45,9 @@ extension CrossFeature {
                 return PathAsyncHandler(repository: try await r.resolveAsync(PathRepository.self))
             }.inObjectScope(.scoped)
             try await container.withScope { scope in
-                let error = await #expect(throws: ResolutionError.self) { try await scope.resolveAsync(PathAsyncHandler.self) }
+                let error = await #expect(throws: ResolutionError.self) {
+                    try await scope.resolveAsync(PathAsyncHandler.self)
+                }
                 #expect(error?.code == .scopedValueNotProvided)
                 #expect(error?.path.map(\.description) == ["PathAsyncHandler", "PathRepository", "RequestValue"])
             }
@@ -65,9 +67,12 @@ extension CrossFeature {
         @Test func anUnprovidedValueAMainActorFactoryNeedsNamesTheWholePath() throws {
             let container = Container()
             container.registerScopedValue(RequestValue.self)
-            container.register(PathScreenModel.self, mainActorFactory: { r in
-                PathScreenModel(request: try r.require(RequestValue.self))
-            }).inObjectScope(.scoped)
+            container.register(
+                PathScreenModel.self,
+                mainActorFactory: { r in
+                    PathScreenModel(request: try r.require(RequestValue.self))
+                }
+            ).inObjectScope(.scoped)
             try container.withSynchronousScope { scope in
                 let error = #expect(throws: ResolutionError.self) { try scope.require(PathScreenModel.self) }
                 #expect(error?.code == .scopedValueNotProvided)

@@ -6,7 +6,7 @@ private struct LeakyReportsModule: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
     func assemble(container: Container) {
         container.register(AnalyticsTracker.self, name: "reports") { r in
-            AnalyticsTracker(transport: try r.require(HTTPTransport.self))   // assemblage-check: ignore (on purpose)
+            AnalyticsTracker(transport: try r.require(HTTPTransport.self))  // assemblage-check: ignore (on purpose)
         }
     }
 }
@@ -19,7 +19,7 @@ private struct LeakyAppModule: AutoInitModuleAssembly {
 /// Replaces a module nothing in the tree needs.
 private struct UnusedFakeModule: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
-    static var replaces: [any ModuleAssembly.Type] { [AnalyticsModule.self] }   // assemblage-check: ignore
+    static var replaces: [any ModuleAssembly.Type] { [AnalyticsModule.self] }  // assemblage-check: ignore
     func assemble(container: Container) {}
 }
 

@@ -18,7 +18,7 @@ final class Partner: @unchecked Sendable {
 @Suite struct ValidationGroupingTests {
     @Test func tenThousandRegistrationChainWithItsLastDependencyMissingIsOneIssue() throws {
         let container = Container()
-        registerServiceChain(from: 0, to: 10_000, registerLast: false, in: container)   // 0…9,999 need 10,000
+        registerServiceChain(from: 0, to: 10_000, registerLast: false, in: container)  // 0…9,999 need 10,000
         let report = container.validate()
 
         #expect(report.checkedCount == 10_000)
@@ -31,7 +31,7 @@ final class Partner: @unchecked Sendable {
         #expect(Set(issue.affected) == Set((0..<10_000).map { ServiceKey(chainNodeType($0)) }))
         #expect(issue.message.contains("It makes 10000 registrations fail: "))
         #expect(issue.message.contains(" and 9997 more."))
-        #expect(report.graph.edges.count == 9_999)   // every recorded dependency, once
+        #expect(report.graph.edges.count == 9_999)  // every recorded dependency, once
     }
 
     @Test func tenThousandRegistrationChainThatIsCompleteIsValid() {
@@ -80,8 +80,11 @@ final class Partner: @unchecked Sendable {
         let report = container.validate()
         #expect(report.errors.count == 1)
         let issue = try #require(report.issues(of: .cycle).first)
-        #expect(Set(issue.affected) == [ServiceKey(CycleA.self), ServiceKey(CycleB.self), ServiceKey(CycleC.self),
-                                        ServiceKey(App.self)])
+        #expect(
+            Set(issue.affected) == [
+                ServiceKey(CycleA.self), ServiceKey(CycleB.self), ServiceKey(CycleC.self),
+                ServiceKey(App.self),
+            ])
     }
 
     @Test(arguments: [true, false])

@@ -88,7 +88,8 @@ final class Session2: @unchecked Sendable { init(_ cache: Cache) {} }
         overlay.register(Engine.self) { _ in Engine() }
         let report = overlay.validate()
         #expect(report.issues(of: .replacedRegistration).count == 1)
-        #expect(report.issues(of: .shadowedRegistration).first?.message.contains("hidden by the one in overlay") == true)
+        #expect(
+            report.issues(of: .shadowedRegistration).first?.message.contains("hidden by the one in overlay") == true)
         var quiet = ValidationOptions()
         quiet.reportsShadowedRegistrations = false
         #expect(overlay.validate(quiet).issues(of: .shadowedRegistration).isEmpty)
@@ -97,7 +98,10 @@ final class Session2: @unchecked Sendable { init(_ cache: Cache) {} }
     @Test func registrationsWithArgumentsAreCheckedWithSamplesOrReported() {
         let container = Container()
         container.register(Cat.self) { (_, name: String) in Cat(name: name) }
-        container.register(Dog.self) { (r, name: String) in _ = try r.require(Database.self); return Dog(name: name) }
+        container.register(Dog.self) { (r, name: String) in
+            _ = try r.require(Database.self)
+            return Dog(name: name)
+        }
         let unchecked = container.validate()
         #expect(unchecked.issues(of: .notChecked).count == 2)
         #expect(unchecked.isValid)
@@ -106,7 +110,8 @@ final class Session2: @unchecked Sendable { init(_ cache: Cache) {} }
         options.sample { r in _ = try r.require(Dog.self, argument: "Rex") }
         let report = container.validate(options)
         #expect(report.issues(of: .notChecked).isEmpty)
-        #expect(report.issues(of: .missingRegistration).first?.path.map(\.description)
+        #expect(
+            report.issues(of: .missingRegistration).first?.path.map(\.description)
                 == ["Dog (arguments: String)", "Database"])
     }
 
@@ -145,8 +150,11 @@ final class Session2: @unchecked Sendable { init(_ cache: Cache) {} }
         let graph = ValidationTests().validApp().validate().graph
         #expect(graph.nodes.map(\.key.description) == ["Engine", "Wheel", "Car"])
         let id = { (name: String) in graph.nodes.first { $0.key.description == name }!.id }
-        #expect(Set(graph.edges) == [.init(from: id("Wheel"), to: id("Engine")), .init(from: id("Car"), to: id("Engine")),
-                                     .init(from: id("Car"), to: id("Wheel"))])
+        #expect(
+            Set(graph.edges) == [
+                .init(from: id("Wheel"), to: id("Engine")), .init(from: id("Car"), to: id("Engine")),
+                .init(from: id("Car"), to: id("Wheel")),
+            ])
         #expect(graph.nodes.first?.scope == "container")
         #expect(graph.nodes.allSatisfy { $0.container == "app" })
     }

@@ -53,7 +53,7 @@ enum ArgumentsDoc {
             }
 
             let model = try container.require(ProfileViewModel.self, argument: 42)
-            let same = container.resolve(ProfileViewModel.self, argument: 7)   // the optional form
+            let same = container.resolve(ProfileViewModel.self, argument: 7)  // the optional form
             // end-snippet
             #expect(model.userID == 42)
             #expect(same?.userID == 7)
@@ -73,7 +73,7 @@ enum ArgumentsDoc {
             let draft = try container.require(Invoice.self, name: "draft", argument: "Grace")
             // end-snippet
             #expect(invoice.number == 1001 && invoice.customer == "Ada")
-            let lazy = try container.require(Lazy<Invoice>.self, arguments: 1001, "Ada")   // as the article says
+            let lazy = try container.require(Lazy<Invoice>.self, arguments: 1001, "Ada")  // as the article says
             #expect(lazy.instance.customer == "Ada")
             #expect(draft.isDraft && draft.customer == "Grace")
         }
@@ -93,9 +93,9 @@ enum ArgumentsDoc {
             let container = Container()
             var message = ""
             // snippet: arguments-inferred
-            container.register(Badge.self) { _, title in Badge(title: title) }   // title: String? (from init)
+            container.register(Badge.self) { _, title in Badge(title: title) }  // title: String? (from init)
 
-            let missing = container.resolve(Badge.self, argument: "VIP")           // nil: the key says String?
+            let missing = container.resolve(Badge.self, argument: "VIP")  // nil: the key says String?
             let found = container.resolve(Badge.self, argument: Optional("VIP"))  // found
             // end-snippet
             #expect(missing == nil)
@@ -105,10 +105,11 @@ enum ArgumentsDoc {
             } catch {
                 message = error.description
             }
-            #expect(message == """
-                No registration for Badge (arguments: String).
-                  Registered for Badge: Badge (arguments: Optional<String>)
-                """)
+            #expect(
+                message == """
+                    No registration for Badge (arguments: String).
+                      Registered for Badge: Badge (arguments: Optional<String>)
+                    """)
 
             // snippet: arguments-annotated
             container.register(Badge.self) { (_, title: String) in Badge(title: title) }

@@ -77,7 +77,7 @@ enum AssembliesDoc {
             // snippet: assemblies-assembler
             let assembler = Assembler([ServiceAssembly(), ManagerAssembly()])
             let manager = try assembler.resolver.require(UserManager.self)
-            let cache = try assembler.resolver.require(AvatarCache.self)   // cache.isWarm == true
+            let cache = try assembler.resolver.require(AvatarCache.self)  // cache.isWarm == true
             // end-snippet
             #expect(manager.users is RemoteUserService)
             #expect(cache.isWarm)
@@ -86,8 +86,8 @@ enum AssembliesDoc {
         @Test func laterBatchesAndReplacement() throws {
             let assembler = Assembler([ServiceAssembly(), ManagerAssembly()])
             // snippet: assemblies-apply
-            assembler.apply(assembly: SettingsAssembly())                    // a batch of one, later
-            assembler.apply(assemblies: [StubServiceAssembly()])            // replaces UserService
+            assembler.apply(assembly: SettingsAssembly())  // a batch of one, later
+            assembler.apply(assemblies: [StubServiceAssembly()])  // replaces UserService
             // end-snippet
             #expect(try assembler.resolver.require(UserManager.self).users is StubUserService)
             #expect(try assembler.resolver.require(SettingsScreen.self).users.users is StubUserService)
@@ -98,8 +98,8 @@ enum AssembliesDoc {
             let app = Assembler([ServiceAssembly(), ManagerAssembly()])
             let settings = Assembler([SettingsAssembly()], parent: app)
 
-            let screen = try settings.resolver.require(SettingsScreen.self)   // UserManager comes from app
-            let missing = app.resolver.resolve(SettingsScreen.self)            // nil: a parent never sees its children
+            let screen = try settings.resolver.require(SettingsScreen.self)  // UserManager comes from app
+            let missing = app.resolver.resolve(SettingsScreen.self)  // nil: a parent never sees its children
             // end-snippet
             #expect(screen.users.users is RemoteUserService)
             #expect(missing == nil)
@@ -109,7 +109,7 @@ enum AssembliesDoc {
             // snippet: assemblies-properties
             let settings = JSONPropertyLoader(data: Data(#"{"api.retries": 3}"#.utf8), description: "settings")
             let assembler = try Assembler([ServiceAssembly(), ManagerAssembly()], propertyLoaders: [settings])
-            let retries = assembler.resolver.property("api.retries", as: Int.self)   // 3
+            let retries = assembler.resolver.property("api.retries", as: Int.self)  // 3
             // end-snippet
             #expect(retries == 3)
         }

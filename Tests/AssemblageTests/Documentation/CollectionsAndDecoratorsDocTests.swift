@@ -47,9 +47,9 @@ enum CollectionsDoc {
             container.registerIntoCollection(LogHandler.self, name: "file", priority: 10) { _ in FileLogHandler() }
             container.register(Logger.self) { r in Logger(handlers: try r.resolveAll(LogHandler.self)) }
 
-            let logger = try container.require(Logger.self)   // handlers: file (priority 10), then console
-            let named = try container.resolveAllNamed(LogHandler.self)   // ["file": FileLogHandler]
-            let same = try container.require([LogHandler].self)          // [T] resolves to T's collection
+            let logger = try container.require(Logger.self)  // handlers: file (priority 10), then console
+            let named = try container.resolveAllNamed(LogHandler.self)  // ["file": FileLogHandler]
+            let same = try container.require([LogHandler].self)  // [T] resolves to T's collection
             // end-snippet
             #expect(logger.handlers.map(\.label) == ["file", "console"])
             #expect(named.keys.sorted() == ["file"])
@@ -58,7 +58,7 @@ enum CollectionsDoc {
             // snippet: collections-fallbacks
             let feature = Container(parent: container)
             feature.registerIntoCollection(LogHandler.self) { _ in RemoteLogHandler() }
-            let labels = try feature.resolveAll(LogHandler.self).map(\.label)   // ["file", "remote", "console"]
+            let labels = try feature.resolveAll(LogHandler.self).map(\.label)  // ["file", "remote", "console"]
             // end-snippet
             #expect(labels == ["file", "remote", "console"])
         }
@@ -71,7 +71,7 @@ enum CollectionsDoc {
             container.decorate(Storage.self) { _, inner in CachingStorage(inner: inner) }
 
             let storage = try container.require(Storage.self)
-            print(storage.layers)   // ["caching", "logging", "disk"]: the last decorator is outermost
+            print(storage.layers)  // ["caching", "logging", "disk"]: the last decorator is outermost
             // end-snippet
             #expect(storage.layers == ["caching", "logging", "disk"])
         }
@@ -79,9 +79,9 @@ enum CollectionsDoc {
         @Test func unmatchedDecorator() {
             // snippet: decorators-unmatched
             let container = Container(label: "app")
-            container.decorate(LogHandler.self) { _, inner in inner }   // nothing registers LogHandler here
+            container.decorate(LogHandler.self) { _, inner in inner }  // nothing registers LogHandler here
             for problem in container.unmatchedDecorators() {
-                print(problem)   // The decorator for LogHandler registered at … matches no registration: …
+                print(problem)  // The decorator for LogHandler registered at … matches no registration: …
             }
             // end-snippet
             #expect(container.unmatchedDecorators().map(\.code) == [.decoratorWithoutService])

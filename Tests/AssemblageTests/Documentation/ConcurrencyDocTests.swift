@@ -9,7 +9,7 @@ enum ConcurrencyDoc {
     final class Database: Sendable {}
 
     /// Counts calls from any thread.
-    final class CallCounter: @unchecked Sendable {   // @unchecked: `count` is only touched under `lock`
+    final class CallCounter: @unchecked Sendable {  // @unchecked: `count` is only touched under `lock`
         private let lock = NSLock()
         private var count = 0
         func increment() { lock.withLock { count += 1 } }
@@ -21,7 +21,7 @@ enum ConcurrencyDoc {
     @MainActor
     final class ProfileScreenModel {
         var title = ""
-        nonisolated init() {}   // so that a (nonisolated) factory can create it
+        nonisolated init() {}  // so that a (nonisolated) factory can create it
     }
     // end-snippet
 
@@ -38,7 +38,7 @@ enum ConcurrencyDoc {
     final class ProfileViewModel {
         let users: UserService
         var title = ""
-        init(users: UserService) { self.users = users }   // isolated to the main actor
+        init(users: UserService) { self.users = users }  // isolated to the main actor
     }
 
     /// A connection whose opening awaits.
@@ -47,7 +47,7 @@ enum ConcurrencyDoc {
         private init(path: String) { self.path = path }
 
         static func open(path: String) async throws -> Connection {
-            try await Task.sleep(nanoseconds: 1_000_000)   // stands in for real I/O
+            try await Task.sleep(nanoseconds: 1_000_000)  // stands in for real I/O
             return Connection(path: path)
         }
     }
@@ -70,7 +70,7 @@ enum ConcurrencyDoc {
 
     // snippet: concurrency-loader
     struct ProfileLoader: Sendable {
-        @Injected var users: UserService   // Sendable, because UserService is
+        @Injected var users: UserService  // Sendable, because UserService is
         func title() async -> String { await users.name() }
     }
     // end-snippet
@@ -114,8 +114,8 @@ enum ConcurrencyDoc {
             mock.register(UserService.self) { _ in StubUserService() }
 
             let title = await Container.withRoot(mock) {
-                let loader = ProfileLoader()          // @Injected var users: UserService, from `mock`
-                return await loader.title()           // the switch holds across the suspension
+                let loader = ProfileLoader()  // @Injected var users: UserService, from `mock`
+                return await loader.title()  // the switch holds across the suspension
             }
             // end-snippet
             #expect(title == "Ada")
@@ -125,9 +125,11 @@ enum ConcurrencyDoc {
             let container = Container()
             // snippet: concurrency-main-actor-factory
             container.register(UserService.self) { _ in StubUserService() }
-            container.register(ProfileViewModel.self, mainActorFactory: { r in
-                ProfileViewModel(users: try r.require(UserService.self))   // a @MainActor init, called directly
-            })
+            container.register(
+                ProfileViewModel.self,
+                mainActorFactory: { r in
+                    ProfileViewModel(users: try r.require(UserService.self))  // a @MainActor init, called directly
+                })
 
             // On the main actor, a synchronous resolve runs the factory right here:
             let model = try container.require(ProfileViewModel.self)
@@ -142,7 +144,7 @@ enum ConcurrencyDoc {
                 // end-snippet
                 return model
             }.value
-            #expect(fromTask !== model)   // .graph: a new one per resolve
+            #expect(fromTask !== model)  // .graph: a new one per resolve
         }
 
         @Test func asyncFactories() async throws {
@@ -174,23 +176,25 @@ enum ConcurrencyDoc {
             let messages = await Task.detached { () -> [String] in
                 // snippet: concurrency-requires-errors
                 let container = Container()
-                container.register(ProfileViewModel.self, mainActorFactory: { _ in
-                    ProfileViewModel(users: StubUserService())
-                })
+                container.register(
+                    ProfileViewModel.self,
+                    mainActorFactory: { _ in
+                        ProfileViewModel(users: StubUserService())
+                    })
                 container.register(Connection.self) { _ in try await Connection.open(path: "app.sqlite") }
 
                 // Synchronously, off the main actor:
                 do {
                     _ = try container.require(ProfileViewModel.self)
                 } catch {
-                    print(error)   // error.code == .requiresMainActor
+                    print(error)  // error.code == .requiresMainActor
                 }
                 do {
                     _ = try container.require(Connection.self)
                 } catch {
-                    print(error)   // error.code == .requiresAsync
+                    print(error)  // error.code == .requiresAsync
                 }
-                let connection = container.resolve(Connection.self)   // nil, as for any failure
+                let connection = container.resolve(Connection.self)  // nil, as for any failure
                 // end-snippet
                 // No #expect in here: a detached task does not inherit the current test.
                 var messages: [String] = [connection == nil ? "nil" : "made"]
@@ -210,29 +214,32 @@ enum ConcurrencyDoc {
                 }
                 return messages
             }.value
-            #expect(messages == [
-                "nil",
-                "requiresMainActor: ProfileViewModel is isolated to the main actor; resolve it on the main actor "
-                    + "or with `try await resolver.resolveAsync(…)`.",
-                "requiresAsync: Connection has an async factory; resolve it with "
-                    + "`try await resolver.resolveAsync(…)`.",
-            ])
+            #expect(
+                messages == [
+                    "nil",
+                    "requiresMainActor: ProfileViewModel is isolated to the main actor; resolve it on the main actor "
+                        + "or with `try await resolver.resolveAsync(…)`.",
+                    "requiresAsync: Connection has an async factory; resolve it with "
+                        + "`try await resolver.resolveAsync(…)`.",
+                ])
         }
 
         @Test func readingIsolation() throws {
             let container = Container(label: "app")
             container.register(UserService.self) { _ in StubUserService() }
-            container.register(ProfileViewModel.self, mainActorFactory: { r in
-                ProfileViewModel(users: try r.require(UserService.self))
-            })
+            container.register(
+                ProfileViewModel.self,
+                mainActorFactory: { r in
+                    ProfileViewModel(users: try r.require(UserService.self))
+                })
             container.register(Connection.self) { _ in try await Connection.open(path: "app.sqlite") }
             // snippet: concurrency-isolation-query
-            let service = container.isolation(of: UserService.self)         // .nonisolated
-            let model = container.isolation(of: ProfileViewModel.self)      // .mainActor
-            let connection = container.isolation(of: Connection.self)       // .async
+            let service = container.isolation(of: UserService.self)  // .nonisolated
+            let model = container.isolation(of: ProfileViewModel.self)  // .mainActor
+            let connection = container.isolation(of: Connection.self)  // .async
 
             for registration in container.isolatedRegistrations {
-                print(registration)   // ProfileViewModel — @MainActor — MyApp/AppContainer.swift:12 (in "app")
+                print(registration)  // ProfileViewModel — @MainActor — MyApp/AppContainer.swift:12 (in "app")
             }
             // end-snippet
             #expect(service == .nonisolated)
@@ -249,10 +256,12 @@ enum ConcurrencyDoc {
             // snippet: concurrency-validate
             let container = Container(label: "app")
             container.register(UserService.self) { _ in StubUserService() }
-            container.register(ProfileViewModel.self, mainActorFactory: { r in
-                ProfileViewModel(users: try r.require(UserService.self))
-            })
-            container.register(ProfileScreen.self) { r in           // nonisolated and synchronous
+            container.register(
+                ProfileViewModel.self,
+                mainActorFactory: { r in
+                    ProfileViewModel(users: try r.require(UserService.self))
+                })
+            container.register(ProfileScreen.self) { r in  // nonisolated and synchronous
                 ProfileScreen(model: try r.require(ProfileViewModel.self))
             }
 
@@ -262,26 +271,27 @@ enum ConcurrencyDoc {
             let issue = try #require(report.issues(of: .isolation).first)
             #expect(issue.severity == .warning)
             #expect(issue.path == [ServiceKey(ProfileScreen.self), ServiceKey(ProfileViewModel.self)])
-            #expect(issue.description == """
-                warning: isolation: ProfileScreen resolves ProfileViewModel synchronously (ProfileScreen → \
-                ProfileViewModel), but ProfileViewModel's factory is isolated to the main actor: it works only \
-                when the resolution runs on the main actor and fails with requiresMainActor anywhere else. \
-                Register ProfileScreen with a mainActorFactory, or resolve ProfileViewModel with \
-                `try await r.resolveAsync(…)`.
-                """)
+            #expect(
+                issue.description == """
+                    warning: isolation: ProfileScreen resolves ProfileViewModel synchronously (ProfileScreen → \
+                    ProfileViewModel), but ProfileViewModel's factory is isolated to the main actor: it works only \
+                    when the resolution runs on the main actor and fails with requiresMainActor anywhere else. \
+                    Register ProfileScreen with a mainActorFactory, or resolve ProfileViewModel with \
+                    `try await r.resolveAsync(…)`.
+                    """)
         }
 
         @Test func taskLocalRoot() throws {
             // snippet: concurrency-task-root
             func greeting() throws -> String {
-                try Container.root.require(Greeter.self).text   // from whatever this task switched to
+                try Container.root.require(Greeter.self).text  // from whatever this task switched to
             }
 
             let app = Container(label: "app")
             app.register(Greeter.self) { _ in Greeter(text: "Hello") }
 
-            let text = try Container.withRoot(app) { try greeting() }      // "Hello"
-            let same = Container.withRoot(app) { Container.root === app }   // true: this task's root
+            let text = try Container.withRoot(app) { try greeting() }  // "Hello"
+            let same = Container.withRoot(app) { Container.root === app }  // true: this task's root
             // end-snippet
             #expect(text == "Hello")
             #expect(same)

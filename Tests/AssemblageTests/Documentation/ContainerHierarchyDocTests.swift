@@ -24,10 +24,10 @@ enum HierarchyDoc {
 
     // snippet: hierarchy-wrappers
     final class ProfileModel {
-        @Injected var network: NetworkService             // resolved when the model is created
-        @OptionalInjected var analytics: Analytics?       // nil when not registered
-        @LazyInjected var renderer: Renderer              // resolved on first read, then kept
-        @WeakLazyInjected var coordinator: Coordinator?   // resolved on first read, held weakly
+        @Injected var network: NetworkService  // resolved when the model is created
+        @OptionalInjected var analytics: Analytics?  // nil when not registered
+        @LazyInjected var renderer: Renderer  // resolved on first read, then kept
+        @WeakLazyInjected var coordinator: Coordinator?  // resolved on first read, held weakly
     }
     // end-snippet
 
@@ -38,11 +38,11 @@ enum HierarchyDoc {
             app.register(Session.self) { _ in LiveSession() }
             app.register(NetworkService.self) { r in NetworkService(session: try r.require(Session.self)) }
 
-            let mock = Container(parent: app, label: "mock")    // searched first, then app
+            let mock = Container(parent: app, label: "mock")  // searched first, then app
             mock.register(Session.self) { _ in MockSession() }
 
-            let fromMock = try mock.require(NetworkService.self)   // app's factory, mock's session
-            let fromApp = try app.require(NetworkService.self)     // live session: app never sees mock
+            let fromMock = try mock.require(NetworkService.self)  // app's factory, mock's session
+            let fromApp = try app.require(NetworkService.self)  // live session: app never sees mock
             // end-snippet
             #expect(fromMock.session.name == "mock")
             #expect(fromApp.session.name == "live")
@@ -53,13 +53,13 @@ enum HierarchyDoc {
             let main = Container(label: "main")
             let payments = Container(label: "payments")
             let search = Container(label: "search")
-            try main.addFallback(payments)       // searched after main's own registrations
-            try main.addFallback(search)         // then this one
+            try main.addFallback(payments)  // searched after main's own registrations
+            try main.addFallback(search)  // then this one
 
             do {
-                try payments.addFallback(main)   // main already reaches payments: lookup would loop
+                try payments.addFallback(main)  // main already reaches payments: lookup would loop
             } catch {
-                print(error)   // Adding main as a fallback of payments would make lookup loop: …
+                print(error)  // Adding main as a fallback of payments would make lookup loop: …
             }
             // end-snippet
             #expect(main.fallbacks.map(\.label) == ["payments", "search"])
@@ -78,7 +78,7 @@ enum HierarchyDoc {
             mock.register(Session.self) { _ in MockSession() }
 
             let service = try Container.withRoot(mock) {
-                try Container.root.require(NetworkService.self)   // mock's session
+                try Container.root.require(NetworkService.self)  // mock's session
             }
             // end-snippet
             #expect(service.session.name == "mock")
@@ -87,9 +87,9 @@ enum HierarchyDoc {
             Container.withRoot(mock) {
                 // snippet: hierarchy-wrappers-use
                 let model = ProfileModel()
-                print(model.network.session.name)       // "mock" inside Container.withRoot(mock)
-                print(model.analytics == nil)            // true: nothing registers Analytics
-                print(model.$renderer.isResolved)        // false until first read
+                print(model.network.session.name)  // "mock" inside Container.withRoot(mock)
+                print(model.analytics == nil)  // true: nothing registers Analytics
+                print(model.$renderer.isResolved)  // false until first read
                 // end-snippet
                 #expect(model.network.session.name == "mock")
                 #expect(model.analytics == nil)
@@ -123,7 +123,7 @@ extension GlobalContainerTests {
                 main.register(NetworkService.self) { r in NetworkService(session: try r.require(Session.self)) }
             }
 
-            let network = try Container.root.require(NetworkService.self)   // runs the hook first, once
+            let network = try Container.root.require(NetworkService.self)  // runs the hook first, once
             // end-snippet
             #expect(network.session.name == "live")
 
@@ -131,15 +131,15 @@ extension GlobalContainerTests {
             let mock = Container(parent: Container.main, label: "mock")
             mock.register(Session.self) { _ in MockSession() }
 
-            Container.root = mock              // every resolution through root sees the mock first
+            Container.root = mock  // every resolution through root sees the mock first
             let mocked = try Container.root.require(NetworkService.self)
-            Container.root = Container.main    // back to normal
+            Container.root = Container.main  // back to normal
             // end-snippet
             #expect(mocked.session.name == "mock")
             #expect(try Container.root.require(NetworkService.self).session.name == "live")
 
             // snippet: hierarchy-reset-globals
-            Container.resetGlobals()           // a fresh main, root following it, the hook armed again
+            Container.resetGlobals()  // a fresh main, root following it, the hook armed again
             // end-snippet
             #expect(Container.main !== mock.fallbacks.first)
             #expect(try Container.root.require(NetworkService.self).session.name == "live")

@@ -71,7 +71,7 @@ enum DiagnosticsDoc {
     }
 
     struct ReportsModule: AutoInitModuleAssembly {
-        static var dependencies: [any ModuleAssembly.Type] { [] }   // forgot StorageModule
+        static var dependencies: [any ModuleAssembly.Type] { [] }  // forgot StorageModule
         func assemble(container: Container) {
             container.register(ReportService.self) { r in ReportService(storage: try r.require(Storage.self)) }
         }
@@ -105,18 +105,19 @@ enum DiagnosticsDoc {
                 #expect(error.code == .notRegistered)
                 #expect(error.nearMisses == [ServiceKey(Database.self, name: "replica")])
             }
-            #expect(message == """
-                No registration for Database (name: "primary").
-                  Resolution path: App → Repository → Database (name: "primary")
-                  Registered for Database: Database (name: "replica")
-                """)
+            #expect(
+                message == """
+                    No registration for Database (name: "primary").
+                      Resolution path: App → Repository → Database (name: "primary")
+                      Registered for Database: Database (name: "replica")
+                    """)
         }
 
         @Test func missingProtocolNamesTheConcreteRegistration() {
             var message = ""
             // snippet: diagnostics-implements
             let container = Container()
-            container.register(SQLStorage.self) { _ in SQLStorage() }   // the concrete type only
+            container.register(SQLStorage.self) { _ in SQLStorage() }  // the concrete type only
 
             do {
                 _ = try container.require(Storage.self)
@@ -131,15 +132,19 @@ enum DiagnosticsDoc {
                 #expect(error.code == .notRegistered)
                 #expect(error.suggestions.count == 1)
             }
-            #expect(message.hasPrefix("""
-                No registration for Storage.
-                  Nothing is registered for Storage under any name or argument list.
-                  Fix: SQLStorage registered at AssemblageTests/DiagnosticsDocTests.swift:
-                """))
-            #expect(message.hasSuffix("""
-                 is a Storage, but it is registered as SQLStorage only: add `.implements(Storage.self)` to that \
-                registration, or register it as `register(Storage.self) { … }`.
-                """))
+            #expect(
+                message.hasPrefix(
+                    """
+                    No registration for Storage.
+                      Nothing is registered for Storage under any name or argument list.
+                      Fix: SQLStorage registered at AssemblageTests/DiagnosticsDocTests.swift:
+                    """))
+            #expect(
+                message.hasSuffix(
+                    """
+                     is a Storage, but it is registered as SQLStorage only: add `.implements(Storage.self)` to that \
+                    registration, or register it as `register(Storage.self) { … }`.
+                    """))
         }
 
         @Test func cycle() {
@@ -163,10 +168,11 @@ enum DiagnosticsDoc {
                 message = error.description
                 #expect(error.code == .cycle)
             }
-            #expect(message == """
-                Circular dependency: Chicken → Egg → Chicken.
-                  Break it with initCompleted (property injection) or by resolving Lazy/Provider.
-                """)
+            #expect(
+                message == """
+                    Circular dependency: Chicken → Egg → Chicken.
+                      Break it with initCompleted (property injection) or by resolving Lazy/Provider.
+                    """)
         }
 
         @Test func validateAndExplain() throws {
@@ -188,8 +194,12 @@ enum DiagnosticsDoc {
             #expect(report.warnings.map(\.kind) == [.captiveDependency])
             let lines = report.description.split(separator: "\n").map(String.init)
             #expect(lines.first == "1 error, 1 warning, 0 notes (4 registrations checked)")
-            #expect(lines.dropFirst().first?.hasPrefix("error: missing registration: No registration for Database.") == true)
-            #expect(lines.last?.hasPrefix("warning: captive dependency: ResponseCache (container) holds RequestContext (transient)") == true)
+            #expect(
+                lines.dropFirst().first?.hasPrefix("error: missing registration: No registration for Database.") == true
+            )
+            #expect(
+                lines.last?.hasPrefix(
+                    "warning: captive dependency: ResponseCache (container) holds RequestContext (transient)") == true)
 
             // snippet: diagnostics-report-details
             for issue in report.errors {
@@ -208,13 +218,15 @@ enum DiagnosticsDoc {
             #expect(explanation.winningContainer == "app")
             #expect(explanation.scope == "container")
             #expect(explanation.replaced.count == 1)
-            #expect(explanation.description.hasPrefix("Database\n  lookup: app (found in app)\n  registration: app at AssemblageTests/"))
+            #expect(
+                explanation.description.hasPrefix(
+                    "Database\n  lookup: app (found in app)\n  registration: app at AssemblageTests/"))
 
             // snippet: diagnostics-graph
             let graph = container.validate().graph
-            print(graph.mermaid)    // paste into Markdown that renders Mermaid
-            print(graph.dot)        // Graphviz
-            print(graph.json)       // for your own tools; keys sorted, stable for diffs
+            print(graph.mermaid)  // paste into Markdown that renders Mermaid
+            print(graph.dot)  // Graphviz
+            print(graph.json)  // for your own tools; keys sorted, stable for diffs
             // end-snippet
             #expect(graph.nodes.count == 5)
             #expect(graph.mermaid.hasPrefix("flowchart"))
@@ -227,7 +239,7 @@ enum DiagnosticsDoc {
             // snippet: diagnostics-samples
             var options = ValidationOptions()
             options.sample { r in _ = try r.require(ProfileViewModel.self, argument: 42) }
-            let report = container.validate(options)   // ProfileViewModel (arguments: Int) checked too
+            let report = container.validate(options)  // ProfileViewModel (arguments: Int) checked too
             // end-snippet
             #expect(report.isValid)
             #expect(report.issues(of: .notChecked).isEmpty)
@@ -242,7 +254,8 @@ enum DiagnosticsDoc {
             // ReportsModule resolves Storage (ReportService → Storage), which only StorageModule registers, …
             // end-snippet
             #expect(report.errors.map(\.kind) == [.undeclaredDependency])
-            #expect(report.errors.first?.message.hasSuffix("add StorageModule.self to ReportsModule.dependencies.") == true)
+            #expect(
+                report.errors.first?.message.hasSuffix("add StorageModule.self to ReportsModule.dependencies.") == true)
         }
 
         @Test func inATest() throws {
@@ -256,9 +269,9 @@ enum DiagnosticsDoc {
         @Test func isolation() throws {
             // snippet: diagnostics-isolation
             let container = Container(label: "app")
-            container.register(SessionStore.self) { _ in await SessionStore() }   // an async factory
+            container.register(SessionStore.self) { _ in await SessionStore() }  // an async factory
             container.register(SessionReporter.self) { r in
-                SessionReporter(store: try r.require(SessionStore.self))       // a synchronous path into it
+                SessionReporter(store: try r.require(SessionStore.self))  // a synchronous path into it
             }
 
             let report = container.validate()
@@ -268,14 +281,15 @@ enum DiagnosticsDoc {
             #expect(issue.severity == .error)
             #expect(issue.path == [ServiceKey(SessionReporter.self), ServiceKey(SessionStore.self)])
             #expect(!report.isValid)
-            #expect(report.description == """
-                1 error, 0 warnings, 1 note (1 registration checked)
-                error: isolation: SessionReporter resolves SessionStore synchronously (SessionReporter → \
-                SessionStore), but SessionStore has an async factory: that resolve always fails with requiresAsync. \
-                Make SessionReporter's factory async and use `try await r.resolveAsync(…)`.
-                note: not checked: SessionStore's factory is async, so validate() does not run it; \
-                validateAsync() does.
-                """)
+            #expect(
+                report.description == """
+                    1 error, 0 warnings, 1 note (1 registration checked)
+                    error: isolation: SessionReporter resolves SessionStore synchronously (SessionReporter → \
+                    SessionStore), but SessionStore has an async factory: that resolve always fails with requiresAsync. \
+                    Make SessionReporter's factory async and use `try await r.resolveAsync(…)`.
+                    note: not checked: SessionStore's factory is async, so validate() does not run it; \
+                    validateAsync() does.
+                    """)
         }
     }
 }

@@ -47,11 +47,11 @@ enum GettingStartedDoc {
             // end-snippet
 
             // snippet: getting-started-resolve
-            let greeter = container.resolve(Greeter.self)          // Greeter? — nil when it cannot be made
-            print(greeter?.greet("Ada") ?? "no greeter")           // Hello, Ada!
+            let greeter = container.resolve(Greeter.self)  // Greeter? — nil when it cannot be made
+            print(greeter?.greet("Ada") ?? "no greeter")  // Hello, Ada!
 
-            let checked = try container.require(Greeter.self)      // Greeter, or a ResolutionError
-            print(checked.greet("Grace"))                          // Hello, Grace!
+            let checked = try container.require(Greeter.self)  // Greeter, or a ResolutionError
+            print(checked.greet("Grace"))  // Hello, Grace!
             // end-snippet
             #expect(greeter?.greet("Ada") == "Hello, Ada!")
             #expect(checked.greet("Grace") == "Hello, Grace!")
@@ -77,18 +77,19 @@ enum GettingStartedDoc {
             } catch {
                 message = error.description
             }
-            #expect(message == """
-                No registration for Greeting.
-                  Resolution path: Greeter → Greeting
-                  Nothing is registered for Greeting under any name or argument list.
-                """)
+            #expect(
+                message == """
+                    No registration for Greeting.
+                      Resolution path: Greeter → Greeting
+                      Nothing is registered for Greeting under any name or argument list.
+                    """)
         }
 
         @Test func assembler() throws {
             // snippet: getting-started-assembler
             let assembler = Assembler([GreetingAssembly()])
             let greeter = try assembler.resolver.require(Greeter.self)
-            print(greeter.greet("Linus"))                          // Hello, Linus!
+            print(greeter.greet("Linus"))  // Hello, Linus!
             // end-snippet
             #expect(greeter.greet("Linus") == "Hello, Linus!")
         }

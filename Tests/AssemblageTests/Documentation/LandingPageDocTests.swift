@@ -20,7 +20,7 @@ enum LandingPageDoc {
             container.register(HTTPClient.self) { _ in URLSessionHTTPClient() }.inObjectScope(.container)
             container.register(UserService.self) { r in UserService(http: try r.require(HTTPClient.self)) }
 
-            let users = try container.require(UserService.self)   // or container.resolve(UserService.self)
+            let users = try container.require(UserService.self)  // or container.resolve(UserService.self)
             // end-snippet
             #expect(users.http is URLSessionHTTPClient)
         }

@@ -13,7 +13,9 @@ enum LifetimesDoc {
 
     /// A connection pool, shared by the whole app and closed at shutdown.
     final class ConnectionPool: AsyncDisposable, Sendable {
-        func dispose() async throws { /* close every connection */ }
+        func dispose() async throws {
+            // close every connection
+        }
     }
 
     /// One request's unit of work: rolled back when the request ends without committing.
@@ -41,7 +43,7 @@ enum LifetimesDoc {
         // snippet: lifetimes-register
         let container = Container(label: "app")
         container.register(ConnectionPool.self) { _ in ConnectionPool() }.inObjectScope(.container)
-        container.registerScopedValue(Request.self)            // provided by each scope
+        container.registerScopedValue(Request.self)  // provided by each scope
         container.register(UnitOfWork.self) { r in UnitOfWork(pool: try r.require(ConnectionPool.self)) }
             .inObjectScope(.scoped)
         container.register(TodoRepository.self) { r in
@@ -66,7 +68,7 @@ enum LifetimesDoc {
             let todos = try scope.require(TodoRepository.self)
             todos.work.commit()
             return todos.request.user
-        }   // the scope ends here: the UnitOfWork is disposed, the pool is not
+        }  // the scope ends here: the UnitOfWork is disposed, the pool is not
         // end-snippet
         #expect(user == "ada")
     }
@@ -79,7 +81,7 @@ enum LifetimesDoc {
         }
         // snippet: lifetimes-captive
         container.register(Audit.self) { r in Audit(request: try r.require(Request.self)) }
-            .inObjectScope(.container)   // lives as long as the app: it must not keep one request
+            .inObjectScope(.container)  // lives as long as the app: it must not keep one request
 
         try container.withSynchronousScope { scope in
             try scope.provide(Request(id: "r-2", user: "grace"))
@@ -107,9 +109,9 @@ enum LifetimesDoc {
     @Test func aLongLivedServiceTakesTheScopeAsACallParameter() throws {
         let container = LifetimesDoc.makeContainer()
         // snippet: lifetimes-call-parameter
-        final class AuditLog: Sendable {   // one for the app
+        final class AuditLog: Sendable {  // one for the app
             func record(_ event: String, in scope: Resolver) throws -> String {
-                let request = try scope.require(Request.self)   // this request's, asked when needed
+                let request = try scope.require(Request.self)  // this request's, asked when needed
                 return "\(request.user): \(event)"
             }
         }
@@ -119,7 +121,7 @@ enum LifetimesDoc {
             try scope.provide(Request(id: "r-4", user: "ada"))
             return try scope.require(AuditLog.self).record("signed in", in: scope)
         }
-        print(line)   // ada: signed in
+        print(line)  // ada: signed in
         // end-snippet
         #expect(line == "ada: signed in")
     }
@@ -130,11 +132,11 @@ enum LifetimesDoc {
         let scope = container.makeScope(label: "job")
         try scope.provide(Request(id: "job-7", user: "batch"))
         let work = try scope.require(UnitOfWork.self)
-        try await scope.end()   // disposes the job's instances, newest first; a second end does nothing
+        try await scope.end()  // disposes the job's instances, newest first; a second end does nothing
         // end-snippet
         #expect(work.rolledBack)
         // snippet: lifetimes-shutdown
-        try await container.shutdown()   // disposes the pool (and every .container/.singleton instance)
+        try await container.shutdown()  // disposes the pool (and every .container/.singleton instance)
         // end-snippet
     }
 
@@ -142,7 +144,7 @@ enum LifetimesDoc {
         let container = LifetimesDoc.makeContainer()
         // snippet: lifetimes-validate
         let report = container.validate()
-        print(report.isValid)   // true: Request is declared, so it is not reported missing
+        print(report.isValid)  // true: Request is declared, so it is not reported missing
         // end-snippet
         #expect(report.isValid)
     }

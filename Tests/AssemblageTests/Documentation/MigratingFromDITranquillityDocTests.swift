@@ -26,23 +26,23 @@ enum DITranquillityMigrationDoc {
         static var dependencies: [any ModuleAssembly.Type] { [] }
         func assemble(container: Container) {
             container.register(Database.self) { _ in SQLDatabase() }
-                .inObjectScope(.singleton)     // Single: one for the program…
-                .eager()                       // …created when the tree is assembled
+                .inObjectScope(.singleton)  // Single: one for the program…
+                .eager()  // …created when the tree is assembled
         }
     }
 
     struct UserAssembly: AutoInitModuleAssembly {
-        static var dependencies: [any ModuleAssembly.Type] { [StorageAssembly.self] }   // addDependencies
-        func assemble(container: Container) {                                             // addModules
+        static var dependencies: [any ModuleAssembly.Type] { [StorageAssembly.self] }  // addDependencies
+        func assemble(container: Container) {  // addModules
             container.register(UserRepository.self) { r in SQLUserRepository(database: try r.require(Database.self)) }
             container.register(Session.self) { _ in Session() }
-                .inObjectScope(.container)     // PerScope: kept by this assembly until reset
+                .inObjectScope(.container)  // PerScope: kept by this assembly until reset
         }
     }
     // end-snippet
 
     // snippet: dit-dynamic
-    struct InterfacesAssembly: DynamicModuleAssembly, AutoInitModuleAssembly {   // DIDynamicAssembly
+    struct InterfacesAssembly: DynamicModuleAssembly, AutoInitModuleAssembly {  // DIDynamicAssembly
         static var dependencies: [any ModuleAssembly.Type] { [] }
         func assemble(container: Container) {}
     }
@@ -50,7 +50,7 @@ enum DITranquillityMigrationDoc {
     struct PaymentsAssembly: AutoInitModuleAssembly {
         static var dependencies: [any ModuleAssembly.Type] { [StorageAssembly.self] }
         func assemble(container: Container) {
-            container.contribute(into: InterfacesAssembly.self) { interfaces in   // addModule(_:Into:)
+            container.contribute(into: InterfacesAssembly.self) { interfaces in  // addModule(_:Into:)
                 interfaces.register(PaymentsAPI.self) { r in Payments(database: try r.require(Database.self)) }
             }
         }
@@ -61,7 +61,7 @@ enum DITranquillityMigrationDoc {
         static var dependencies: [any ModuleAssembly.Type] { [UserAssembly.self] }
         func assemble(container: Container) {
             // snippet: dit-per-request
-            container.registerInjection(for: ProfileScreen.self) { r, screen in   // PerRequest
+            container.registerInjection(for: ProfileScreen.self) { r, screen in  // PerRequest
                 screen.session = try r.require(Session.self)
             }
             // end-snippet
@@ -71,12 +71,12 @@ enum DITranquillityMigrationDoc {
     @Suite("Docs: Migrating from DITranquillity") struct Samples {
         @Test func buildResolveReset() throws {
             // snippet: dit-build
-            let assembler = try ModuleAssembler([UserAssembly()])          // try! YourAssembly().build()
-            let users = try assembler.resolver(for: UserAssembly.self)     // yourAssembly.scope
-            let repository = try users.require(UserRepository.self)       // scope.resolve()
+            let assembler = try ModuleAssembler([UserAssembly()])  // try! YourAssembly().build()
+            let users = try assembler.resolver(for: UserAssembly.self)  // yourAssembly.scope
+            let repository = try users.require(UserRepository.self)  // scope.resolve()
 
-            try assembler.reset(UserAssembly.self)                        // reset()
-            try assembler.resetAll(UserAssembly.self)                     // resetAll()
+            try assembler.reset(UserAssembly.self)  // reset()
+            try assembler.resetAll(UserAssembly.self)  // resetAll()
             // end-snippet
             _ = repository
             let session = try users.require(Session.self)
@@ -84,7 +84,7 @@ enum DITranquillityMigrationDoc {
             #expect(try users.require(Session.self) !== session)
             let database = try users.require(Database.self)
             try assembler.resetAll(UserAssembly.self)
-            #expect(try users.require(Database.self) === database)          // singletons survive
+            #expect(try users.require(Database.self) === database)  // singletons survive
         }
 
         @Test func dynamicAssemblies() throws {
@@ -98,8 +98,8 @@ enum DITranquillityMigrationDoc {
         @Test func perRequest() throws {
             let assembler = try ModuleAssembler([ScreenAssembly()])
             // snippet: dit-inject
-            let screen = ProfileScreen()                       // made by a storyboard
-            try assembler.resolver.inject(into: screen)        // scope.resolve(object:)
+            let screen = ProfileScreen()  // made by a storyboard
+            try assembler.resolver.inject(into: screen)  // scope.resolve(object:)
             // end-snippet
             #expect(screen.session != nil)
         }
@@ -108,7 +108,7 @@ enum DITranquillityMigrationDoc {
             let container = Container()
             // snippet: dit-resolve-many
             container.registerIntoCollection(PaymentsAPI.self) { _ in Payments(database: SQLDatabase()) }
-            let all = try container.resolveAll(PaymentsAPI.self)           // resolveMany()
+            let all = try container.resolveAll(PaymentsAPI.self)  // resolveMany()
             // end-snippet
             #expect(all.count == 1)
         }

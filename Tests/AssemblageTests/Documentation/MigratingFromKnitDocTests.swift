@@ -59,7 +59,7 @@ enum KnitMigrationDoc {
     @Suite("Docs: Migrating from Knit") struct Samples {
         @Test func assemble() throws {
             // snippet: knit-assemble
-            let tests = try ModuleAssembler([ProfileAssembly()])   // in a test process: the fake, as in Knit
+            let tests = try ModuleAssembler([ProfileAssembly()])  // in a test process: the fake, as in Knit
             let app = try ModuleAssembler([ProfileAssembly()], overrideBehavior: .disableDefaultOverrides)  // real
             // end-snippet
             #expect(try app.resolver.require(ProfileService.self).database is SQLDatabase)
@@ -71,7 +71,7 @@ enum KnitMigrationDoc {
             do {
                 _ = try ModuleAssembler([ProfileAssembly(), FakeDatabaseAssembly(), FakeDatabaseAssembly()])
             } catch {
-                print(error.codes)   // [duplicateModule]: every problem of the graph, none fatal
+                print(error.codes)  // [duplicateModule]: every problem of the graph, none fatal
             }
             // end-snippet
             do {
@@ -86,7 +86,7 @@ enum KnitMigrationDoc {
             let container = Container()
             // snippet: knit-collection
             container.registerIntoCollection(NetworkClient.self) { _ in LiveNetworkClient() }
-            let clients = try container.resolveAll(NetworkClient.self)   // ServiceCollection.allEntries
+            let clients = try container.resolveAll(NetworkClient.self)  // ServiceCollection.allEntries
             // end-snippet
             #expect(clients.count == 1)
         }

@@ -39,10 +39,10 @@ enum ResolverMigrationDoc {
             main.register { _ in XYZSessionService() }
             main.register { r in XYZNetworkService(session: try r.require()) }
             // snippet: resolver-mock
-            let mock = Container(parent: main, label: "mock")           // Resolver(child: main)
+            let mock = Container(parent: main, label: "mock")  // Resolver(child: main)
             mock.register { _ in XYZSessionService(name: "mock") }
 
-            let model = Container.withRoot(mock) { MyViewModel() }     // root = mock … root = main, for one section
+            let model = Container.withRoot(mock) { MyViewModel() }  // root = mock … root = main, for one section
             // end-snippet
             #expect(model.network.session.name == "mock")
             #expect(model.analytics == nil)
@@ -52,13 +52,13 @@ enum ResolverMigrationDoc {
             let main = Container(label: "main")
             // snippet: resolver-options
             main.register { _ in XYZSessionService() }
-                .inObjectScope(.singleton)                              // .scope(.application)
+                .inObjectScope(.singleton)  // .scope(.application)
             main.register { _ in XYZUserCache() }
-                .initCompleted { r, cache in cache.session = try r.require() }   // .resolveProperties { … }
-            main.register { (_, id: Int) in XYZProfile(id: id) }        // args.get() becomes a typed argument
+                .initCompleted { r, cache in cache.session = try r.require() }  // .resolveProperties { … }
+            main.register { (_, id: Int) in XYZProfile(id: id) }  // args.get() becomes a typed argument
 
-            let profile = try main.require(XYZProfile.self, argument: 42) // resolve(args: 42)
-            let optional = main.resolve(XYZAnalytics.self)               // optional(): nil, no crash
+            let profile = try main.require(XYZProfile.self, argument: 42)  // resolve(args: 42)
+            let optional = main.resolve(XYZAnalytics.self)  // optional(): nil, no crash
             // end-snippet
             #expect(profile.id == 42)
             #expect(optional == nil)
@@ -70,8 +70,8 @@ enum ResolverMigrationDoc {
             let main = Container(label: "main")
             let containerA = Container(label: "containerA")
             let containerB = Container(label: "containerB")
-            try main.addFallback(containerA)                            // main.add(child: containerA)
-            try main.addFallback(containerB)                            // main.add(child: containerB)
+            try main.addFallback(containerA)  // main.add(child: containerA)
+            try main.addFallback(containerB)  // main.add(child: containerB)
             // end-snippet
             containerB.register { _ in XYZAnalytics() }
             #expect(main.resolve(XYZAnalytics.self) != nil)
@@ -99,8 +99,8 @@ extension GlobalContainerTests {
                 main.register { r in XYZNetworkService(session: try r.require()) }
             }
 
-            let viewModel = MyViewModel()                                 // @Injected resolves from Container.root
-            let network: XYZNetworkService = try Container.root.require() // Resolver.resolve()
+            let viewModel = MyViewModel()  // @Injected resolves from Container.root
+            let network: XYZNetworkService = try Container.root.require()  // Resolver.resolve()
             // end-snippet
             #expect(viewModel.network.session.name == "live")
             #expect(network.session.name == "live")

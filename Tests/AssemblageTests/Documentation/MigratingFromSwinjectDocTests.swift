@@ -86,7 +86,7 @@ enum SwinjectMigrationDoc {
     @MainActor
     final class PetViewModel {
         let owner: Owner
-        init(owner: Owner) { self.owner = owner }   // isolated to the main actor
+        init(owner: Owner) { self.owner = owner }  // isolated to the main actor
     }
 
     actor PetStore {
@@ -96,7 +96,7 @@ enum SwinjectMigrationDoc {
 
     // snippet: swinject-own-resolver
     /// A test double, written as for Swinject: answers from stubs and records what it was asked.
-    final class StubResolver: Resolver, @unchecked Sendable {   // @unchecked: state only touched under `lock`
+    final class StubResolver: Resolver, @unchecked Sendable {  // @unchecked: state only touched under `lock`
         private let lock = NSLock()
         private var stubs: [String: Any] = [:]
         private var asked: [String] = []
@@ -164,13 +164,17 @@ enum SwinjectMigrationDoc {
         var navigationDepth = 0
 
         func setUp() {
-            container.register(Router.self, mainActorFactory: { _ in
-                Router(depth: self.navigationDepth)
-            })
-            container.register(Router.self, name: "counting", mainActorFactory: { _ in
-                self.navigationDepth += 1
-                return Router(depth: self.navigationDepth)
-            })
+            container.register(
+                Router.self,
+                mainActorFactory: { _ in
+                    Router(depth: self.navigationDepth)
+                })
+            container.register(
+                Router.self, name: "counting",
+                mainActorFactory: { _ in
+                    self.navigationDepth += 1
+                    return Router(depth: self.navigationDepth)
+                })
         }
     }
     // end-snippet
@@ -206,7 +210,7 @@ enum SwinjectMigrationDoc {
             container.register(Pet.self) { _ in Kitten(name: "Mimi") }
             // snippet: swinject-require
             container.register(PetOwner.self) { r in
-                PetOwner(pet: try r.require(Pet.self))   // instead of r.resolve(Pet.self)!
+                PetOwner(pet: try r.require(Pet.self))  // instead of r.resolve(Pet.self)!
             }
             // end-snippet
             #expect(try container.require(PetOwner.self).pet.name == "Mimi")
@@ -231,8 +235,8 @@ enum SwinjectMigrationDoc {
             let stub = StubResolver()
             stub.stub(Pet.self, Kitten(name: "Stub"))
 
-            let owner = makeOwner(stub)               // code that takes `any Resolver` calls the stub
-            let pet = try stub.require(Pet.self)      // require: through the same resolve(_:)
+            let owner = makeOwner(stub)  // code that takes `any Resolver` calls the stub
+            let pet = try stub.require(Pet.self)  // require: through the same resolve(_:)
             // end-snippet
             #expect(owner?.pet.name == "Stub")
             #expect(pet.name == "Stub")
@@ -266,14 +270,16 @@ enum SwinjectMigrationDoc {
             #expect((plain as any Resolver).resolve(Pet.self)?.name == "Plain")
             #expect(try plain.require(Pet.self).name == "Plain")
             // The named form is not implemented: it resolves to nil, and `require` with a name throws.
-            #expect(throws: ResolutionError.self) { try plain.require(Pet.self, name: "other") }  // assemblage-check: ignore
+            #expect(throws: ResolutionError.self) {
+                try plain.require(Pet.self, name: "other")  // assemblage-check: ignore
+            }
         }
 
         @Test func aContainerIsStillAResolver() throws {
             // snippet: swinject-resolver-stub
             let stubs = Container()
             stubs.register(Pet.self) { _ in Kitten(name: "Stub") }
-            let resolver: Resolver = stubs            // pass it wherever a Resolver is expected
+            let resolver: Resolver = stubs  // pass it wherever a Resolver is expected
             // end-snippet
             #expect(resolver.resolve(Pet.self)?.name == "Stub")
         }
@@ -282,8 +288,8 @@ enum SwinjectMigrationDoc {
             let container = Container()
             container.register(Pet.self) { _ in Kitten(name: "Tom") }
             // snippet: swinject-synchronize
-            let serial = container.synchronize()   // a child container whose resolves run one at a time
-            let pet = serial.resolve(Pet.self)      // resolves from the container it was made from
+            let serial = container.synchronize()  // a child container whose resolves run one at a time
+            let pet = serial.resolve(Pet.self)  // resolves from the container it was made from
             // end-snippet
             #expect(pet?.name == "Tom")
             #expect(serial !== container)
@@ -293,14 +299,14 @@ enum SwinjectMigrationDoc {
         @Test func objectGraph() throws {
             let container = Container()
             // snippet: swinject-object-graph
-            container.register(Document.self) { _ in Document() }   // .graph, the default
+            container.register(Document.self) { _ in Document() }  // .graph, the default
             container.register(Editor.self) { r in
                 Editor(graph: try r.require(GraphIdentifier.self), document: try r.require(Document.self))
             }
             let editor = try container.require(Editor.self)
 
             let document = try container.withObjectGraph(editor.graph) { container in
-                try container.require(Document.self)                 // the editor's document
+                try container.require(Document.self)  // the editor's document
             }
             // end-snippet
             #expect(document === editor.document)
@@ -313,7 +319,7 @@ enum SwinjectMigrationDoc {
             container.registerIntoCollection(Plugin.self) { _ in SearchPlugin() }
             container.registerIntoCollection(Plugin.self) { _ in SyncPlugin() }
 
-            let plugins = try container.resolveAll(Plugin.self)   // [SearchPlugin, SyncPlugin]
+            let plugins = try container.resolveAll(Plugin.self)  // [SearchPlugin, SyncPlugin]
             // end-snippet
             #expect(plugins.map(\.id) == ["search", "sync"])
         }
@@ -331,10 +337,14 @@ enum SwinjectMigrationDoc {
             let container = Container()
             // snippet: swinject-multiton-after
             container.register(Connection.self) { (_, host: String) in Connection(host: host) }
-                .inObjectScope(.multiton)      // one Connection per host
+                .inObjectScope(.multiton)  // one Connection per host
             // end-snippet
-            #expect(try container.require(Connection.self, argument: "a") === container.require(Connection.self, argument: "a"))
-            #expect(try container.require(Connection.self, argument: "a") !== container.require(Connection.self, argument: "b"))
+            #expect(
+                try container.require(Connection.self, argument: "a")
+                    === container.require(Connection.self, argument: "a"))
+            #expect(
+                try container.require(Connection.self, argument: "a")
+                    !== container.require(Connection.self, argument: "b"))
         }
 
         @Test func propertyLoaders() throws {
@@ -345,8 +355,9 @@ enum SwinjectMigrationDoc {
                     container.register(Pet.self) { r in Kitten(name: r.property("name") ?? "nameless") }
                 }
             }
-            let assembler = try Assembler([PetAssembly()],
-                                          propertyLoaders: [JSONPropertyLoader(data: json, description: "pets.json")])
+            let assembler = try Assembler(
+                [PetAssembly()],
+                propertyLoaders: [JSONPropertyLoader(data: json, description: "pets.json")])
             // end-snippet
             #expect(assembler.resolver.resolve(Pet.self)?.name == "Mimi")
         }
@@ -355,14 +366,16 @@ enum SwinjectMigrationDoc {
             let container = Container()
             container.register(Owner.self) { _ in Owner(name: "Ada") }
             // snippet: swinject-main-actor-after
-            container.register(PetViewModel.self, mainActorFactory: { r in
-                PetViewModel(owner: try r.require(Owner.self))
-            })
+            container.register(
+                PetViewModel.self,
+                mainActorFactory: { r in
+                    PetViewModel(owner: try r.require(Owner.self))
+                })
             container.register(PetStore.self) { r in
                 await PetStore(owner: try r.require(Owner.self))
             }
 
-            let model = try container.require(PetViewModel.self)        // on the main actor
+            let model = try container.require(PetViewModel.self)  // on the main actor
             let store = try await container.resolveAsync(PetStore.self)  // anywhere
             // end-snippet
             #expect(model.owner.name == "Ada")

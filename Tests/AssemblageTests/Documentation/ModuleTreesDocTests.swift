@@ -124,7 +124,7 @@ enum ModulesDoc {
         func assemble(container: Container) {
             container.contribute(into: PluginsModule.self) { plugins in
                 plugins.register(SearchAPI.self) { r in
-                    SearchAPI(http: try r.require(HTTPClient.self))   // from NetworkModule, SearchModule's dependency
+                    SearchAPI(http: try r.require(HTTPClient.self))  // from NetworkModule, SearchModule's dependency
                 }
             }
         }
@@ -174,7 +174,7 @@ enum ModulesDoc {
         static var dependencies: [any ModuleAssembly.Type] { [] }
 
         func assemble(container: Container) {
-            container.registerScopedValue(Request.self)                    // each request provides it
+            container.registerScopedValue(Request.self)  // each request provides it
             container.register(Session.self) { r in Session(request: try r.require(Request.self)) }
                 .inObjectScope(.scoped)
         }
@@ -196,9 +196,9 @@ enum ModulesDoc {
             // snippet: modules-request-scope
             let assembler = try ModuleAssembler([TimelineModule(), StorageModule(path: "feed.sqlite")])
             let timeline = try await assembler.withScope(label: "request 42") { scope in
-                try scope.provide(Request(id: 42))           // declared by RequestModule
-                return try scope.require(Timeline.self)      // TimelineModule's, over RequestModule's session
-            }   // the request ends: its Timeline and Session are disposed, newest first
+                try scope.provide(Request(id: 42))  // declared by RequestModule
+                return try scope.require(Timeline.self)  // TimelineModule's, over RequestModule's session
+            }  // the request ends: its Timeline and Session are disposed, newest first
             // end-snippet
             #expect(timeline.session.request.id == 42)
             #expect(timeline.session.isClosed)
@@ -207,11 +207,11 @@ enum ModulesDoc {
         @Test func requestScopeMadeByHand() async throws {
             let assembler = try ModuleAssembler([TimelineModule(), StorageModule(path: "feed.sqlite")])
             // snippet: modules-request-scope-manual
-            let scope = assembler.makeScope(label: "job")       // a scope of assembler.resolver
+            let scope = assembler.makeScope(label: "job")  // a scope of assembler.resolver
             try scope.provide(Request(id: 7))
-            let session = try scope.require(Session.self)       // RequestModule's
-            let timeline = try scope.require(Timeline.self)     // TimelineModule's, over the same session
-            try await scope.end()                               // disposes both, newest first
+            let session = try scope.require(Session.self)  // RequestModule's
+            let timeline = try scope.require(Timeline.self)  // TimelineModule's, over the same session
+            try await scope.end()  // disposes both, newest first
             // end-snippet
             #expect(timeline.session === session)
             #expect(session.isClosed)
@@ -219,7 +219,7 @@ enum ModulesDoc {
             try await sessionOnly.withScope { scope in
                 try scope.provide(Request(id: 8))
                 #expect(try scope.require(Session.self).request.id == 8)
-                #expect(scope.resolve(Timeline.self) == nil)   // RequestModule's view does not see TimelineModule
+                #expect(scope.resolve(Timeline.self) == nil)  // RequestModule's view does not see TimelineModule
             }
         }
 
@@ -227,14 +227,14 @@ enum ModulesDoc {
             // snippet: modules-assemble
             let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "feed.sqlite")])
             let feed = try assembler.resolver.require(FeedService.self)
-            print(assembler.modules)   // [NetworkModule, StorageModule, FeedModule, AppModule]
+            print(assembler.modules)  // [NetworkModule, StorageModule, FeedModule, AppModule]
             // end-snippet
             #expect(assembler.modules.map { "\($0)" } == ["NetworkModule", "StorageModule", "FeedModule", "AppModule"])
             #expect((feed.storage as? SQLiteStorage)?.path == "feed.sqlite")
 
             // snippet: modules-scope
             let network = try assembler.resolver(for: NetworkModule.self)
-            let invisible = network.resolve(FeedService.self)    // nil: NetworkModule does not depend on FeedModule
+            let invisible = network.resolve(FeedService.self)  // nil: NetworkModule does not depend on FeedModule
             // end-snippet
             #expect(invisible == nil)
         }
@@ -254,24 +254,25 @@ enum ModulesDoc {
                 message = error.description
                 #expect(error.codes == [.moduleNotProvided])
             }
-            #expect(message == """
-                StorageModule is needed but was not passed in, and it cannot create itself.
-                  Dependency path: AppModule → FeedModule → StorageModule
-                  Fix: pass a StorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
-                """)
+            #expect(
+                message == """
+                    StorageModule is needed but was not passed in, and it cannot create itself.
+                      Dependency path: AppModule → FeedModule → StorageModule
+                      Fix: pass a StorageModule instance to ModuleAssembler, or conform it to AutoInitModuleAssembly.
+                    """)
         }
 
         @Test func replacements() throws {
             // snippet: modules-replace
             let test = try ModuleAssembler([AppModule(), InMemoryStorageModule()])
-            let feed = try test.resolver.require(FeedService.self)   // feed.storage is an InMemoryStorage
+            let feed = try test.resolver.require(FeedService.self)  // feed.storage is an InMemoryStorage
             // end-snippet
             #expect(feed.storage is InMemoryStorage)
             #expect(!test.modules.contains { $0 == StorageModule.self })
 
             // snippet: modules-use-default-overrides
             let app = try ModuleAssembler([CachedFeedModule(), CacheModule(path: "cache.sqlite")])
-            let tests = try ModuleAssembler([CachedFeedModule()])   // in a test process
+            let tests = try ModuleAssembler([CachedFeedModule()])  // in a test process
             // app: SQLiteStorage (passed in, so never overridden); tests: InMemoryStorage, and no CacheModule instance was needed
             // end-snippet
             #expect(try app.resolver.require(FeedService.self).storage is SQLiteStorage)
@@ -282,8 +283,8 @@ enum ModulesDoc {
             let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "feed.sqlite")])
             let before = try assembler.resolver.require(FeedService.self)
             // snippet: modules-reset
-            try assembler.reset(NetworkModule.self)       // NetworkModule's kept instances only
-            try assembler.resetAll(FeedModule.self)       // FeedModule and everything it depends on
+            try assembler.reset(NetworkModule.self)  // NetworkModule's kept instances only
+            try assembler.resetAll(FeedModule.self)  // FeedModule and everything it depends on
             // end-snippet
             let after = try assembler.resolver.require(FeedService.self)
             #expect(after.http !== before.http)
@@ -293,10 +294,10 @@ enum ModulesDoc {
         @Test func dynamicModules() throws {
             // snippet: modules-contributions
             let full = try ModuleAssembler([ShellModule(), SearchModule()])
-            let search = try full.resolver(for: ShellModule.self).resolve(SearchAPI.self)    // contributed
+            let search = try full.resolver(for: ShellModule.self).resolve(SearchAPI.self)  // contributed
 
             let bare = try ModuleAssembler([ShellModule()])
-            let none = try bare.resolver(for: ShellModule.self).resolve(SearchAPI.self)      // nil: no contributor
+            let none = try bare.resolver(for: ShellModule.self).resolve(SearchAPI.self)  // nil: no contributor
             // end-snippet
             #expect(search != nil)
             #expect(none == nil)
@@ -305,7 +306,7 @@ enum ModulesDoc {
         @Test func injection() throws {
             let assembler = try ModuleAssembler([ProfileModule(), StorageModule(path: "feed.sqlite")])
             // snippet: modules-inject
-            let controller = ProfileViewController()      // made by a storyboard or a framework, not the container
+            let controller = ProfileViewController()  // made by a storyboard or a framework, not the container
             try assembler.resolver.inject(into: controller)
             // controller.feed is set
             // end-snippet
@@ -315,7 +316,7 @@ enum ModulesDoc {
         @Test func childAssembler() throws {
             // snippet: modules-parent
             let app = try ModuleAssembler([AppModule(), StorageModule(path: "feed.sqlite")])
-            let profile = try ModuleAssembler([ProfileModule()], parent: app)   // reuses app's FeedModule and the rest
+            let profile = try ModuleAssembler([ProfileModule()], parent: app)  // reuses app's FeedModule and the rest
             // end-snippet
             #expect(profile.modules.map { "\($0)" } == ["ProfileModule"])
             #expect(try profile.resolver.require(FeedService.self).storage is SQLiteStorage)

@@ -39,8 +39,8 @@ enum PropertiesDoc {
     static func loadFromTheAppBundle(_ container: Container) throws {
         // snippet: properties-bundle
         try container.applyPropertyLoaders([
-            JSONPropertyLoader(bundle: .main, name: "settings"),        // settings.json in the app's bundle
-            EnvironmentPropertyLoader(prefix: "MYAPP_"),               // MYAPP_API_RETRIES=5 wins over api.retries
+            JSONPropertyLoader(bundle: .main, name: "settings"),  // settings.json in the app's bundle
+            EnvironmentPropertyLoader(prefix: "MYAPP_"),  // MYAPP_API_RETRIES=5 wins over api.retries
         ])
         // end-snippet
     }
@@ -66,23 +66,24 @@ enum PropertiesDoc {
 
             container.register(APIClient.self) { r in
                 let api = try r.decodeProperties(APISettings.self, forKey: "api")
-                return APIClient(baseURL: api.baseURL, retries: api.retries,
-                                 timeout: r.property("timeout") ?? 10)
+                return APIClient(
+                    baseURL: api.baseURL, retries: api.retries,
+                    timeout: r.property("timeout") ?? 10)
             }
-            let client = try container.require(APIClient.self)   // https://api.example.com, 3, 2.5
+            let client = try container.require(APIClient.self)  // https://api.example.com, 3, 2.5
             // end-snippet
             #expect(client.baseURL == "https://api.example.com")
             #expect(client.retries == 3)
             #expect(client.timeout == 2.5)
 
             // snippet: properties-read
-            let timeout = container.property("timeout", as: Double.self)        // 2.5
-            let features: [String]? = container.property("features")          // ["search", "sync"]
-            let wrongType = container.property("timeout", as: Bool.self)        // nil: a number is not a Bool
+            let timeout = container.property("timeout", as: Double.self)  // 2.5
+            let features: [String]? = container.property("features")  // ["search", "sync"]
+            let wrongType = container.property("timeout", as: Bool.self)  // nil: a number is not a Bool
             do {
                 _ = try container.requireProperty("port", as: Int.self)
             } catch {
-                print(error)   // Missing key in properties from settings.json (key "port"): …
+                print(error)  // Missing key in properties from settings.json (key "port"): …
             }
             // end-snippet
             #expect(timeout == 2.5)
@@ -99,7 +100,8 @@ enum PropertiesDoc {
 
         @Test func reading() throws {
             let container = Container()
-            try container.applyPropertyLoader(JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
+            try container.applyPropertyLoader(
+                JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
             #expect(container.property("timeout", as: Double.self) == 2.5)
             #expect(container.property("features", as: [String].self) == ["search", "sync"])
             #expect(container.property("timeout", as: Bool.self) == nil)
@@ -114,15 +116,16 @@ enum PropertiesDoc {
         @Test func mergeAndFailures() throws {
             let container = Container()
             // snippet: properties-merge
-            try container.applyPropertyLoader(JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
+            try container.applyPropertyLoader(
+                JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"))
             try container.applyPropertyLoader(DictionaryPropertyLoader(["timeout": 5], description: "overrides"))
             // timeout is now 5; "api" and "features" are still the file's
 
             let broken = JSONPropertyLoader(data: Data(#"{"timeout": 1,}"#.utf8), description: "broken.json")
             do {
-                try container.applyPropertyLoader(broken)                   // fails: nothing is merged
+                try container.applyPropertyLoader(broken)  // fails: nothing is merged
             } catch {
-                print(error)   // Malformed JSON in broken.json at line 1, column 15: …
+                print(error)  // Malformed JSON in broken.json at line 1, column 15: …
             }
             // end-snippet
             #expect(container.property("timeout", as: Int.self) == 5)
@@ -154,12 +157,14 @@ enum PropertiesDoc {
             let container = Container()
             try container.applyPropertyLoaders([
                 JSONPropertyLoader(data: Data(settings.utf8), description: "settings.json"),
-                EnvironmentPropertyLoader(prefix: "MYAPP_", environment: [
-                    "MYAPP_API_RETRIES": "5",           // api.retries
-                    "MYAPP_TIMEOUT": "10",              // timeout
-                ]),
+                EnvironmentPropertyLoader(
+                    prefix: "MYAPP_",
+                    environment: [
+                        "MYAPP_API_RETRIES": "5",  // api.retries
+                        "MYAPP_TIMEOUT": "10",  // timeout
+                    ]),
             ])
-            let retries = container.property("api.retries", as: Int.self)            // 5
+            let retries = container.property("api.retries", as: Int.self)  // 5
             let api = try container.decodeProperties(APISettings.self, forKey: "api")
             // api.baseURL is still the file's; api.retries is 5
             // end-snippet
@@ -179,8 +184,10 @@ enum PropertiesDoc {
                 prefix: "MYAPP_", environment: ["MYAPP_API": "x", "MYAPP_API_RETRIES": "1"])
             let error = try #require(throws: PropertyError.self) { try container.applyPropertyLoader(clash) }
             #expect(error.code == .conflictingKeys)
-            #expect(error.description.hasPrefix(
-                #"Conflicting keys in environment variables with prefix "MYAPP_" (key "api"): MYAPP_API sets a value"#))
+            #expect(
+                error.description.hasPrefix(
+                    #"Conflicting keys in environment variables with prefix "MYAPP_" (key "api"): MYAPP_API sets a value"#
+                ))
         }
 
         @Test func sourcesAskedKeyByKey() throws {
@@ -191,8 +198,8 @@ enum PropertiesDoc {
             container.addPropertySource(SecretsSource(secrets: ["api.token": "s3cr3t", "timeout": "5"]))
 
             container.register(String.self, name: "token") { r in try r.requireProperty("api.token") }
-            let token = try container.require(String.self, name: "token")   // from the source
-            let timeout = container.property("timeout", as: Double.self)    // 5: the source was added later
+            let token = try container.require(String.self, name: "token")  // from the source
+            let timeout = container.property("timeout", as: Double.self)  // 5: the source was added later
             // end-snippet
             #expect(token == "s3cr3t")
             #expect(timeout == 5)

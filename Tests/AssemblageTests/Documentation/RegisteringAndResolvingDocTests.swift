@@ -47,8 +47,8 @@ enum RegisteringDoc {
     protocol Analytics {}
 
     final class Report {
-        let renderer: Lazy<PDFRenderer>       // made on first use
-        let pages: Provider<Page>             // a new page each time
+        let renderer: Lazy<PDFRenderer>  // made on first use
+        let pages: Provider<Page>  // a new page each time
         init(renderer: Lazy<PDFRenderer>, pages: Provider<Page>) {
             self.renderer = renderer
             self.pages = pages
@@ -72,11 +72,11 @@ enum RegisteringDoc {
             // end-snippet
 
             // snippet: registering-resolve
-            let repository = container.resolve(NoteRepository.self)          // NoteRepository?
-            let memory = container.resolve(Storage.self, name: "memory")      // the named registration
-            let checked = try container.require(NoteRepository.self)         // or a ResolutionError
-            let inferred: NoteRepository = try container.require()           // the type from the context
-            let cloud = container.resolve(Storage.self, name: "cloud")        // nil: no such name
+            let repository = container.resolve(NoteRepository.self)  // NoteRepository?
+            let memory = container.resolve(Storage.self, name: "memory")  // the named registration
+            let checked = try container.require(NoteRepository.self)  // or a ResolutionError
+            let inferred: NoteRepository = try container.require()  // the type from the context
+            let cloud = container.resolve(Storage.self, name: "cloud")  // nil: no such name
             // end-snippet
             #expect(repository?.storage is DiskStorage)
             #expect(memory is MemoryStorage)
@@ -85,7 +85,7 @@ enum RegisteringDoc {
             #expect(cloud == nil)
 
             // snippet: registering-replace
-            container.register(Storage.self) { _ in MemoryStorage() }        // same key: replaces DiskStorage
+            container.register(Storage.self) { _ in MemoryStorage() }  // same key: replaces DiskStorage
             // end-snippet
             #expect(try container.require(NoteRepository.self).storage is MemoryStorage)
             #expect(container.hasAnyRegistration(of: Storage.self, name: "memory"))
@@ -102,7 +102,7 @@ enum RegisteringDoc {
                 _ = try container.require(Storage.self)
             } catch {
                 // error.code == .factoryFailed; error.underlying is the ConfigurationMissing value
-                print(error)   // The factory for Storage failed: no storage path configured.
+                print(error)  // The factory for Storage failed: no storage path configured.
             }
             // end-snippet
             #expect(throws: ResolutionError.self) { try container.require(Storage.self) }
@@ -149,15 +149,16 @@ enum RegisteringDoc {
             container.register(PDFRenderer.self) { _ in PDFRenderer() }
             container.register(Page.self) { _ in Page() }
             container.register(Report.self) { r in
-                Report(renderer: try r.require(Lazy<PDFRenderer>.self),
-                       pages: try r.require(Provider<Page>.self))
+                Report(
+                    renderer: try r.require(Lazy<PDFRenderer>.self),
+                    pages: try r.require(Provider<Page>.self))
             }
 
             let report = try container.require(Report.self)
-            let renderer = report.renderer.instance        // resolved now, then kept
-            let first = report.pages.instance               // a new Page…
-            let second = report.pages.instance              // …and another
-            let analytics = try container.require(Analytics?.self)   // nil: not registered, and that is fine
+            let renderer = report.renderer.instance  // resolved now, then kept
+            let first = report.pages.instance  // a new Page…
+            let second = report.pages.instance  // …and another
+            let analytics = try container.require(Analytics?.self)  // nil: not registered, and that is fine
             // end-snippet
             #expect(renderer === report.renderer.instance)
             #expect(first !== second)
@@ -176,8 +177,12 @@ enum RegisteringDoc {
             // notes: 1 registration
             //   Storage — scope: container — MyApp/Notes.swift:12
             // end-snippet
-            #expect(container.description == "[\n    { Service: Storage, Factory: Resolver -> Storage, ObjectScope: container }\n]")
-            #expect(container.debugDescription.hasPrefix("notes: 1 registration\n  Storage — scope: container — AssemblageTests/"))
+            #expect(
+                container.description
+                    == "[\n    { Service: Storage, Factory: Resolver -> Storage, ObjectScope: container }\n]")
+            #expect(
+                container.debugDescription.hasPrefix(
+                    "notes: 1 registration\n  Storage — scope: container — AssemblageTests/"))
         }
     }
 }

@@ -44,7 +44,7 @@ enum ScopesDoc {
         @Test func graphScope() throws {
             // snippet: scopes-graph
             let container = Container()
-            container.register(Database.self) { _ in Database() }     // .graph, the default
+            container.register(Database.self) { _ in Database() }  // .graph, the default
             container.register(UserStore.self) { r in UserStore(database: try r.require(Database.self)) }
             container.register(OrderStore.self) { r in OrderStore(database: try r.require(Database.self)) }
             container.register(Checkout.self) { r in
@@ -76,10 +76,10 @@ enum ScopesDoc {
             let screen = Container(parent: app)
 
             let first = try app.require(Database.self)
-            let fromChild = try screen.require(Database.self)     // the same instance: children share it
+            let fromChild = try screen.require(Database.self)  // the same instance: children share it
 
-            app.resetObjectScope(.container)                       // the container lets go of it
-            let fresh = try app.require(Database.self)             // a new instance
+            app.resetObjectScope(.container)  // the container lets go of it
+            let fresh = try app.require(Database.self)  // a new instance
             // end-snippet
             #expect(first === fromChild)
             #expect(fresh !== first)
@@ -91,7 +91,7 @@ enum ScopesDoc {
             container.register(Cart.self) { _ in Cart() }.inObjectScope(.weak)
 
             var held: Cart? = try container.require(Cart.self)
-            let same = try container.require(Cart.self)           // shared while someone holds it
+            let same = try container.require(Cart.self)  // shared while someone holds it
             // end-snippet
             #expect(held === same)
             held = nil
@@ -105,7 +105,7 @@ enum ScopesDoc {
 
             let database = try container.require(Database.self)
             container.resetObjectScope(.container)
-            container.resetObjectScope(.singleton)                  // does nothing: singletons are never reset
+            container.resetObjectScope(.singleton)  // does nothing: singletons are never reset
             // try container.require(Database.self) === database
             // end-snippet
             #expect(try container.require(Database.self) === database)
@@ -120,8 +120,8 @@ enum ScopesDoc {
                 .inObjectScope(.multiton)
 
             let a1 = try container.require(Connection.self, argument: "a.example")
-            let a2 = try container.require(Connection.self, argument: "a.example")   // a1 === a2
-            let b = try container.require(Connection.self, argument: "b.example")    // another instance
+            let a2 = try container.require(Connection.self, argument: "a.example")  // a1 === a2
+            let b = try container.require(Connection.self, argument: "b.example")  // another instance
             // end-snippet
             #expect(a1 === a2)
             #expect(b !== a1)
@@ -132,7 +132,7 @@ enum ScopesDoc {
             // snippet: scopes-custom
             container.register(Cart.self) { _ in Cart() }.inObjectScope(.session)
 
-            let cart = try container.require(Cart.self)            // kept until the session ends
+            let cart = try container.require(Cart.self)  // kept until the session ends
             // on sign-out:
             container.resetObjectScope(.session)
             // end-snippet
@@ -142,7 +142,7 @@ enum ScopesDoc {
         @Test func defaultScope() throws {
             // snippet: scopes-default
             let services = Container(defaultObjectScope: .container)
-            services.register(Database.self) { _ in Database() }   // .container, this container's default
+            services.register(Database.self) { _ in Database() }  // .container, this container's default
             // end-snippet
             #expect(try services.require(Database.self) === services.require(Database.self))
         }

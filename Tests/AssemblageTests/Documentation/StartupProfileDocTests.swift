@@ -7,7 +7,7 @@ import Testing
 enum StartupProfileDoc {
     // snippet: profile-types
     final class Database: Sendable {
-        init() { Thread.sleep(forTimeInterval: 0.01) }   // opens a connection
+        init() { Thread.sleep(forTimeInterval: 0.01) }  // opens a connection
     }
 
     final class Repository: Sendable {
@@ -45,17 +45,19 @@ enum StartupProfileDoc {
         }
         print(profile.text)
         // end-snippet
-        let database = try #require(profile.instances.first {
-            $0.registration.serviceType == Database.self && $0.container == "app"
-        })
+        let database = try #require(
+            profile.instances.first {
+                $0.registration.serviceType == Database.self && $0.container == "app"
+            })
         #expect(database.durationNanoseconds >= 10_000_000)
         #expect(app.resolve(Server.self) != nil)
 
         // snippet: profile-instances
         for instance in profile.instances where instance.selfNanoseconds > 5_000_000 {
             let parent = instance.parent.map { profile.instances[$0].registration.description } ?? "a resolve"
-            print("\(instance.registration) took \(instance.selfNanoseconds / 1_000_000) ms itself,",
-                  "made for \(parent), registered at \(instance.site), on thread \(instance.thread)")
+            print(
+                "\(instance.registration) took \(instance.selfNanoseconds / 1_000_000) ms itself,",
+                "made for \(parent), registered at \(instance.site), on thread \(instance.thread)")
         }
         // end-snippet
     }
@@ -66,9 +68,9 @@ enum StartupProfileDoc {
         defer { try? FileManager.default.removeItem(at: folder) }
         let profile = StartupProfile.record { _ = makeApp().resolve(StartupProfileDoc.Server.self) }
         // snippet: profile-write
-        try profile.write(to: folder)                                     // all three, in a folder
+        try profile.write(to: folder)  // all three, in a folder
         try profile.write(to: folder.appendingPathComponent("start.svg"))  // one, by its extension
-        let trace = profile.chromeTraceJSON                               // or the text itself
+        let trace = profile.chromeTraceJSON  // or the text itself
         // end-snippet
         #expect(!trace.isEmpty)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("start.svg").path))
@@ -77,7 +79,7 @@ enum StartupProfileDoc {
         do throws(ContainerError) {
             try profile.write(to: URL(fileURLWithPath: "/dev/null/profile"))
         } catch {
-            print(error.code)   // profileNotWritten
+            print(error.code)  // profileNotWritten
         }
         // end-snippet
         #expect(throws: ContainerError.self) { try profile.write(to: URL(fileURLWithPath: "/dev/null/profile")) }

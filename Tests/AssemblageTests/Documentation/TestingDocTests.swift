@@ -48,7 +48,7 @@ enum TestingDoc {
         // snippet: testing-assembly-swap
         @Test func declinedPaymentIsReported() throws {
             let assembler = Assembler([AppAssembly()])
-            assembler.apply(assembly: DecliningGatewayAssembly())   // the later registration wins
+            assembler.apply(assembly: DecliningGatewayAssembly())  // the later registration wins
             let checkout = try assembler.resolver.require(Checkout.self)
             #expect(checkout.pay(cents: 500) == false)
         }
@@ -59,10 +59,10 @@ enum TestingDoc {
             let app = Container()
             AppAssembly().assemble(container: app)
 
-            let test = Container(parent: app)            // app's registrations, with the stub in front
+            let test = Container(parent: app)  // app's registrations, with the stub in front
             test.register(PaymentGateway.self) { _ in DecliningGateway() }
             #expect(try test.require(Checkout.self).pay(cents: 500) == false)
-            #expect(try app.require(Checkout.self).pay(cents: 500) == true)   // app is untouched
+            #expect(try app.require(Checkout.self).pay(cents: 500) == true)  // app is untouched
         }
         // end-snippet
 
@@ -72,8 +72,8 @@ enum TestingDoc {
             AppAssembly().assemble(container: stubs)
             stubs.register(PaymentGateway.self) { _ in DecliningGateway() }
 
-            Container.withRoot(stubs) {                  // this test's root; parallel tests keep theirs
-                let screen = CheckoutScreen()             // @Injected var checkout: Checkout
+            Container.withRoot(stubs) {  // this test's root; parallel tests keep theirs
+                let screen = CheckoutScreen()  // @Injected var checkout: Checkout
                 #expect(screen.checkout.pay(cents: 500) == false)
             }
         }

@@ -33,7 +33,10 @@ import Testing
     @Test func resolvingTheOverlayFirstDoesNotFillTheBaseCacheForItsOwnRegistration() throws {
         let counter = Counter()
         let main = Container(label: "main")
-        main.register(Engine.self) { _ in counter.increment(); return Engine() }.inObjectScope(.container)
+        main.register(Engine.self) { _ in
+            counter.increment()
+            return Engine()
+        }.inObjectScope(.container)
         let mock = Container(parent: main, label: "mock")
         mock.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
         _ = try mock.require(Engine.self)
@@ -154,13 +157,13 @@ import Testing
                 let pair = UncheckedBox(value: (from, to))
                 DispatchQueue.global().async(group: done) {
                     ready.increment()
-                    while ready.count < 2 {}   // both threads start the check together
+                    while ready.count < 2 {}  // both threads start the check together
                     if (try? pair.value.0.addFallback(pair.value.1)) != nil { added.increment() }
                 }
             }
             done.wait()
             #expect(added.count == 1)
-            #expect(a.resolve(Engine.self) == nil)   // would never return with a cycle
+            #expect(a.resolve(Engine.self) == nil)  // would never return with a cycle
         }
     }
 

@@ -95,7 +95,7 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
             Container.root = assigned
             Container.withRoot(scoped) {
                 #expect(Container.root === scoped)
-                Container.root = Container.main   // changes the assigned root, not this section's
+                Container.root = Container.main  // changes the assigned root, not this section's
                 #expect(Container.root === scoped)
             }
             #expect(Container.root === Container.main)
@@ -157,7 +157,7 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
             let runs = Counter()
             Container.bootstrap { main in
                 runs.increment()
-                usleep(20_000)   // anyone not waiting for the hook would resolve before this registration
+                usleep(20_000)  // anyone not waiting for the hook would resolve before this registration
                 main.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
             }
             let resolved = Collector<ObjectIdentifier>()
@@ -194,7 +194,7 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
             Container.bootstrap { main in
                 main.register(Session.self) { _ in LiveSession() }
                 main.register(NetworkService.self) { r in NetworkService(session: try r.require(Session.self)) }
-                let mock = Container(parent: Container.main, label: "mock")   // re-entrant read: no deadlock
+                let mock = Container(parent: Container.main, label: "mock")  // re-entrant read: no deadlock
                 mock.register(Session.self) { _ in MockSession() }
                 Container.root = mock
             }
@@ -241,12 +241,12 @@ private func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> 
             Container.main.register(Animal.self) { _ in Cat() }
 
             Container.resetGlobals()
-            #expect(runs.count == 1)   // re-armed, not yet run
+            #expect(runs.count == 1)  // re-armed, not yet run
             let newMain = Container.main
             #expect(runs.count == 2)
             #expect(newMain !== oldMain)
             #expect(Container.root === newMain)
-            #expect(newMain.resolve(Animal.self) == nil)   // registrations made outside the hook are gone
+            #expect(newMain.resolve(Animal.self) == nil)  // registrations made outside the hook are gone
             #expect(try Container.root.require(Engine.self) !== oldEngine)
         }
     }

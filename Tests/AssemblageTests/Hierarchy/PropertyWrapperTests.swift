@@ -115,7 +115,10 @@ final class SlowEngine: @unchecked Sendable {
     @Test func lazyInjectedResolvesOnFirstReadOnlyAndKeepsTheInstance() {
         let counter = Counter()
         let container = Container()
-        container.register(Engine.self) { _ in counter.increment(); return Engine() }   // transient
+        container.register(Engine.self) { _ in
+            counter.increment()
+            return Engine()
+        }  // transient
         let engine = LazyInjected<Engine>(container: container)
         #expect(counter.count == 0)
         #expect(!engine.isResolved)
@@ -163,7 +166,7 @@ final class SlowEngine: @unchecked Sendable {
     @Test func lazyInjectedResolvesOnceUnderConcurrentFirstReads() {
         let counter = Counter()
         let container = Container()
-        container.register(SlowEngine.self) { _ in SlowEngine(counter) }   // transient: the wrapper must keep one
+        container.register(SlowEngine.self) { _ in SlowEngine(counter) }  // transient: the wrapper must keep one
         let engine = LazyInjected<SlowEngine>(container: container)
         let seen = Collector<ObjectIdentifier>()
         DispatchQueue.concurrentPerform(iterations: 16) { _ in seen.append(ObjectIdentifier(engine.wrappedValue)) }
@@ -209,11 +212,11 @@ final class SlowEngine: @unchecked Sendable {
         var cat = container.resolve(Animal.self)
         #expect(cat != nil)
         #expect(friend.wrappedValue === cat)
-        container.removeAll()   // the container lets go of its instance; `cat` still holds it
+        container.removeAll()  // the container lets go of its instance; `cat` still holds it
         #expect(friend.wrappedValue === cat)
         cat = nil
-        #expect(friend.wrappedValue == nil)   // weak: gone with the last owner
-        #expect(friend.isResolved)   // and not resolved again
+        #expect(friend.wrappedValue == nil)  // weak: gone with the last owner
+        #expect(friend.isResolved)  // and not resolved again
     }
 
     @Test func weakLazyInjectedIsNilWithoutARegistrationAndRetriesLater() {
@@ -262,7 +265,7 @@ final class SlowEngine: @unchecked Sendable {
         #expect(user.session.id == "live")
         #expect(user.backup == nil)
         #expect(Container.withRoot(container) { user.lazySession.id } == "live")
-        let sent = await Task.detached { user.lazySession.id }.value   // the struct crosses tasks: it is Sendable
+        let sent = await Task.detached { user.lazySession.id }.value  // the struct crosses tasks: it is Sendable
         #expect(sent == "live")
 
         let kennel = Container.withRoot(container) { Kennel() }

@@ -123,7 +123,7 @@ import Testing
             func record(from mock: Container) async {
                 await Container.withRoot(mock) {
                     await Task.yield()
-                    words.append(Container.root.resolve(String.self) ?? "none")   // no hop: still on the actor
+                    words.append(Container.root.resolve(String.self) ?? "none")  // no hop: still on the actor
                 }
             }
         }

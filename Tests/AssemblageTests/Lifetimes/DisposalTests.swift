@@ -28,7 +28,9 @@ import Testing
 
     @Test func withScopeDisposesWhenTheBodyReturns() throws {
         let log = DisposalLog()
-        let name = try chain(log).withSynchronousScope { scope in try scope.require(Tracked.self, name: "repository").name }
+        let name = try chain(log).withSynchronousScope { scope in
+            try scope.require(Tracked.self, name: "repository").name
+        }
         #expect(name == "repository")
         #expect(log.entries == ["repository", "connection"])
     }

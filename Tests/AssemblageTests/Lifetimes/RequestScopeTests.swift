@@ -59,7 +59,8 @@ import Testing
     @Test func containerServiceCapturingAScopedOneIsACaptiveDependencyError() {
         let container = Container()
         container.registerScopedValue(RequestValue.self)
-        container.register(Audit.self) { r in Audit(request: try r.require(RequestValue.self)) }.inObjectScope(.container)
+        container.register(Audit.self) { r in Audit(request: try r.require(RequestValue.self)) }.inObjectScope(
+            .container)
         let scope = container.makeScope()
         #expect(throws: Never.self) { try scope.provide(RequestValue(id: 1)) }
         #expect {
@@ -139,7 +140,10 @@ import Testing
     @Test func aFactoryCanResolveTheScopeItRunsIn() throws {
         let container = Container()
         container.register(Scope.self, name: "unused") { _ in container.makeScope() }
-        final class Holder: Sendable { let scope: Scope; init(scope: Scope) { self.scope = scope } }
+        final class Holder: Sendable {
+            let scope: Scope
+            init(scope: Scope) { self.scope = scope }
+        }
         container.register(Holder.self) { r in Holder(scope: try r.require(Scope.self)) }.inObjectScope(.scoped)
         try container.withSynchronousScope { scope in
             let holder = try scope.require(Holder.self)
@@ -212,7 +216,10 @@ import Testing
 
     @Test func aScopedCycleIsACycleError() {
         let container = Container()
-        container.register(Engine.self) { r in _ = try r.require(Wheel.self); return Engine() }.inObjectScope(.scoped)
+        container.register(Engine.self) { r in
+            _ = try r.require(Wheel.self)
+            return Engine()
+        }.inObjectScope(.scoped)
         container.register(Wheel.self) { r in Wheel(engine: try r.require(Engine.self)) }.inObjectScope(.scoped)
         #expect {
             try container.withSynchronousScope { try $0.require(Engine.self) }

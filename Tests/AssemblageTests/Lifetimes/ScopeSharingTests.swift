@@ -153,8 +153,10 @@ private final class EndedScopes: Behavior, ContainerObserver, @unchecked Sendabl
     private let lock = NSLock()
     private var ended: [String] = []
 
-    func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
-                                  toService entry: ServiceEntry<Service>, withName name: String?) {}
+    func container<Type, Service>(
+        _ container: Container, didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>, withName name: String?
+    ) {}
     func scopeEnded(_ label: String, disposed: Int, failures: Int) { lock.withLock { ended.append(label) } }
     var labels: [String] { lock.withLock { ended } }
 }

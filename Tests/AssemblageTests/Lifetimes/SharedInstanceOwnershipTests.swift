@@ -23,8 +23,9 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         container.registerScopedValue(RequestValue.self)
         container.register(Tracked.self) { _ in Tracked("connection", log: log) }.inObjectScope(.transient)
         container.register(Dispatcher.self) { r in
-            Dispatcher(resolver: r, request: try r.require(Provider<RequestValue>.self),
-                       connection: try r.require(Tracked.self))
+            Dispatcher(
+                resolver: r, request: try r.require(Provider<RequestValue>.self),
+                connection: try r.require(Tracked.self))
         }.inObjectScope(scope)
         return container
     }
@@ -71,7 +72,9 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
 
     @Test func aLongLivedServiceWorksWithPerRequestValuesThroughTheScopeAsACallParameter() throws {
         final class Greeter: Sendable {
-            func greet(in scope: Resolver) throws -> String { "hello, request \(try scope.require(RequestValue.self).id)" }
+            func greet(in scope: Resolver) throws -> String {
+                "hello, request \(try scope.require(RequestValue.self).id)"
+            }
         }
         let container = Container()
         container.registerScopedValue(RequestValue.self)
@@ -152,8 +155,9 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         main.registerScopedValue(RequestValue.self)
         main.register(Tracked.self) { _ in Tracked("live", log: DisposalLog()) }
         main.register(Dispatcher.self) { r in
-            Dispatcher(resolver: r, request: try r.require(Provider<RequestValue>.self),
-                       connection: try r.require(Tracked.self))
+            Dispatcher(
+                resolver: r, request: try r.require(Provider<RequestValue>.self),
+                connection: try r.require(Tracked.self))
         }.inObjectScope(.container)
         let overlay = Container(parent: main, label: "overlay")
         overlay.register(Tracked.self) { _ in Tracked("mock", log: DisposalLog()) }
@@ -178,8 +182,9 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         guard let error = error as? ResolutionError, error.code == .captiveDependency else { return false }
         return error.holder == ServiceKey(Engine.self) && error.key == ServiceKey(Audit.self)
             && error.path == [ServiceKey(Engine.self), ServiceKey(Audit.self)]
-            && error.description.hasPrefix("Captive dependency: Engine lives longer than any scope, but making it "
-                + "needs Audit, which is .scoped.")
+            && error.description.hasPrefix(
+                "Captive dependency: Engine lives longer than any scope, but making it "
+                    + "needs Audit, which is .scoped.")
             && error.description.contains("Resolution path: Engine → Audit")
             && error.description.contains("as a call parameter")
     }
@@ -203,7 +208,8 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         await #expect {
             try await container.resolveAsync(Engine.self)
         } throws: { error in
-            (error as? ResolutionError)?.code == .captiveDependency && (error as? ResolutionError)?.holder == ServiceKey(Engine.self)
+            (error as? ResolutionError)?.code == .captiveDependency
+                && (error as? ResolutionError)?.holder == ServiceKey(Engine.self)
         }
     }
 
@@ -212,6 +218,9 @@ private final class Dispatcher: @unchecked Sendable {  // @unchecked: immutable.
         let issue = try #require(report.errors.first { $0.kind == .captiveDependency })
         #expect(issue.key == ServiceKey(Audit.self))
         #expect(issue.message.contains("Engine lives longer than any scope"))
-        #expect(!report.errors.contains { $0.message.contains("noActiveScope") || $0.message.contains("resolved through a container") })
+        #expect(
+            !report.errors.contains {
+                $0.message.contains("noActiveScope") || $0.message.contains("resolved through a container")
+            })
     }
 }

@@ -122,7 +122,8 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
     @Test func shutdownInACancelledTaskStillRunsEveryDisposerToCompletion() async throws {
         let log = DisposalLog()
         let container = Container(label: "app")
-        container.register(CancellationAwarePool.self) { _ in CancellationAwarePool(log: log) }.inObjectScope(.container)
+        container.register(CancellationAwarePool.self) { _ in CancellationAwarePool(log: log) }.inObjectScope(
+            .container)
         _ = try container.require(CancellationAwarePool.self)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }

@@ -35,21 +35,24 @@ private struct AbCartModule: AutoInitModuleAssembly {
 @Suite("Abstract registrations")
 struct AbstractRegistrationTests {
     @Test func aProviderAnywhereInTheGraphIsResolvedFromTheDeclaringModule() throws {
-        let assembler = try ModuleAssembler([AbCheckoutModule(), AbPaymentsModule()],
-                                            overrideBehavior: .disableDefaultOverrides)
+        let assembler = try ModuleAssembler(
+            [AbCheckoutModule(), AbPaymentsModule()],
+            overrideBehavior: .disableDefaultOverrides)
         let checkout = try assembler.resolver(for: AbCheckoutModule.self).require(AbCheckout.self)
         #expect(checkout.payments.provider == "stripe")
         #expect(try assembler.resolver.require(String?.self, name: "coupon") == "WELCOME")
     }
 
     @Test func dependentsOfTheDeclaringModuleSeeTheProvidedService() throws {
-        let assembler = try ModuleAssembler([AbCartModule(), AbPaymentsModule()], overrideBehavior: .disableDefaultOverrides)
+        let assembler = try ModuleAssembler(
+            [AbCartModule(), AbPaymentsModule()], overrideBehavior: .disableDefaultOverrides)
         #expect(try assembler.resolver(for: AbCartModule.self).require(Int.self) == 6)
     }
 
     @Test func theProvidedServiceIsTheProvidersInstance() throws {
-        let assembler = try ModuleAssembler([AbCheckoutModule(), AbPaymentsModule()],
-                                            overrideBehavior: .disableDefaultOverrides)
+        let assembler = try ModuleAssembler(
+            [AbCheckoutModule(), AbPaymentsModule()],
+            overrideBehavior: .disableDefaultOverrides)
         let viaCheckout = try assembler.resolver(for: AbCheckoutModule.self).require((any AbPayments).self)
         let viaProvider = try assembler.resolver(for: AbPaymentsModule.self).require((any AbPayments).self)
         #expect(viaCheckout.provider == viaProvider.provider)
@@ -57,14 +60,16 @@ struct AbstractRegistrationTests {
 
     @Test func postAssembleAndParentAssemblersCountAsProviders() throws {
         let parent = try ModuleAssembler([AbPaymentsModule()], overrideBehavior: .disableDefaultOverrides)
-        let child = try ModuleAssembler([AbCheckoutModule()], overrideBehavior: .disableDefaultOverrides, parent: parent)
+        let child = try ModuleAssembler(
+            [AbCheckoutModule()], overrideBehavior: .disableDefaultOverrides, parent: parent)
         #expect(try child.resolver.require(AbCheckout.self).payments.provider == "stripe")
 
-        let rooted = ModuleAssembler([AbCheckoutModule()], overrideBehavior: .disableDefaultOverrides,
-                                     postAssemble: { container in
-            container.register((any AbPayments).self) { _ in AbStripePayments() }
-            container.register(String?.self, name: "coupon") { _ in nil }
-        })
+        let rooted = ModuleAssembler(
+            [AbCheckoutModule()], overrideBehavior: .disableDefaultOverrides,
+            postAssemble: { container in
+                container.register((any AbPayments).self) { _ in AbStripePayments() }
+                container.register(String?.self, name: "coupon") { _ in nil }
+            })
         #expect(rooted.assemblyError == nil)
         #expect(try rooted.resolver.require(AbCheckout.self).payments.provider == "stripe")
     }
@@ -78,7 +83,8 @@ struct AbstractRegistrationTests {
                 && error.problems.map(\.module) == ["AbCheckoutModule", "AbCheckoutModule"]
                 && error.problems[0].key?.serviceType == (any AbPayments).self
                 && error.problems[1].key?.name == "coupon"
-                && error.problems[0].related.first?.hasPrefix("AssemblageTests/AbstractRegistrationTests.swift:") == true
+                && error.problems[0].related.first?.hasPrefix("AssemblageTests/AbstractRegistrationTests.swift:")
+                    == true
                 && error.description.contains("Fix: add the module that registers it")
         }
     }
@@ -86,11 +92,13 @@ struct AbstractRegistrationTests {
     @Test func placeholdersFailWithATypedErrorOnlyWhenResolved() throws {
         let behavior = OverrideBehavior(usesDefaultOverrides: false, usesAbstractPlaceholders: true)
         let assembler = try ModuleAssembler([AbCheckoutModule()], overrideBehavior: behavior)
-        #expect(try assembler.resolver.require(String?.self, name: "coupon") == nil)   // optional: nil
+        #expect(try assembler.resolver.require(String?.self, name: "coupon") == nil)  // optional: nil
         #expect {
             _ = try assembler.resolver.require(AbCheckout.self)
         } throws: { error in
-            let failure = (error as? ResolutionError).flatMap { $0.code == .factoryFailed ? nil : $0 } ?? (error as? ResolutionError)
+            let failure =
+                (error as? ResolutionError).flatMap { $0.code == .factoryFailed ? nil : $0 }
+                ?? (error as? ResolutionError)
             guard let failure else { return false }
             return failure.code == .abstractRegistrationNotProvided
                 && failure.description.contains("AbCheckoutModule declares")
@@ -102,8 +110,9 @@ struct AbstractRegistrationTests {
         #expect(!OverrideBehavior.disableDefaultOverrides.usesAbstractPlaceholders)
         #expect(OverrideBehavior.whenTesting.usesAbstractPlaceholders == OverrideBehavior.isRunningTests)
         #expect(OverrideBehavior(usesDefaultOverrides: true).usesAbstractPlaceholders)
-        #expect(OverrideBehavior(usesDefaultOverrides: true, usesAbstractPlaceholders: false).description
-            == "useDefaultOverrides without abstract placeholders")
+        #expect(
+            OverrideBehavior(usesDefaultOverrides: true, usesAbstractPlaceholders: false).description
+                == "useDefaultOverrides without abstract placeholders")
     }
 
     @Test func aModuleThatRegistersItsOwnAbstractServiceNeedsNoProvider() throws {

@@ -21,8 +21,9 @@ struct DefaultOverrideDetectionTests {
             _ = try ModuleAssembler([FeedModule()], overrideBehavior: .disableDefaultOverrides)
         }
         #expect(error?.codes == [.moduleNotProvided])
-        let real = try ModuleAssembler([FeedModule(), StorageModule(path: "db")],
-                                       overrideBehavior: .disableDefaultOverrides)
+        let real = try ModuleAssembler(
+            [FeedModule(), StorageModule(path: "db")],
+            overrideBehavior: .disableDefaultOverrides)
         #expect(real.modules.contains { $0 == StorageModule.self })
     }
 

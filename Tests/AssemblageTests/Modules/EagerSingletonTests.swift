@@ -19,8 +19,9 @@ struct BrokenEagerModule: RecordingModule, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self] }
     func register(into container: Container) {
         container.register(FeedService.self) { r in
-            FeedService(transport: try r.require(HTTPTransport.self), store: try r.require(KeyValueStore.self),
-                        analytics: try r.require(AnalyticsTracker.self))
+            FeedService(
+                transport: try r.require(HTTPTransport.self), store: try r.require(KeyValueStore.self),
+                analytics: try r.require(AnalyticsTracker.self))
         }.eager()
     }
 }
@@ -40,8 +41,11 @@ struct ThrowingEagerModule: RecordingModule, AutoInitModuleAssembly {
         let log = try ModuleEventLog.recording {
             assembler = try ModuleAssembler([WarehouseModule()])
         }
-        #expect(log.events == ["assemble NetworkModule", "assemble WarehouseModule", "made Warehouse",
-                               "loaded NetworkModule", "loaded WarehouseModule"])
+        #expect(
+            log.events == [
+                "assemble NetworkModule", "assemble WarehouseModule", "made Warehouse",
+                "loaded NetworkModule", "loaded WarehouseModule",
+            ])
         let resolver = try #require(assembler).resolver
         let again = ModuleEventLog.recording {
             #expect(resolver.resolve(Warehouse.self) === resolver.resolve(Warehouse.self))
@@ -52,8 +56,9 @@ struct ThrowingEagerModule: RecordingModule, AutoInitModuleAssembly {
     @Test func eagerMakesTheRegistrationASingletonAndKeepsContainerScope() {
         let container = Container()
         #expect(container.register(Cat.self) { _ in Cat() }.eager().objectScope === ObjectScope.singleton)
-        #expect(container.register(Dog.self) { _ in Dog() }.inObjectScope(.container).eager().objectScope
-            === ObjectScope.container)
+        #expect(
+            container.register(Dog.self) { _ in Dog() }.inObjectScope(.container).eager().objectScope
+                === ObjectScope.container)
     }
 
     @Test func eagerSingletonSurvivesModuleReset() throws {
@@ -72,18 +77,24 @@ struct ThrowingEagerModule: RecordingModule, AutoInitModuleAssembly {
             #expect(problem?.key == ServiceKey(FeedService.self))
             #expect(problem?.resolutionError?.code == .notRegistered)
             #expect(problem?.resolutionError?.pathDescription == "FeedService → KeyValueStore")
-            #expect(error?.description.contains("The eager singleton FeedService of BrokenEagerModule could not be created.") == true)
+            #expect(
+                error?.description.contains(
+                    "The eager singleton FeedService of BrokenEagerModule could not be created.") == true)
             #expect(error?.description.contains("Resolution path: FeedService → KeyValueStore") == true)
         }
         #expect(log.events("loaded").isEmpty)
     }
 
     @Test func everyFailingEagerSingletonIsReported() throws {
-        let error = try #require(assemblyError { _ = try ModuleAssembler([ThrowingEagerModule(), BrokenEagerModule()]) })
+        let error = try #require(
+            assemblyError { _ = try ModuleAssembler([ThrowingEagerModule(), BrokenEagerModule()]) })
         #expect(error.codes == [.eagerSingletonFailed, .eagerSingletonFailed, .eagerSingletonFailed])
-        #expect(error.problems.map(\.key) == [ServiceKey(Warehouse.self, name: "boom"),
-                                              ServiceKey(Cat.self, argumentTypes: String.self),
-                                              ServiceKey(FeedService.self)])
+        #expect(
+            error.problems.map(\.key) == [
+                ServiceKey(Warehouse.self, name: "boom"),
+                ServiceKey(Cat.self, argumentTypes: String.self),
+                ServiceKey(FeedService.self),
+            ])
         #expect(error.problems[0].resolutionError?.underlyingDescription == "boom")
         #expect(error.problems[1].resolutionError?.underlyingDescription?.contains("runtime arguments") == true)
     }

@@ -60,17 +60,20 @@ struct ProfileScreenModule: RecordingModule, AutoInitModuleAssembly {
 
     @Test func injectWithoutARegistrationThrowsNotRegistered() {
         let container = Container()
-        container.register(ProfileScreen.self) { _ in ProfileScreen() }   // an ordinary registration is not an injection
+        container.register(ProfileScreen.self) { _ in ProfileScreen() }  // an ordinary registration is not an injection
         let error = #expect(throws: ResolutionError.self) { try container.inject(into: ProfileScreen()) }
         #expect(error?.code == .injectionNotRegistered)
         #expect(error?.key == ServiceKey(ProfileScreen.self))
-        #expect(error?.description == "No injection is registered for ProfileScreen.\n"
-            + "  Fix: container.registerInjection(for: ProfileScreen.self) { r, object in … }")
+        #expect(
+            error?.description == "No injection is registered for ProfileScreen.\n"
+                + "  Fix: container.registerInjection(for: ProfileScreen.self) { r, object in … }")
     }
 
     @Test func namedInjectionsAreSeparate() throws {
         let container = Container()
-        container.registerInjection(for: ProfileScreen.self, name: "compact") { _, screen in screen.steps.append("compact") }
+        container.registerInjection(for: ProfileScreen.self, name: "compact") { _, screen in
+            screen.steps.append("compact")
+        }
         let screen = ProfileScreen()
         try container.inject(into: screen, name: "compact")
         #expect(screen.steps == ["compact"])
@@ -89,8 +92,10 @@ struct ProfileScreenModule: RecordingModule, AutoInitModuleAssembly {
         #expect(error?.code == .notRegistered)
         #expect(error?.key == ServiceKey(AnalyticsTracker.self))
         #expect(error?.path == [ServiceKey(ProfileScreen.self), ServiceKey(AnalyticsTracker.self)])
-        #expect(error?.description.hasPrefix("No registration for AnalyticsTracker.\n"
-            + "  Resolution path: ProfileScreen → AnalyticsTracker") == true)
+        #expect(
+            error?.description.hasPrefix(
+                "No registration for AnalyticsTracker.\n"
+                    + "  Resolution path: ProfileScreen → AnalyticsTracker") == true)
     }
 
     @Test func throwingStepIsReportedWithItsError() {

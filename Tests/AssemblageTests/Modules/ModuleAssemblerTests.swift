@@ -84,8 +84,12 @@ struct LoadedProbeModule: ModuleAssembly, AutoInitModuleAssembly {
         for fallback in app.fallbacks where !firstOccurrences.contains(fallback.label) {
             firstOccurrences.append(fallback.label)
         }
-        #expect(firstOccurrences == ["FeedModule", "NetworkModule", "StorageModule", "AnalyticsModule",
-                                     "ProfileModule", "CheckoutModule"].map { "\($0) (exports)" })
+        #expect(
+            firstOccurrences
+                == [
+                    "FeedModule", "NetworkModule", "StorageModule", "AnalyticsModule",
+                    "ProfileModule", "CheckoutModule",
+                ].map { "\($0) (exports)" })
     }
 
     @Test func assemblesTheWholeTreeFromOneRoot() throws {
@@ -191,8 +195,9 @@ struct LoadedProbeModule: ModuleAssembly, AutoInitModuleAssembly {
         let log = try ModuleEventLog.recording {
             let child = try ModuleAssembler([NetworkModule(), AnalyticsModule()], parent: parent)
             #expect(moduleNames(child) == ["AnalyticsModule"])
-            #expect(try child.resolver.require(AnalyticsTracker.self).transport
-                === (try parent.resolver.require(HTTPTransport.self)))
+            #expect(
+                try child.resolver.require(AnalyticsTracker.self).transport
+                    === (try parent.resolver.require(HTTPTransport.self)))
         }
         #expect(log.events("assemble") == ["AnalyticsModule"])
     }
@@ -213,7 +218,9 @@ struct LoadedProbeModule: ModuleAssembly, AutoInitModuleAssembly {
         #expect(child.resolver.resolve(HTTPTransport.self) != nil)
         #expect(child.resolver.resolve(AnalyticsTracker.self) != nil)
         #expect(parent.resolver.resolve(AnalyticsTracker.self) == nil)
-        #expect(try child.resolver(for: NetworkModule.self) as AnyObject === (try parent.resolver(for: NetworkModule.self)) as AnyObject)
+        #expect(
+            try child.resolver(for: NetworkModule.self) as AnyObject === (try parent.resolver(for: NetworkModule.self))
+                as AnyObject)
     }
 
     @Test func parentsReplacementIsUsedByTheChild() throws {

@@ -9,7 +9,9 @@ private struct BottomModule: ModuleAssembly, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
     func assemble(container: Container) {
         container.register(String.self, name: "home") { _ in "bottom" }
-        container.registerIntoCollection(Plugin.self) { r in NamedPlugin("bottom:" + (try r.require(String.self, name: "home"))) }
+        container.registerIntoCollection(Plugin.self) { r in
+            NamedPlugin("bottom:" + (try r.require(String.self, name: "home")))
+        }
         container.register(Tag.self) { _ in Tag(value: "bottom") }
     }
 }
@@ -71,7 +73,7 @@ private struct TopModule: ModuleAssembly, AutoInitModuleAssembly {
             static var dependencies: [any ModuleAssembly.Type] { [] }
             func assemble(container: Container) {
                 container.registerIntoCollection(Plugin.self) { r in
-                    NamedPlugin(try r.require(String.self, name: "absent"))   // assemblage-check: ignore (on purpose)
+                    NamedPlugin(try r.require(String.self, name: "absent"))  // assemblage-check: ignore (on purpose)
                 }
             }
         }

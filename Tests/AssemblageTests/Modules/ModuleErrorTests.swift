@@ -26,11 +26,11 @@ struct SessionModule: RecordingModule, AutoInitModuleAssembly {
     func register(into container: Container) {}
 }
 struct TokenModule: RecordingModule, AutoInitModuleAssembly {
-    static var dependencies: [any ModuleAssembly.Type] { [AuthModule.self] }   // assemblage-check: ignore
+    static var dependencies: [any ModuleAssembly.Type] { [AuthModule.self] }  // assemblage-check: ignore
     func register(into container: Container) {}
 }
 struct SelfDependentModule: RecordingModule, AutoInitModuleAssembly {
-    static var dependencies: [any ModuleAssembly.Type] { [SelfDependentModule.self] }   // assemblage-check: ignore
+    static var dependencies: [any ModuleAssembly.Type] { [SelfDependentModule.self] }  // assemblage-check: ignore
     func register(into container: Container) {}
 }
 
@@ -87,7 +87,9 @@ struct WrappingStorageModule: RecordingModule, AutoInitModuleAssembly {
 
 /// Everything wrong at once.
 struct BrokenAppModule: RecordingModule, AutoInitModuleAssembly {
-    static var dependencies: [any ModuleAssembly.Type] { [StoreFrontModule.self, AuthModule.self, CacheUserModule.self] }
+    static var dependencies: [any ModuleAssembly.Type] {
+        [StoreFrontModule.self, AuthModule.self, CacheUserModule.self]
+    }
     func register(into container: Container) {}
 }
 
@@ -126,17 +128,19 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
     }
 
     @Test func missingStorageInTheAppTreeNamesTheFirstPath() throws {
-        let error = try #require(assemblyError {
-            _ = try ModuleAssembler([AppModule()], overrideBehavior: .disableDefaultOverrides)
-        })
+        let error = try #require(
+            assemblyError {
+                _ = try ModuleAssembler([AppModule()], overrideBehavior: .disableDefaultOverrides)
+            })
         #expect(error.problems.count == 1)
         #expect(error.problems[0].pathDescription == "AppModule → FeedModule → StorageModule")
     }
 
     @Test func twoReplacementsOfOneModuleConflict() throws {
-        let error = try #require(assemblyError {
-            _ = try ModuleAssembler([AppModule(), InMemoryStorageModule(), RecordingStorageModule()])
-        })
+        let error = try #require(
+            assemblyError {
+                _ = try ModuleAssembler([AppModule(), InMemoryStorageModule(), RecordingStorageModule()])
+            })
         #expect(error.codes == [.conflictingReplacements])
         #expect(error.problems[0].module == "StorageModule")
         #expect(error.problems[0].related == ["InMemoryStorageModule", "RecordingStorageModule"])
@@ -146,25 +150,28 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
     }
 
     @Test func conflictingReplacementsOfAModuleNoOneUsesEndWithTheReplacedModule() throws {
-        let error = try #require(assemblyError {
-            _ = try ModuleAssembler([InMemoryStorageModule(), RecordingStorageModule()])
-        })
+        let error = try #require(
+            assemblyError {
+                _ = try ModuleAssembler([InMemoryStorageModule(), RecordingStorageModule()])
+            })
         #expect(error.codes == [.conflictingReplacements])
         #expect(error.problems[0].path.last == "StorageModule")
     }
 
     @Test func explicitReplacementConflictsWithOneReachedAsADependency() throws {
-        let error = try #require(assemblyError {
-            _ = try ModuleAssembler([AppModule(), RecordingStorageModule(), StorageTestSupportModule()])
-        })
+        let error = try #require(
+            assemblyError {
+                _ = try ModuleAssembler([AppModule(), RecordingStorageModule(), StorageTestSupportModule()])
+            })
         #expect(error.codes == [.conflictingReplacements])
         #expect(error.problems[0].path == ["AppModule", "FeedModule", "StorageModule"])
     }
 
     @Test func defaultOverrideThatDoesNotReplaceItsBaseIsInvalid() throws {
-        let error = try #require(assemblyError {
-            _ = try ModuleAssembler([CacheUserModule()], overrideBehavior: .useDefaultOverrides)
-        })
+        let error = try #require(
+            assemblyError {
+                _ = try ModuleAssembler([CacheUserModule()], overrideBehavior: .useDefaultOverrides)
+            })
         #expect(error.codes == [.invalidDefaultOverride])
         #expect(error.problems[0].module == "CacheModule")
         #expect(error.problems[0].related == ["ForgetfulCacheFake"])
@@ -182,7 +189,8 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
     }
 
     @Test func cycleReachedFromSeveralRootsIsReportedOnce() throws {
-        let error = try #require(assemblyError { _ = try ModuleAssembler([AuthModule(), TokenModule(), SessionModule()]) })
+        let error = try #require(
+            assemblyError { _ = try ModuleAssembler([AuthModule(), TokenModule(), SessionModule()]) })
         #expect(error.codes == [.cycle])
     }
 
@@ -204,9 +212,10 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
             #expect(passedIn?.codes == [.replacesItself])
             #expect(passedIn?.problems.first?.module == "SelfReplacingModule")
             #expect(passedIn?.problems.first?.path == ["SelfReplacingModule"])
-            #expect(passedIn?.description == "SelfReplacingModule lists itself in its `replaces`; a module cannot "
-                + "stand in for itself.\n  Dependency path: SelfReplacingModule\n"
-                + "  Fix: remove SelfReplacingModule.self from SelfReplacingModule.replaces.")
+            #expect(
+                passedIn?.description == "SelfReplacingModule lists itself in its `replaces`; a module cannot "
+                    + "stand in for itself.\n  Dependency path: SelfReplacingModule\n"
+                    + "  Fix: remove SelfReplacingModule.self from SelfReplacingModule.replaces.")
 
             let reached = assemblyError { _ = try ModuleAssembler([SelfReplacingUserModule()]) }
             #expect(reached?.codes == [.replacesItself])
@@ -223,18 +232,21 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
             #expect(problem?.module == "LoggingNetworkModule")
             #expect(problem?.related == ["NetworkModule"])
             #expect(problem?.path == ["LoggingNetworkUserModule", "LoggingNetworkModule"])
-            #expect(problem?.description.hasPrefix("LoggingNetworkModule both replaces and depends on NetworkModule: "
-                + "the replaced module is not assembled, so the dependency would be LoggingNetworkModule itself.\n"
-                + "  Dependency path: LoggingNetworkUserModule → LoggingNetworkModule\n"
-                + "  Fix: remove NetworkModule.self from LoggingNetworkModule.dependencies") == true)
+            #expect(
+                problem?.description.hasPrefix(
+                    "LoggingNetworkModule both replaces and depends on NetworkModule: "
+                        + "the replaced module is not assembled, so the dependency would be LoggingNetworkModule itself.\n"
+                        + "  Dependency path: LoggingNetworkUserModule → LoggingNetworkModule\n"
+                        + "  Fix: remove NetworkModule.self from LoggingNetworkModule.dependencies") == true)
         }
         #expect(log.events.isEmpty)
     }
 
     @Test func dependencyOnAModuleReplacedThroughAChainIsTheSameError() throws {
-        let error = try #require(assemblyError {
-            _ = try ModuleAssembler([ProfileModule(), InMemoryStorageModule(), WrappingStorageModule()])
-        })
+        let error = try #require(
+            assemblyError {
+                _ = try ModuleAssembler([ProfileModule(), InMemoryStorageModule(), WrappingStorageModule()])
+            })
         #expect(error.codes == [.dependsOnReplacedModule])
         #expect(error.problems[0].module == "WrappingStorageModule")
         #expect(error.problems[0].related == ["StorageModule"])
@@ -242,18 +254,21 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
     }
 
     @Test func sameModulePassedTwiceIsReported() throws {
-        let error = try #require(assemblyError {
-            _ = try ModuleAssembler([StorageModule(path: "a"), StorageModule(path: "b")])
-        })
+        let error = try #require(
+            assemblyError {
+                _ = try ModuleAssembler([StorageModule(path: "a"), StorageModule(path: "b")])
+            })
         #expect(error.codes == [.duplicateModule])
         #expect(error.problems[0].module == "StorageModule")
     }
 
     @Test func everyProblemIsReportedAtOnce() throws {
-        let error = try #require(assemblyError {
-            _ = try ModuleAssembler([BrokenAppModule(), InMemoryStorageModule(), RecordingStorageModule()],
-                                    overrideBehavior: .useDefaultOverrides)
-        })
+        let error = try #require(
+            assemblyError {
+                _ = try ModuleAssembler(
+                    [BrokenAppModule(), InMemoryStorageModule(), RecordingStorageModule()],
+                    overrideBehavior: .useDefaultOverrides)
+            })
         #expect(Set(error.codes) == [.conflictingReplacements, .moduleNotProvided, .cycle, .invalidDefaultOverride])
         #expect(error.problems.count == 4)
         #expect(error.description.hasPrefix("The module graph cannot be assembled (4 problems):"))
@@ -272,15 +287,18 @@ func assemblyError(_ body: () throws -> Void) -> ModuleAssemblyError? {
 
     @Test func unknownModuleIsReportedByResolverResetAndResetAll() throws {
         let assembler = try ModuleAssembler([AnalyticsModule()])
-        for attempt in [{ _ = try assembler.resolver(for: FeedModule.self) },
-                        { try assembler.reset(FeedModule.self) },
-                        { try assembler.resetAll(FeedModule.self) }] {
+        for attempt in [
+            { _ = try assembler.resolver(for: FeedModule.self) },
+            { try assembler.reset(FeedModule.self) },
+            { try assembler.resetAll(FeedModule.self) },
+        ] {
             let error = try #require(assemblyError(attempt))
             #expect(error.codes == [.moduleNotInGraph])
             #expect(error.problems[0].module == "FeedModule")
             #expect(error.problems[0].related == ["NetworkModule", "AnalyticsModule"])
-            #expect(error.description == "FeedModule is not in this module assembler's graph.\n"
-                + "  Modules in the graph: NetworkModule, AnalyticsModule")
+            #expect(
+                error.description == "FeedModule is not in this module assembler's graph.\n"
+                    + "  Modules in the graph: NetworkModule, AnalyticsModule")
         }
     }
 }

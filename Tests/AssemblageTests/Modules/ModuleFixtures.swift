@@ -122,8 +122,10 @@ struct NetworkModule: RecordingModule, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
     func register(into container: Container) {
         container.register(String.self, name: "baseURL") { _ in "https://api.example.com" }
-        container.register(HTTPTransport.self) { r in LiveTransport(baseURL: try r.require(String.self, name: "baseURL")) }
-            .inObjectScope(.container)
+        container.register(HTTPTransport.self) { r in
+            LiveTransport(baseURL: try r.require(String.self, name: "baseURL"))
+        }
+        .inObjectScope(.container)
     }
 }
 
@@ -159,8 +161,9 @@ struct RecordingStorageModule: RecordingModule, AutoInitModuleAssembly {
 struct AnalyticsModule: RecordingModule, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self] }
     func register(into container: Container) {
-        container.register(AnalyticsTracker.self) { r in AnalyticsTracker(transport: try r.require(HTTPTransport.self)) }
-            .inObjectScope(.container)
+        container.register(AnalyticsTracker.self) { r in AnalyticsTracker(transport: try r.require(HTTPTransport.self))
+        }
+        .inObjectScope(.container)
     }
 }
 
@@ -170,8 +173,9 @@ struct FeedModule: RecordingModule, AutoInitModuleAssembly {
     }
     func register(into container: Container) {
         container.register(FeedService.self) { r in
-            FeedService(transport: try r.require(HTTPTransport.self), store: try r.require(KeyValueStore.self),
-                        analytics: try r.require(AnalyticsTracker.self))
+            FeedService(
+                transport: try r.require(HTTPTransport.self), store: try r.require(KeyValueStore.self),
+                analytics: try r.require(AnalyticsTracker.self))
         }.inObjectScope(.container)
     }
 }
@@ -189,7 +193,8 @@ struct CheckoutModule: RecordingModule, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self, AnalyticsModule.self] }
     func register(into container: Container) {
         container.register(CheckoutService.self) { r in
-            CheckoutService(transport: try r.require(HTTPTransport.self), analytics: try r.require(AnalyticsTracker.self))
+            CheckoutService(
+                transport: try r.require(HTTPTransport.self), analytics: try r.require(AnalyticsTracker.self))
         }
     }
 }
@@ -198,8 +203,9 @@ struct AppModule: RecordingModule, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [FeedModule.self, ProfileModule.self, CheckoutModule.self] }
     func register(into container: Container) {
         container.register(AppCoordinator.self) { r in
-            AppCoordinator(feed: try r.require(FeedService.self), profile: try r.require(ProfileService.self),
-                           checkout: try r.require(CheckoutService.self))
+            AppCoordinator(
+                feed: try r.require(FeedService.self), profile: try r.require(ProfileService.self),
+                checkout: try r.require(CheckoutService.self))
         }
     }
 }
@@ -209,5 +215,7 @@ func moduleNames(_ assembler: ModuleAssembler) -> [String] {
     assembler.modules.map { String(describing: $0) }
 }
 
-let appTreeOrder = ["NetworkModule", "StorageModule", "AnalyticsModule", "FeedModule", "ProfileModule",
-                    "CheckoutModule", "AppModule"]
+let appTreeOrder = [
+    "NetworkModule", "StorageModule", "AnalyticsModule", "FeedModule", "ProfileModule",
+    "CheckoutModule", "AppModule",
+]

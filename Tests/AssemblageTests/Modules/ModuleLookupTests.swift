@@ -11,7 +11,7 @@ private struct LookupBaseModule: ModuleAssembly, AutoInitModuleAssembly {
         container.register(String.self, name: "where") { _ in "base" }
         container.register(String.self, name: "shared") { _ in "from base" }
         container.register(String.self, name: "replaced") { _ in "first" }
-        container.register(String.self, name: "replaced") { _ in "second" }   // assemblage-check: ignore (on purpose)
+        container.register(String.self, name: "replaced") { _ in "second" }  // assemblage-check: ignore (on purpose)
         container.register(String.self, name: "one") { (r: Resolver, a: Int) in
             "\(try r.require(String.self, name: "where")) \(a)"
         }

@@ -46,8 +46,9 @@ struct SecondGenerationStorageModule: RecordingModule, AutoInitModuleAssembly {
         // One replacement module, shared: its container-scoped store is the same for every dependent.
         #expect(feedScope.resolve(KeyValueStore.self) === profileScope.resolve(KeyValueStore.self))
         // Asking for the original gives the replacement's scope.
-        #expect(try assembler.resolver(for: StorageModule.self) as AnyObject
-            === (try assembler.resolver(for: InMemoryStorageModule.self)) as AnyObject)
+        #expect(
+            try assembler.resolver(for: StorageModule.self) as AnyObject
+                === (try assembler.resolver(for: InMemoryStorageModule.self)) as AnyObject)
     }
 
     @Test func defaultOverrideIsUsedWhenEnabled() throws {
@@ -58,30 +59,34 @@ struct SecondGenerationStorageModule: RecordingModule, AutoInitModuleAssembly {
     }
 
     @Test func defaultOverrideIsIgnoredWhenDisabled() throws {
-        let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "real.db")],
-                                            overrideBehavior: .disableDefaultOverrides)
+        let assembler = try ModuleAssembler(
+            [AppModule(), StorageModule(path: "real.db")],
+            overrideBehavior: .disableDefaultOverrides)
         #expect(try assembler.resolver.require(KeyValueStore.self).kind == "disk:real.db")
         #expect(!moduleNames(assembler).contains("InMemoryStorageModule"))
     }
 
     @Test func explicitReplacementWinsOverTheDefaultOverride() throws {
-        let assembler = try ModuleAssembler([AppModule(), RecordingStorageModule()],
-                                            overrideBehavior: .useDefaultOverrides)
+        let assembler = try ModuleAssembler(
+            [AppModule(), RecordingStorageModule()],
+            overrideBehavior: .useDefaultOverrides)
         #expect(try assembler.resolver.require(KeyValueStore.self).kind == "recording")
         #expect(!moduleNames(assembler).contains("InMemoryStorageModule"))
     }
 
     @Test func explicitlyPassedBaseWinsOverItsDefaultOverride() throws {
-        let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "chosen.db")],
-                                            overrideBehavior: .useDefaultOverrides)
+        let assembler = try ModuleAssembler(
+            [AppModule(), StorageModule(path: "chosen.db")],
+            overrideBehavior: .useDefaultOverrides)
         #expect(try assembler.resolver.require(KeyValueStore.self).kind == "disk:chosen.db")
     }
 
     @Test func replacementReachedAsADependencyReplacesTheOriginalEverywhere() throws {
         let assembler = try ModuleAssembler([AppModule(), StorageTestSupportModule()])
         #expect(try assembler.resolver.require(AppCoordinator.self).feed.store.kind == "memory")
-        #expect(moduleNames(assembler).filter { $0.contains("Storage") }
-            == ["InMemoryStorageModule", "StorageTestSupportModule"])
+        #expect(
+            moduleNames(assembler).filter { $0.contains("Storage") }
+                == ["InMemoryStorageModule", "StorageTestSupportModule"])
     }
 
     @Test func replacementThatAlsoDependsOnWhatItReplacesIsRejected() throws {
@@ -103,7 +108,9 @@ struct SecondGenerationStorageModule: RecordingModule, AutoInitModuleAssembly {
         let assembler = try ModuleAssembler([NetworkModule(), InMemoryStorageModule()])
         #expect(assembler.warnings.map(\.code) == [.unusedReplacement])
         #expect(assembler.warnings.first?.module == "StorageModule")
-        #expect(assembler.warnings.first?.description == "InMemoryStorageModule replaces StorageModule, which no module needs.")
+        #expect(
+            assembler.warnings.first?.description
+                == "InMemoryStorageModule replaces StorageModule, which no module needs.")
     }
 
     @Test func usedReplacementGivesNoWarning() throws {

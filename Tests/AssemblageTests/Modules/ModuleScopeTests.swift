@@ -8,8 +8,9 @@ struct SneakyModule: RecordingModule, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [NetworkModule.self] }
     func register(into container: Container) {
         container.register(CheckoutService.self) { r in
-            CheckoutService(transport: try r.require(HTTPTransport.self),
-                            analytics: try r.require(AnalyticsTracker.self))   // assemblage-check: ignore (on purpose)
+            CheckoutService(
+                transport: try r.require(HTTPTransport.self),
+                analytics: try r.require(AnalyticsTracker.self))  // assemblage-check: ignore (on purpose)
         }
     }
 }
@@ -63,10 +64,10 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         let feed = try assembler.resolver(for: FeedModule.self)
         #expect(feed.resolve(FeedService.self) != nil)
         #expect(feed.resolve(AnalyticsTracker.self) != nil)  // a declared dependency
-        #expect(feed.resolve(ProfileService.self) == nil)    // a sibling
-        #expect(feed.resolve(AppCoordinator.self) == nil)    // a dependent
+        #expect(feed.resolve(ProfileService.self) == nil)  // a sibling
+        #expect(feed.resolve(AppCoordinator.self) == nil)  // a dependent
         let checkout = try assembler.resolver(for: CheckoutModule.self)
-        #expect(checkout.resolve(KeyValueStore.self) == nil) // not declared by CheckoutModule or its dependencies
+        #expect(checkout.resolve(KeyValueStore.self) == nil)  // not declared by CheckoutModule or its dependencies
     }
 
     @Test func undeclaredDependencyFailsEvenWhenResolvingFromTheRoot() throws {
@@ -77,8 +78,11 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         #expect(error.code == .notRegistered)
         #expect(error.key == ServiceKey(AnalyticsTracker.self))
         #expect(error.pathDescription == "CheckoutService → AnalyticsTracker")
-        #expect(error.suggestions == ["AnalyticsModule registers AnalyticsTracker, but SneakyModule does not depend "
-            + "on AnalyticsModule: add AnalyticsModule.self to SneakyModule.dependencies."])
+        #expect(
+            error.suggestions == [
+                "AnalyticsModule registers AnalyticsTracker, but SneakyModule does not depend "
+                    + "on AnalyticsModule: add AnalyticsModule.self to SneakyModule.dependencies."
+            ])
         #expect(error.description.contains("Fix: AnalyticsModule registers AnalyticsTracker"))
     }
 
@@ -126,11 +130,11 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
 
         try assembler.reset(ScopedClientModule.self)
         #expect(try client.require(Counted.self, name: "client") !== clientInstance)
-        #expect(try client.require(Counted.self, name: "container") === container)   // a dependency's: kept
+        #expect(try client.require(Counted.self, name: "container") === container)  // a dependency's: kept
 
         try assembler.reset(ScopedServicesModule.self)
         #expect(try client.require(Counted.self, name: "container") !== container)
-        #expect(try services.require(HTTPTransport.self) === transport)               // NetworkModule's: kept
+        #expect(try services.require(HTTPTransport.self) === transport)  // NetworkModule's: kept
     }
 
     @Test func resetAllDropsTheDependenciesInstancesToo() throws {
@@ -229,8 +233,11 @@ final class ResetCountingStorage: InstanceStorage, @unchecked Sendable {
         weak var network: Container?
         do {
             let parent = try ModuleAssembler([NetworkModule()])
-            let assembler = try ModuleAssembler([AppModule(), InMemoryStorageModule(), CheckoutScreenModule(),
-                                                 PaymentsContributorModule()], parent: parent)
+            let assembler = try ModuleAssembler(
+                [
+                    AppModule(), InMemoryStorageModule(), CheckoutScreenModule(),
+                    PaymentsContributorModule(),
+                ], parent: parent)
             _ = try assembler.resolver.require(AppCoordinator.self)
             _ = try assembler.resolver.require(PaymentsAPI.self)
             feed = try assembler.resolver(for: FeedModule.self) as? Container

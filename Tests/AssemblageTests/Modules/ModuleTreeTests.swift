@@ -5,15 +5,16 @@ import Testing
 struct ModuleTreeTests {
     @Test func textFormListsInputsAndIndentsWhatEachPulledIn() throws {
         let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
-        #expect(assembler.tree.description == """
-            AppModule
-              - CheckoutModule
-              - FeedModule
-                - AnalyticsModule
-                - NetworkModule
-              - ProfileModule
-            StorageModule
-            """)
+        #expect(
+            assembler.tree.description == """
+                AppModule
+                  - CheckoutModule
+                  - FeedModule
+                    - AnalyticsModule
+                    - NetworkModule
+                  - ProfileModule
+                StorageModule
+                """)
     }
 
     @Test func pathLeadsFromAnInputToTheModule() throws {
@@ -36,13 +37,14 @@ struct ModuleTreeTests {
     @Test func replacedModuleShowsTheModuleUsedInItsPlace() throws {
         let assembler = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])
         #expect(assembler.tree.standIn(for: "StorageModule") == "InMemoryStorageModule")
-        #expect(assembler.tree.description == """
-            FeedModule
-              - AnalyticsModule
-              - NetworkModule
-              - StorageModule (InMemoryStorageModule)
-            InMemoryStorageModule
-            """)
+        #expect(
+            assembler.tree.description == """
+                FeedModule
+                  - AnalyticsModule
+                  - NetworkModule
+                  - StorageModule (InMemoryStorageModule)
+                InMemoryStorageModule
+                """)
     }
 
     @Test func defaultOverrideIsShownAsTheStandIn() throws {
@@ -63,11 +65,12 @@ struct ModuleTreeTests {
     @Test func moduleReusedFromTheParentIsListedWithoutAStandIn() throws {
         let parent = try ModuleAssembler([FeedModule(), InMemoryStorageModule()])
         let child = try ModuleAssembler([ProfileModule()], parent: parent)
-        #expect(child.tree.description == """
-            ProfileModule
-              - NetworkModule
-              - StorageModule
-            """)
+        #expect(
+            child.tree.description == """
+                ProfileModule
+                  - NetworkModule
+                  - StorageModule
+                """)
         #expect(child.tree.standIn(for: "StorageModule") == nil)
     }
 

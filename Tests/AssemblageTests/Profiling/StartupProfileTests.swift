@@ -1,6 +1,7 @@
 import Assemblage
 import Foundation
 import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -57,8 +58,10 @@ private final class SVGFrameCounter: NSObject, XMLParserDelegate {
     var titles: [String] = []
     private var inTitle = false
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if element == "rect", attributes["class"] == "frame" { frames += 1 }
         if element == "title" {
             inTitle = true
@@ -301,10 +304,12 @@ private final class SVGFrameCounter: NSObject, XMLParserDelegate {
         let selfTable = text[bySelf.upperBound..<byTotal.lowerBound]
         let totalTable = text[byTotal.upperBound...]
         if profile.instances.count == 2 {
-            #expect(try #require(selfTable.range(of: "ProfiledLeaf")).lowerBound
-                < #require(selfTable.range(of: "ProfiledRoot\n")).lowerBound)
-            #expect(try #require(totalTable.range(of: "ProfiledRoot\n")).lowerBound
-                < #require(totalTable.range(of: "ProfiledLeaf")).lowerBound)
+            #expect(
+                try #require(selfTable.range(of: "ProfiledLeaf")).lowerBound
+                    < #require(selfTable.range(of: "ProfiledRoot\n")).lowerBound)
+            #expect(
+                try #require(totalTable.range(of: "ProfiledRoot\n")).lowerBound
+                    < #require(totalTable.range(of: "ProfiledLeaf")).lowerBound)
         }
     }
 
@@ -313,10 +318,12 @@ private final class SVGFrameCounter: NSObject, XMLParserDelegate {
         defer { try? FileManager.default.removeItem(at: folder) }
         let profile = renderedProfile()
         let written = try profile.write(to: folder)
-        #expect(written.map(\.lastPathComponent).sorted()
-            == ["startup-profile.svg", "startup-profile.trace.json", "startup-profile.txt"])
-        #expect(try String(contentsOf: folder.appendingPathComponent("startup-profile.svg"), encoding: .utf8)
-            == profile.flameGraphSVG)
+        #expect(
+            written.map(\.lastPathComponent).sorted()
+                == ["startup-profile.svg", "startup-profile.trace.json", "startup-profile.txt"])
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("startup-profile.svg"), encoding: .utf8)
+                == profile.flameGraphSVG)
         let single = folder.appendingPathComponent("one.json")
         try profile.write(to: single)
         #expect(try String(contentsOf: single, encoding: .utf8) == profile.chromeTraceJSON)

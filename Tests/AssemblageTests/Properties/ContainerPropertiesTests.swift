@@ -36,7 +36,9 @@ private struct ReadsPropertiesAssembly: Assembly {
     @Test func factoriesReadProperties() throws {
         let container = Container()
         try container.applyPropertyLoader(base)
-        container.register(APIClient.self) { r in APIClient(url: try r.requireProperty("url"), retries: r.property("retries") ?? 0) }
+        container.register(APIClient.self) { r in
+            APIClient(url: try r.requireProperty("url"), retries: r.property("retries") ?? 0)
+        }
         let client = try container.require(APIClient.self)
         #expect(client.url == "https://api" && client.retries == 3)
     }
@@ -56,7 +58,9 @@ private struct ReadsPropertiesAssembly: Assembly {
         let container = Container()
         try container.applyPropertyLoader(base)
         let missing = JSONPropertyLoader(url: URL(fileURLWithPath: "/nonexistent/settings.json"))
-        #expect(throws: PropertyError.self) { try container.applyPropertyLoaders([DictionaryPropertyLoader(["url": "x"]), missing]) }
+        #expect(throws: PropertyError.self) {
+            try container.applyPropertyLoaders([DictionaryPropertyLoader(["url": "x"]), missing])
+        }
         #expect(container.property("url", as: String.self) == "https://api")
     }
 
@@ -78,8 +82,9 @@ private struct ReadsPropertiesAssembly: Assembly {
     @Test func decodesAConfigurationStruct() throws {
         let container = Container()
         try container.applyPropertyLoader(base)
-        #expect(try container.decodeProperties(ServerSettings.self, forKey: "server")
-            == ServerSettings(host: "h", port: 80))
+        #expect(
+            try container.decodeProperties(ServerSettings.self, forKey: "server")
+                == ServerSettings(host: "h", port: 80))
     }
 
     @Test func assemblerAppliesPropertiesBeforeAssembliesAndLoadedSeesThem() throws {
@@ -110,7 +115,8 @@ private struct ReadsPropertiesAssembly: Assembly {
     }
 
     @Test func seedSpellingsCompile() throws {
-        let loader: JsonPropertyLoader = JsonPropertyLoader(data: Data("{ // comment\n \"a\": 1 }".utf8), description: "p.json")
+        let loader: JsonPropertyLoader = JsonPropertyLoader(
+            data: Data("{ // comment\n \"a\": 1 }".utf8), description: "p.json")
         let assembler = try Assembler(assemblies: [ServiceAssembly()], propertyLoaders: [loader])
         #expect(assembler.resolver.property("a", as: Int.self) == 1)
     }

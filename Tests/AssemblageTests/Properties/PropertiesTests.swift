@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import Assemblage
 import AssemblageProperties
+import Foundation
+import Testing
 
 // MARK: - PropertyValue
 
@@ -111,10 +111,12 @@ struct PropertyValueTests {
 
     @Test func literalsBuildTheMatchingCases() {
         let value: PropertyValue = ["s": "x", "i": 1, "d": 1.5, "b": true, "a": [1], "o": ["k": "v"]]
-        #expect(value == .dictionary([
-            "s": .string("x"), "i": .integer(1), "d": .double(1.5), "b": .bool(true),
-            "a": .array([.integer(1)]), "o": .dictionary(["k": .string("v")]),
-        ]))
+        #expect(
+            value
+                == .dictionary([
+                    "s": .string("x"), "i": .integer(1), "d": .double(1.5), "b": .bool(true),
+                    "a": .array([.integer(1)]), "o": .dictionary(["k": .string("v")]),
+                ]))
     }
 
     @Test func dictionaryLiteralWithRepeatedKeyKeepsLastInsteadOfTrapping() {
@@ -128,8 +130,9 @@ struct PropertyValueTests {
             "list": [1, "x"], "blob": .data(Data([1, 2, 3])),
             "when": .date(Date(timeIntervalSince1970: 0)),
         ]
-        #expect(value.description == #"{"blob": <3 bytes>, "list": [1, "x"], "name": "a\"b\n", "#
-            + #""on": false, "port": 80, "ratio": 0.5, "when": 1970-01-01T00:00:00Z}"#)
+        #expect(
+            value.description == #"{"blob": <3 bytes>, "list": [1, "x"], "name": "a\"b\n", "#
+                + #""on": false, "port": 80, "ratio": 0.5, "when": 1970-01-01T00:00:00Z}"#)
     }
 }
 
@@ -183,21 +186,26 @@ struct PropertyRepresentableTests {
 @Suite("PropertyError descriptions")
 struct PropertyErrorDescriptionTests {
     @Test func descriptionCombinesCodeSourceLocationKeyAndMessage() {
-        let error = PropertyError(code: .malformedFile, source: "/path/settings.json", format: "JSON",
-                                  keyPath: "server.port", line: 3, column: 14, message: "expected ',' or '}'")
-        #expect(error.description
-            == #"Malformed JSON in /path/settings.json at line 3, column 14 (key "server.port"): expected ',' or '}'"#)
+        let error = PropertyError(
+            code: .malformedFile, source: "/path/settings.json", format: "JSON",
+            keyPath: "server.port", line: 3, column: 14, message: "expected ',' or '}'")
+        #expect(
+            error.description
+                == #"Malformed JSON in /path/settings.json at line 3, column 14 (key "server.port"): expected ',' or '}'"#
+        )
         #expect(error.localizedDescription == error.description)
     }
 
     @Test func descriptionOmitsUnknownParts() {
         let missing = PropertyError(code: .missingFile, source: "/x.json", message: "no such file")
         #expect(missing.description == "Missing file /x.json: no such file")
-        let mismatch = PropertyError(code: .typeMismatch, source: "defaults", keyPath: "port",
-                                     message: "expected Int, found a bool")
+        let mismatch = PropertyError(
+            code: .typeMismatch, source: "defaults", keyPath: "port",
+            message: "expected Int, found a bool")
         #expect(mismatch.description == #"Type mismatch in defaults (key "port"): expected Int, found a bool"#)
-        let lineOnly = PropertyError(code: .malformedFile, source: "a.plist", format: "property list",
-                                     line: 7, message: "bad")
+        let lineOnly = PropertyError(
+            code: .malformedFile, source: "a.plist", format: "property list",
+            line: 7, message: "bad")
         #expect(lineOnly.description == "Malformed property list in a.plist at line 7: bad")
     }
 
@@ -237,7 +245,8 @@ struct PropertyLoaderTests {
     }
 
     @Test func commentsOutsideStringsAreIgnored() throws {
-        let values = try loadJSON("""
+        let values = try loadJSON(
+            """
             // leading
             /* block */ { /* before key */ "a" /* after key */ : // after colon
               1 /* after value */ , "b": [ /* in array */ 2 // end
@@ -349,11 +358,13 @@ struct PropertyLoaderTests {
     }
 
     @Test func environmentLoaderKeepsPrefixWhenAsked() throws {
-        let loader = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_PORT": "1", "OTHER": "2"],
-                                               stripPrefix: false)
+        let loader = EnvironmentPropertyLoader(
+            prefix: "APP_", environment: ["APP_PORT": "1", "OTHER": "2"],
+            stripPrefix: false)
         #expect(try loader.load() == ["app.port": .string("1")])
-        let verbatim = EnvironmentPropertyLoader(prefix: "APP_", environment: ["APP_PORT": "1", "OTHER": "2"],
-                                                 stripPrefix: false, keyMapping: .verbatim)
+        let verbatim = EnvironmentPropertyLoader(
+            prefix: "APP_", environment: ["APP_PORT": "1", "OTHER": "2"],
+            stripPrefix: false, keyMapping: .verbatim)
         #expect(try verbatim.load() == ["APP_PORT": .string("1")])
     }
 
@@ -369,7 +380,8 @@ struct PropertyLoaderTests {
 
     @Test func environmentStringsReadThroughTypedAccessors() throws {
         let values = try EnvironmentPropertyLoader(
-            prefix: "APP_", environment: ["APP_PORT": "8080", "APP_RATIO": "0.5", "APP_ON": "TRUE"]).load()
+            prefix: "APP_", environment: ["APP_PORT": "8080", "APP_RATIO": "0.5", "APP_ON": "TRUE"]
+        ).load()
         #expect(values["port"].flatMap(Int.init(propertyValue:)) == 8080)
         #expect(values["ratio"].flatMap(Double.init(propertyValue:)) == 0.5)
         #expect(values["on"].flatMap(Bool.init(propertyValue:)) == true)
@@ -468,7 +480,9 @@ struct PropertiesMergingTests {
         #expect(properties.source(forKey: "hosts") == overridesLoader.sourceDescription)
         #expect(properties.source(forKey: "timeout") == settingsLoader.sourceDescription)
         #expect(properties.source(forKey: "absent") == nil)
-        #expect(properties.sources == ([settingsLoader, overridesLoader, environment] as [any PropertyLoader]).map(\.sourceDescription))
+        #expect(
+            properties.sources
+                == ([settingsLoader, overridesLoader, environment] as [any PropertyLoader]).map(\.sourceDescription))
     }
 
     @Test func environmentOverrideOfAFileNumberStillReadsAsNumber() throws {
@@ -507,10 +521,11 @@ struct PropertiesMergingTests {
 
 @Suite("Properties typed reads")
 struct PropertiesReadingTests {
-    let properties = Properties([
-        "port": 8080, "ratio": 0.5, "debug": true, "name": "api", "hosts": ["a", "b"],
-        "limits": ["read": 10, "write": 2], "token": "AAEC", "mixed": [1, "x"],
-    ], source: "/app/settings.json")
+    let properties = Properties(
+        [
+            "port": 8080, "ratio": 0.5, "debug": true, "name": "api", "hosts": ["a", "b"],
+            "limits": ["read": 10, "write": 2], "token": "AAEC", "mixed": [1, "x"],
+        ], source: "/app/settings.json")
 
     @Test func propertyReadsSupportedTypes() {
         #expect(properties.property("port", as: Int.self) == 8080)
@@ -544,8 +559,9 @@ struct PropertiesReadingTests {
         }
         #expect(error.code == .missingKey)
         #expect(error.keyPath == "timeout")
-        #expect(error.description == #"Missing key in properties from /app/settings.json (key "timeout"): "#
-            + "no value was loaded for this key (expected Double)")
+        #expect(
+            error.description == #"Missing key in properties from /app/settings.json (key "timeout"): "#
+                + "no value was loaded for this key (expected Double)")
     }
 
     @Test func requirePropertyNamesExpectedAndFoundTypes() throws {
@@ -553,8 +569,9 @@ struct PropertiesReadingTests {
             try properties.requireProperty("debug", as: Int.self)
         }
         #expect(error.code == .typeMismatch)
-        #expect(error.description
-            == #"Type mismatch in /app/settings.json (key "debug"): expected Int, found a bool"#)
+        #expect(
+            error.description
+                == #"Type mismatch in /app/settings.json (key "debug"): expected Int, found a bool"#)
         let arrayError = try #require(throws: PropertyError.self) {
             try properties.requireProperty("mixed", as: [Int].self)
         }
@@ -583,8 +600,9 @@ struct ServerConfig: Decodable, Equatable {
 struct PropertiesDecodingTests {
     @Test func decodeStructFromKey() throws {
         let properties = try Properties(loader: settingsLoader)
-        #expect(try properties.decodeProperties(ServerConfig.self, forKey: "server")
-            == ServerConfig(host: "localhost", port: 8080))
+        #expect(
+            try properties.decodeProperties(ServerConfig.self, forKey: "server")
+                == ServerConfig(host: "localhost", port: 8080))
     }
 
     @Test func decodeStructFromRoot() throws {
@@ -616,15 +634,17 @@ struct PropertiesDecodingTests {
         }
         #expect(error.code == .missingKey)
         #expect(error.keyPath == "server.port")
-        #expect(error.description
-            == #"Missing key in /app/settings.json (key "server.port"): required key is missing"#)
+        #expect(
+            error.description
+                == #"Missing key in /app/settings.json (key "server.port"): required key is missing"#)
     }
 
     @Test func decodeErrorNamesArrayIndicesInThePath() throws {
         struct Cluster: Decodable { var servers: [ServerConfig] }
-        let properties = Properties([
-            "cluster": ["servers": [["host": "a", "port": 1], ["host": "b", "port": "eighty"]]],
-        ], source: "cluster.json")
+        let properties = Properties(
+            [
+                "cluster": ["servers": [["host": "a", "port": 1], ["host": "b", "port": "eighty"]]]
+            ], source: "cluster.json")
         let error = try #require(throws: PropertyError.self) {
             try properties.decodeProperties(Cluster.self, forKey: "cluster")
         }
@@ -682,14 +702,19 @@ struct PropertiesDecodingTests {
             var key: Data
             var price: Decimal
         }
-        let environment = EnvironmentPropertyLoader(prefix: "APP_", environment: [
-            "APP_port": "8080", "APP_ratio": "0.5", "APP_debug": "true",
-            "APP_started": "1970-01-02T00:00:00Z", "APP_key": "AAEC", "APP_price": "19.99",
-        ])
+        let environment = EnvironmentPropertyLoader(
+            prefix: "APP_",
+            environment: [
+                "APP_port": "8080", "APP_ratio": "0.5", "APP_debug": "true",
+                "APP_started": "1970-01-02T00:00:00Z", "APP_key": "AAEC", "APP_price": "19.99",
+            ])
         let settings = try Properties(loader: environment).decodeProperties(Settings.self)
-        #expect(settings == Settings(port: 8080, ratio: 0.5, debug: true,
-                                     started: Date(timeIntervalSince1970: 86_400), key: Data([0, 1, 2]),
-                                     price: Decimal(string: "19.99")!))
+        #expect(
+            settings
+                == Settings(
+                    port: 8080, ratio: 0.5, debug: true,
+                    started: Date(timeIntervalSince1970: 86_400), key: Data([0, 1, 2]),
+                    price: Decimal(string: "19.99")!))
     }
 
     @Test func decodeInvalidEnumRawValueIsInvalidValue() throws {
@@ -701,8 +726,9 @@ struct PropertiesDecodingTests {
         }
         #expect(error.code == .invalidValue)
         #expect(error.keyPath == "config.mode")
-        #expect(try Properties(["config": ["mode": "safe"]]).decodeProperties(Config.self, forKey: "config").mode
-            == .safe)
+        #expect(
+            try Properties(["config": ["mode": "safe"]]).decodeProperties(Config.self, forKey: "config").mode
+                == .safe)
     }
 
     @Test func decodeCollectionsAndOptionals() throws {
@@ -712,7 +738,9 @@ struct PropertiesDecodingTests {
             var nickname: String?
             var tags: Set<String>
         }
-        let properties: Properties = ["c": ["weights": ["a": 1, "b": 0.5], "matrix": [[1, 2], [3]], "tags": ["x", "x", "y"]]]
+        let properties: Properties = [
+            "c": ["weights": ["a": 1, "b": 0.5], "matrix": [[1, 2], [3]], "tags": ["x", "x", "y"]]
+        ]
         let config = try properties.decodeProperties(Config.self, forKey: "c")
         #expect(config.weights == ["a": 1, "b": 0.5])
         #expect(config.matrix == [[1, 2], [3]])

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import Assemblage
 import AssemblageProperties
+import Foundation
+import Testing
 
 /// A fresh directory under the system temporary directory, removed by
 /// ``remove()``.
@@ -35,13 +35,17 @@ struct MalformedInput: Sendable, CustomTestStringConvertible {
     var keyPath: String?
     var messageContains: String?
 
-    init(_ name: String, _ text: String, _ code: PropertyError.Code = .malformedFile,
-         line: Int? = nil, column: Int? = nil, keyPath: String? = nil, message: String? = nil) {
+    init(
+        _ name: String, _ text: String, _ code: PropertyError.Code = .malformedFile,
+        line: Int? = nil, column: Int? = nil, keyPath: String? = nil, message: String? = nil
+    ) {
         self.init(name, Array(text.utf8), code, line: line, column: column, keyPath: keyPath, message: message)
     }
 
-    init(_ name: String, _ bytes: [UInt8], _ code: PropertyError.Code = .malformedFile,
-         line: Int? = nil, column: Int? = nil, keyPath: String? = nil, message: String? = nil) {
+    init(
+        _ name: String, _ bytes: [UInt8], _ code: PropertyError.Code = .malformedFile,
+        line: Int? = nil, column: Int? = nil, keyPath: String? = nil, message: String? = nil
+    ) {
         self.name = name
         self.bytes = bytes
         self.code = code
@@ -84,15 +88,19 @@ let malformedJSON: [MalformedInput] = [
     .init("UTF-16BE byte-order mark", [0xFE, 0xFF, 0x00, 0x7B, 0x00, 0x7D], line: 1, column: 1, message: "UTF-16"),
     .init("UTF-32LE byte-order mark", [0xFF, 0xFE, 0x00, 0x00, 0x7B, 0, 0, 0], message: "UTF-32"),
     .init("UTF-16 without byte-order mark", [0x7B, 0x00, 0x7D, 0x00], line: 1, column: 2, message: "U+0000"),
-    .init("byte-order mark twice", [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("{}".utf8),
-          line: 1, column: 1, message: "U+FEFF"),
+    .init(
+        "byte-order mark twice", [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("{}".utf8),
+        line: 1, column: 1, message: "U+FEFF"),
     .init("byte-order mark after whitespace", [0x20, 0xEF, 0xBB, 0xBF] + Array("{}".utf8), line: 1, column: 2),
-    .init("invalid UTF-8 byte in string", Array(#"{"a": "x"#.utf8) + [0xFF] + Array(#""}"#.utf8),
-          line: 1, column: 9, message: "0xFF"),
-    .init("overlong UTF-8 encoding", Array("{\n\"a\": \"".utf8) + [0xC0, 0x80] + Array("\"}".utf8),
-          line: 2, column: 7, message: "0xC0"),
-    .init("UTF-8 encoded surrogate", Array(#"{"a": ""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8),
-          message: "0xED"),
+    .init(
+        "invalid UTF-8 byte in string", Array(#"{"a": "x"#.utf8) + [0xFF] + Array(#""}"#.utf8),
+        line: 1, column: 9, message: "0xFF"),
+    .init(
+        "overlong UTF-8 encoding", Array("{\n\"a\": \"".utf8) + [0xC0, 0x80] + Array("\"}".utf8),
+        line: 2, column: 7, message: "0xC0"),
+    .init(
+        "UTF-8 encoded surrogate", Array(#"{"a": ""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8),
+        message: "0xED"),
     .init("UTF-8 sequence cut at end of file", Array(#"{"a": ""#.utf8) + [0xE2, 0x82], message: "UTF-8"),
     .init("Latin-1 encoded file", Array(#"{"caf"#.utf8) + [0xE9] + Array(#"": 1}"#.utf8), line: 1, column: 6),
     .init("root is an array", "[1, 2, 3]", .rootNotDictionary, line: 1, column: 1, message: "found an array"),
@@ -100,35 +108,44 @@ let malformedJSON: [MalformedInput] = [
     .init("root is a number", "42", .rootNotDictionary, message: "found a number"),
     .init("root is null", "null", .rootNotDictionary, message: "found null"),
     .init("root is true", "true", .rootNotDictionary, message: "found a bool"),
-    .init("null value", "{\n  \"proxy\": null\n}", .invalidValue, line: 2, column: 12, keyPath: "proxy",
-          message: "null is not supported"),
+    .init(
+        "null value", "{\n  \"proxy\": null\n}", .invalidValue, line: 2, column: 12, keyPath: "proxy",
+        message: "null is not supported"),
     .init("null inside nested array", #"{"a": {"b": [1, null]}}"#, .invalidValue, keyPath: "a.b[1]"),
-    .init("duplicate top-level key", "{\"port\": 1,\n \"port\": 2}", .duplicateKey, line: 2, column: 2,
-          keyPath: "port", message: "line 1, column 2"),
-    .init("duplicate nested key", #"{"server": {"port": 1, "host": "h", "port": 2}}"#, .duplicateKey,
-          keyPath: "server.port"),
+    .init(
+        "duplicate top-level key", "{\"port\": 1,\n \"port\": 2}", .duplicateKey, line: 2, column: 2,
+        keyPath: "port", message: "line 1, column 2"),
+    .init(
+        "duplicate nested key", #"{"server": {"port": 1, "host": "h", "port": 2}}"#, .duplicateKey,
+        keyPath: "server.port"),
     .init("10,000 nested arrays", #"{"deep": "# + deepArrays + "}", message: "maximum of 64"),
     .init("10,000 nested objects", deepObjects, message: "maximum of 64"),
-    .init("number overflowing Double", #"{"limit": 1e400}"#, .invalidValue, line: 1, column: 11,
-          keyPath: "limit", message: "out of range"),
+    .init(
+        "number overflowing Double", #"{"limit": 1e400}"#, .invalidValue, line: 1, column: 11,
+        keyPath: "limit", message: "out of range"),
     .init("negative number overflowing Double", #"{"limit": -1e400}"#, .invalidValue, keyPath: "limit"),
-    .init("huge integer literal overflowing Double", #"{"n": 1"# + String(repeating: "0", count: 400) + "}",
-          .invalidValue, keyPath: "n"),
+    .init(
+        "huge integer literal overflowing Double", #"{"n": 1"# + String(repeating: "0", count: 400) + "}",
+        .invalidValue, keyPath: "n"),
     .init("binary garbage", garbage(count: 512, seed: 0x5EED)),
     .init("NUL bytes", [UInt8](repeating: 0, count: 16), line: 1, column: 1, message: "U+0000"),
-    .init("unterminated block comment", "{\"a\": 1 /* never closed\n\n", line: 1, column: 9, keyPath: "a",
-          message: "unterminated block comment"),
+    .init(
+        "unterminated block comment", "{\"a\": 1 /* never closed\n\n", line: 1, column: 9, keyPath: "a",
+        message: "unterminated block comment"),
     .init("unterminated comment before root", "/* open", line: 1, column: 1, message: "unterminated block comment"),
     .init("single slash", #"{"a": 1 / 2}"#, line: 1, column: 9, message: "'//' or '/*'"),
     .init("slash at end of file", "{}/", line: 1, column: 3),
     .init("trailing comma in object", #"{"a": 1,}"#, line: 1, column: 9, message: "trailing comma before '}'"),
-    .init("trailing comma in array", #"{"a": [1,]}"#, line: 1, column: 10, keyPath: "a",
-          message: "trailing comma before ']'"),
+    .init(
+        "trailing comma in array", #"{"a": [1,]}"#, line: 1, column: 10, keyPath: "a",
+        message: "trailing comma before ']'"),
     .init("leading comma in object", #"{,"a": 1}"#, line: 1, column: 2, message: "expected a string key"),
-    .init("missing comma between members", "{\n    \"a\": 1\n    \"b\": 2\n}", line: 3, column: 5, keyPath: "a",
-          message: "expected ',' or '}'"),
-    .init("missing comma with CRLF line endings", "{\r\n  \"a\": 1\r\n  \"b\": 2\r\n}", line: 3, column: 3,
-          keyPath: "a", message: "expected ',' or '}'"),
+    .init(
+        "missing comma between members", "{\n    \"a\": 1\n    \"b\": 2\n}", line: 3, column: 5, keyPath: "a",
+        message: "expected ',' or '}'"),
+    .init(
+        "missing comma with CRLF line endings", "{\r\n  \"a\": 1\r\n  \"b\": 2\r\n}", line: 3, column: 3,
+        keyPath: "a", message: "expected ',' or '}'"),
     .init("missing comma between elements", #"{"a": [1 2]}"#, keyPath: "a[0]", message: "expected ',' or ']'"),
     .init("missing colon", #"{"a" 1}"#, keyPath: "a", message: "':'"),
     .init("single-quoted key", "{'a': 1}", line: 1, column: 2, message: "unexpected character '''"),
@@ -144,8 +161,9 @@ let malformedJSON: [MalformedInput] = [
     .init("Infinity literal", #"{"a": Infinity}"#, keyPath: "a"),
     .init("misspelled literal", #"{"a": ture}"#, keyPath: "a", message: "'true'"),
     .init("literal with trailing letters", #"{"a": trueish}"#, keyPath: "a", message: "'true'"),
-    .init("raw newline in string", "{\"a\": \"line\nbreak\"}", line: 1, column: 12, keyPath: "a",
-          message: "U+000A"),
+    .init(
+        "raw newline in string", "{\"a\": \"line\nbreak\"}", line: 1, column: 12, keyPath: "a",
+        message: "U+000A"),
     .init("raw tab in string", "{\"a\": \"x\ty\"}", keyPath: "a", message: "U+0009"),
     .init("invalid escape", #"{"a": "\x41"}"#, keyPath: "a", message: "invalid escape"),
     .init("lone high surrogate escape", #"{"a": "\ud800"}"#, keyPath: "a", message: "surrogate"),
@@ -185,8 +203,9 @@ struct PropertyLoaderErrorTests {
         let loader = JSONPropertyLoader(bundle: .module, name: "broken", subdirectory: "Fixtures")
         let path = try #require(loader.url).path
         let error = try #require(throws: PropertyError.self) { try loader.load() }
-        #expect(error.description == #"Malformed JSON in \#(path) at line 4, column 9 (key "server.port"): "#
-            + #"unexpected character '"', expected ',' or '}'"#)
+        #expect(
+            error.description == #"Malformed JSON in \#(path) at line 4, column 9 (key "server.port"): "#
+                + #"unexpected character '"', expected ',' or '}'"#)
     }
 
     @Test func missingFileThrowsMissingFile() throws {
@@ -277,9 +296,10 @@ struct PropertyLoaderErrorTests {
         thread.stackSize = 512 * 1024
         thread.start()
         done.wait()
-        #expect(outcome.lines == [
-            "hostile rejected: true", "equal: true", "hash: 1", "description: 126", "decoded: true",
-        ])
+        #expect(
+            outcome.lines == [
+                "hostile rejected: true", "equal: true", "hash: 1", "description: 126", "decoded: true",
+            ])
     }
 
     @Test func deepNestingErrorShortensTheKeyPath() throws {
@@ -344,20 +364,29 @@ let malformedPlists: [MalformedInput] = [
     .init("truncated XML", plistHeader + "<dict><key>a</key><string>x"),
     .init("key without value", plistHeader + "<dict><key>a</key></dict></plist>", message: "value missing"),
     .init("mismatched tags", plistHeader + "<dict><key>a</key><string>x</integer></dict></plist>"),
-    .init("integer overflow", plistHeader + "<dict><key>a</key><integer>99999999999999999999999</integer></dict></plist>"),
+    .init(
+        "integer overflow", plistHeader + "<dict><key>a</key><integer>99999999999999999999999</integer></dict></plist>"),
     .init("invalid date", plistHeader + "<dict><key>a</key><date>yesterday</date></dict></plist>"),
-    .init("10,000 nested XML arrays", plistHeader + "<dict><key>a</key>"
-        + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000) + "</dict></plist>"),
+    .init(
+        "10,000 nested XML arrays",
+        plistHeader + "<dict><key>a</key>"
+            + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000)
+            + "</dict></plist>"),
     .init("10,000 nested binary arrays", deepBinaryPlist(depth: 10_000), message: "binary property list"),
     .init("truncated binary plist", Array(validBinaryPlist().prefix(20)), message: "binary property list"),
-    .init("root is an array", plistHeader + "<array><integer>1</integer></array></plist>", .rootNotDictionary,
-          message: "found an array"),
-    .init("root is a string", plistHeader + "<string>x</string></plist>", .rootNotDictionary, message: "found a string"),
+    .init(
+        "root is an array", plistHeader + "<array><integer>1</integer></array></plist>", .rootNotDictionary,
+        message: "found an array"),
+    .init(
+        "root is a string", plistHeader + "<string>x</string></plist>", .rootNotDictionary, message: "found a string"),
     .init("bare word parses as OpenStep string root", "hello", .rootNotDictionary, message: "found a string"),
-    .init("infinite real", plistHeader + "<dict><key>limit</key><real>inf</real></dict></plist>", .invalidValue,
-          keyPath: "limit", message: "infinity and NaN"),
-    .init("NaN real in nested array", plistHeader + "<dict><key>a</key><array><real>1</real><real>nan</real></array></dict></plist>",
-          .invalidValue, keyPath: "a[1]"),
+    .init(
+        "infinite real", plistHeader + "<dict><key>limit</key><real>inf</real></dict></plist>", .invalidValue,
+        keyPath: "limit", message: "infinity and NaN"),
+    .init(
+        "NaN real in nested array",
+        plistHeader + "<dict><key>a</key><array><real>1</real><real>nan</real></array></dict></plist>",
+        .invalidValue, keyPath: "a[1]"),
     .init("JSON given to the plist loader", #"{"a": 1}"#),
     .init("binary garbage", [0x00] + garbage(count: 512, seed: 0xBAD)),
 ]

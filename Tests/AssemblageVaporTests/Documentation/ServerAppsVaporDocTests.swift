@@ -38,10 +38,11 @@ enum ServerAppsVaporDoc {
 
     // snippet: server-apps-vapor
     static func configure(_ app: Application) throws {
-        register(in: app.container)   // app.container: made on first use, shut down with the app
-        app.middleware.use(RequestScopeMiddleware { req, scope in
-            try scope.provide(User(name: req.headers.first(name: "X-User") ?? "guest"))
-        })
+        register(in: app.container)  // app.container: made on first use, shut down with the app
+        app.middleware.use(
+            RequestScopeMiddleware { req, scope in
+                try scope.provide(User(name: req.headers.first(name: "X-User") ?? "guest"))
+            })
         app.get("todos") { req in
             try await req.scope.resolveAsync(TodoService.self).list().joined(separator: "\n")
         }
@@ -66,15 +67,16 @@ enum ServerAppsVaporDoc {
                 app.logger.logLevel = .critical
                 register(in: app.container)
                 // snippet: server-apps-vapor-headers
-                app.middleware.use(RequestScopeMiddleware(responseHeaders: { scope in
-                    // On every response: successes, errors the routes throw, a failed provide.
-                    ["X-User": scope.resolve(User.self)?.name ?? "none"]
-                }) { req, scope in
-                    guard let name = req.headers.first(name: "X-User") else {
-                        throw Abort(.unauthorized, reason: "Send X-User.")   // no route runs
-                    }
-                    try scope.provide(User(name: name))
-                }, at: .beginning)   // first: around Vapor's ErrorMiddleware too
+                app.middleware.use(
+                    RequestScopeMiddleware(responseHeaders: { scope in
+                        // On every response: successes, errors the routes throw, a failed provide.
+                        ["X-User": scope.resolve(User.self)?.name ?? "none"]
+                    }) { req, scope in
+                        guard let name = req.headers.first(name: "X-User") else {
+                            throw Abort(.unauthorized, reason: "Send X-User.")  // no route runs
+                        }
+                        try scope.provide(User(name: name))
+                    }, at: .beginning)  // first: around Vapor's ErrorMiddleware too
                 // end-snippet
                 app.get("todos") { req in
                     try await req.scope.resolveAsync(TodoService.self).list().joined(separator: "\n")
@@ -90,7 +92,7 @@ enum ServerAppsVaporDoc {
             let assembled = Container(label: "assembled")
             try await withApp { app in
                 // snippet: server-apps-vapor-own-container
-                app.container = assembled   // before the app boots; it is shut down with the app
+                app.container = assembled  // before the app boots; it is shut down with the app
                 // end-snippet
             }
             #expect(assembled.isShutDown)

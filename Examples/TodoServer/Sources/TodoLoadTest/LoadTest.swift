@@ -26,8 +26,9 @@ public enum LoadTest {
     public static func run(_ options: LoadTestOptions) async throws -> LoadTestReport {
         precondition(options.requests >= 1 && options.concurrency >= 1, "Send at least one request, one at a time.")
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(30),
-                                             concurrentHTTP1ConnectionsPerHostSoftLimit: options.concurrency)
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(30),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: options.concurrency)
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let clock = ContinuousClock()
@@ -39,8 +40,11 @@ public enum LoadTest {
                     var index = worker
                     while index < options.requests {
                         if start.duration(to: clock.now) > options.timeLimit {
-                            outcomes.append(Outcome(latency: .zero, failure: "request \(index): not sent, time limit "
-                                                    + "of \(options.timeLimit) reached", isolationViolation: false))
+                            outcomes.append(
+                                Outcome(
+                                    latency: .zero,
+                                    failure: "request \(index): not sent, time limit "
+                                        + "of \(options.timeLimit) reached", isolationViolation: false))
                         } else {
                             outcomes.append(await send(index, client: client, options: options))
                         }
@@ -90,8 +94,9 @@ public enum LoadTest {
             let latency = start.duration(to: clock.now)
             let expectedStatus: HTTPResponseStatus = creates ? .created : .ok
             guard response.status == expectedStatus else {
-                return Outcome(latency: latency, failure: "request \(index): status \(response.status.code)",
-                               isolationViolation: false)
+                return Outcome(
+                    latency: latency, failure: "request \(index): status \(response.status.code)",
+                    isolationViolation: false)
             }
             var problems: [String] = []
             let echoedID = response.headers.first(name: "X-Request-ID")
@@ -112,12 +117,14 @@ public enum LoadTest {
                     problems.append("list for \(user) holds \(foreign.owner)'s todo \(foreign.id)")
                 }
             }
-            return Outcome(latency: latency,
-                           failure: problems.isEmpty ? nil : "request \(index): " + problems.joined(separator: "; "),
-                           isolationViolation: !problems.isEmpty)
+            return Outcome(
+                latency: latency,
+                failure: problems.isEmpty ? nil : "request \(index): " + problems.joined(separator: "; "),
+                isolationViolation: !problems.isEmpty)
         } catch {
-            return Outcome(latency: start.duration(to: clock.now), failure: "request \(index): \(error)",
-                           isolationViolation: false)
+            return Outcome(
+                latency: start.duration(to: clock.now), failure: "request \(index): \(error)",
+                isolationViolation: false)
         }
     }
 }
@@ -153,8 +160,10 @@ public struct LoadTestOptions: Sendable {
     ///   - users: How many distinct users.
     ///   - requestIDPrefix: The start of every request id sent.
     ///   - timeLimit: After this long, no further request is sent.
-    public init(host: String = "127.0.0.1", port: Int, requests: Int = 1_000, concurrency: Int = 32,
-                users: Int = 64, requestIDPrefix: String = "load", timeLimit: Duration = .seconds(120)) {
+    public init(
+        host: String = "127.0.0.1", port: Int, requests: Int = 1_000, concurrency: Int = 32,
+        users: Int = 64, requestIDPrefix: String = "load", timeLimit: Duration = .seconds(120)
+    ) {
         self.host = host
         self.port = port
         self.requests = requests

@@ -1,6 +1,6 @@
 import Assemblage
-import AssemblageProperties
 import AssemblageHummingbird
+import AssemblageProperties
 import Configuration
 import Hummingbird
 import Logging
@@ -34,8 +34,10 @@ public struct TodoServerApplication: Sendable {
     ///   - logger: The application's logger.
     ///   - customize: Changes to the container after the application's registrations (tests replace the
     ///     ``DisposalObserver`` here).
-    public init(configuration: TodoServerConfiguration, properties: ConfigReader? = nil, logger: Logger,
-                customize: (Container) -> Void = { _ in }) {
+    public init(
+        configuration: TodoServerConfiguration, properties: ConfigReader? = nil, logger: Logger,
+        customize: (Container) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.logger = logger
         let container = Container(label: "todo-server")
@@ -55,14 +57,18 @@ public struct TodoServerApplication: Sendable {
     /// - Returns: The router.
     public func makeRouter() -> Router<TodoRequestContext> {
         let router = Router(context: TodoRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: RequestScopeMiddleware(container: container, responseHeaders: { scope in
-            scope.resolve(RequestID.self).map { [.requestID: $0.value] } ?? [:]
-        }) { request, context, scope in
-            let requestID = RequestID(header: request.headers[.requestID])
-            try scope.provide(requestID)
-            context.requestID = requestID
-            context.logger[metadataKey: "request_id"] = "\(requestID)"
-        })
+        router.add(
+            middleware: RequestScopeMiddleware(
+                container: container,
+                responseHeaders: { scope in
+                    scope.resolve(RequestID.self).map { [.requestID: $0.value] } ?? [:]
+                }
+            ) { request, context, scope in
+                let requestID = RequestID(header: request.headers[.requestID])
+                try scope.provide(requestID)
+                context.requestID = requestID
+                context.logger[metadataKey: "request_id"] = "\(requestID)"
+            })
         router.add(middleware: APIResponseMiddleware())
         router.get("health") { _, _ in "ok" }
         let todos = router.group("todos").add(middleware: UserMiddleware())
@@ -87,15 +93,18 @@ public struct TodoServerApplication: Sendable {
             _ = try await container.resolveAsync(AuditLog.self)
         }
         logger.debug("startup profile\n\(startup.text)")
-        logger.info("starting todo-server", metadata: [
-            "host": "\(configuration.host)", "port": "\(configuration.port)",
-            "database": "\(configuration.databasePath)", "pool_size": "\(configuration.poolSize)",
-            "configuration_file": "\(configuration.configurationFile ?? "none")",
-        ])
+        logger.info(
+            "starting todo-server",
+            metadata: [
+                "host": "\(configuration.host)", "port": "\(configuration.port)",
+                "database": "\(configuration.databasePath)", "pool_size": "\(configuration.poolSize)",
+                "configuration_file": "\(configuration.configurationFile ?? "none")",
+            ])
         var app = Application(
             router: makeRouter(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                 serverName: "todo-server"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "todo-server"),
             onServerRunning: onServerRunning,
             logger: logger
         )

@@ -13,7 +13,9 @@ func refuse(_ message: String, status: Int32 = 2) -> Never {
 }
 
 let commandLine: CommandLineOptions
-let requests: Int, concurrency: Int, users: Int
+let requests: Int
+let concurrency: Int
+let users: Int
 do {
     commandLine = try CommandLineOptions.parse(
         Array(CommandLine.arguments.dropFirst()), command: "todo-load-test",
@@ -25,7 +27,8 @@ do {
     refuse(error.message)
 }
 if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
-    print("""
+    print(
+        """
         usage: todo-load-test [--requests N] [--concurrency N] [--users N] [--config FILE]
 
         Starts the todo server in this process on a free port of 127.0.0.1 with a fresh database in a temporary
@@ -41,7 +44,8 @@ if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
 var configuration: TodoServerConfiguration
 let reader: ConfigReader
 do {
-    (configuration, reader) = try await TodoServerConfiguration.loadWithReader(configFile: commandLine.values["--config"])
+    (configuration, reader) = try await TodoServerConfiguration.loadWithReader(
+        configFile: commandLine.values["--config"])
 } catch let error as ConfigurationError {
     refuse(error.message)
 } catch {
@@ -60,8 +64,9 @@ let recorder = RecordingDisposalObserver()
 let server = TodoServerApplication(configuration: configuration, properties: reader, logger: logger) { container in
     container.register((any DisposalObserver).self) { _ in recorder }
 }
-print("load test: \(requests) requests, \(concurrency) at a time, \(users) users, pool of "
-      + "\(configuration.poolSize) SQLite connections, on 127.0.0.1")
+print(
+    "load test: \(requests) requests, \(concurrency) at a time, \(users) users, pool of "
+        + "\(configuration.poolSize) SQLite connections, on 127.0.0.1")
 let report = try await server.serve { port in
     try await LoadTest.run(LoadTestOptions(port: port, requests: requests, concurrency: concurrency, users: users))
 }
@@ -70,9 +75,11 @@ print(report)
 let applicationDisposals = recorder.applicationDisposals
 let traces = recorder.disposals.filter { $0.hasPrefix("RequestTrace ") }
 let expectedTraces = Set((0..<requests).map { "RequestTrace load-\($0)" })
-let cleanShutdown = applicationDisposals == ["AuditLog", "SQLiteConnectionPool"]
+let cleanShutdown =
+    applicationDisposals == ["AuditLog", "SQLiteConnectionPool"]
     && traces.count == requests && Set(traces) == expectedTraces
-print("shutdown:     \(cleanShutdown ? "clean" : "NOT CLEAN"): \(traces.count) request scopes ended "
-      + "(\(Set(traces).count) distinct), then disposed \(applicationDisposals.joined(separator: ", "))")
-try? FileManager.default.removeItem(at: folder)   // not in a defer: exit() does not run it
+print(
+    "shutdown:     \(cleanShutdown ? "clean" : "NOT CLEAN"): \(traces.count) request scopes ended "
+        + "(\(Set(traces).count) distinct), then disposed \(applicationDisposals.joined(separator: ", "))")
+try? FileManager.default.removeItem(at: folder)  // not in a defer: exit() does not run it
 exit(report.errors == 0 && report.isolationViolations == 0 && cleanShutdown ? 0 : 1)

@@ -17,13 +17,16 @@ do {
     commandLine = try CommandLineOptions.parse(
         Array(CommandLine.arguments.dropFirst()), command: "todo-server", values: ["--config": "FILE"],
         flags: ["--help", "-h"],
-        moved: ["--load-test": "the load test is its own command: swift run -c release --package-path "
-                    + "Examples/TodoServer todo-load-test"])
+        moved: [
+            "--load-test": "the load test is its own command: swift run -c release --package-path "
+                + "Examples/TodoServer todo-load-test"
+        ])
 } catch {
     refuse(error.message)
 }
 if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
-    print("""
+    print(
+        """
         usage: todo-server [--config FILE]
 
         Serves the todo API (POST/GET /todos, GET/PATCH/DELETE /todos/:id, GET /health; X-User names the user).
@@ -48,7 +51,8 @@ if !commandLine.flags.isDisjoint(with: ["--help", "-h"]) {
 let configuration: TodoServerConfiguration
 let reader: ConfigReader
 do {
-    (configuration, reader) = try await TodoServerConfiguration.loadWithReader(configFile: commandLine.values["--config"])
+    (configuration, reader) = try await TodoServerConfiguration.loadWithReader(
+        configFile: commandLine.values["--config"])
 } catch let error as ConfigurationError {
     refuse(error.message)
 } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,13 +16,15 @@ final class ChildProcess {
         var directory = (Bundle.main.executableURL ?? testBinary).deletingLastPathComponent()
         // On Apple platforms the test binary is inside an .xctest bundle.
         while directory.pathExtension == "xctest" || directory.lastPathComponent == "Contents"
-            || directory.lastPathComponent == "MacOS" {
+            || directory.lastPathComponent == "MacOS"
+        {
             directory.deleteLastPathComponent()
         }
         let url = directory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            throw Failure("No \(name) at \(url.path): swift test builds it; so does "
-                          + "swift build --package-path Examples/TodoServer --product \(name).")
+            throw Failure(
+                "No \(name) at \(url.path): swift test builds it; so does "
+                    + "swift build --package-path Examples/TodoServer --product \(name).")
         }
         return url
     }
@@ -47,8 +50,10 @@ final class ChildProcess {
     ///   - environment: Added to a minimal environment (`PATH`, `HOME`); no `TODO_` variable of the test
     ///     process's own leaks in.
     ///   - workingDirectory: Its working directory.
-    init(_ name: String = "todo-server", arguments: [String] = [], environment: [String: String] = [:],
-         workingDirectory: URL) throws {
+    init(
+        _ name: String = "todo-server", arguments: [String] = [], environment: [String: String] = [:],
+        workingDirectory: URL
+    ) throws {
         process = Process()
         process.executableURL = try Self.executable(name)
         process.arguments = arguments
@@ -56,7 +61,8 @@ final class ChildProcess {
         base.merge(environment) { $1 }
         process.environment = base
         process.currentDirectoryURL = workingDirectory
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice

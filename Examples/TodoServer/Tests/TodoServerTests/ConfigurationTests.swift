@@ -17,23 +17,33 @@ import TodoServerCore
     }
 
     @Test func defaultsWithoutEnvironmentOrFile() async throws {
-        let configuration = try await TodoServerConfiguration.load(environment: [:], defaultFile: Self.noFile,
-                                                                   workingDirectory: "/srv/todo")
-        #expect(configuration == TodoServerConfiguration(host: "127.0.0.1", port: 8080,
-                                                         databasePath: "/srv/todo/todos.sqlite", poolSize: 4,
-                                                         logLevel: .info, configurationFile: nil))
+        let configuration = try await TodoServerConfiguration.load(
+            environment: [:], defaultFile: Self.noFile,
+            workingDirectory: "/srv/todo")
+        #expect(
+            configuration
+                == TodoServerConfiguration(
+                    host: "127.0.0.1", port: 8080,
+                    databasePath: "/srv/todo/todos.sqlite", poolSize: 4,
+                    logLevel: .info, configurationFile: nil))
     }
 
     @Test func theEnvironmentOverridesTheFile() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("settings.json")
-        try Data(#"{"http": {"port": 9000, "host": "localhost"}, "database": {"path": "/tmp/x.sqlite", "poolSize": 2}, "log": {"level": "debug"}}"#.utf8)
-            .write(to: file)
+        try Data(
+            #"{"http": {"port": 9000, "host": "localhost"}, "database": {"path": "/tmp/x.sqlite", "poolSize": 2}, "log": {"level": "debug"}}"#
+                .utf8
+        )
+        .write(to: file)
 
         let fromFile = try await TodoServerConfiguration.load(environment: [:], configFile: file.path)
-        #expect(fromFile == TodoServerConfiguration(host: "localhost", port: 9000, databasePath: "/tmp/x.sqlite",
-                                                    poolSize: 2, logLevel: .debug, configurationFile: file.path))
+        #expect(
+            fromFile
+                == TodoServerConfiguration(
+                    host: "localhost", port: 9000, databasePath: "/tmp/x.sqlite",
+                    poolSize: 2, logLevel: .debug, configurationFile: file.path))
 
         let environment = ["TODO_CONFIG_FILE": file.path, "TODO_HTTP_PORT": "9100", "TODO_DATABASE_POOL_SIZE": "8"]
         let overridden = try await TodoServerConfiguration.load(environment: environment, defaultFile: Self.noFile)
@@ -62,7 +72,8 @@ import TodoServerCore
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("todo-server.json")
-        let good = #"{"http": {"port": 8080}, "database": {"poolSize": 4}, "audit": {"batchSize": 50}, "#
+        let good =
+            #"{"http": {"port": 8080}, "database": {"poolSize": 4}, "audit": {"batchSize": 50}, "#
             + #""log": {"level": "info"}}"#
         try Data(good.utf8).write(to: file)
         await #expect {
@@ -77,9 +88,11 @@ import TodoServerCore
     @Test func aWrongValueInTheFileNamesTheKeyAndTheFile() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (json, key, value) in [(#"{"http": {"port": "abc"}}"#, "http.port", #""abc""#),
-                                   (#"{"database": {"poolSize": 2.5}}"#, "database.poolSize", "2.5"),
-                                   (#"{"audit": {"batchSize": [1, 2]}}"#, "audit.batchSize", "[1, 2]")] {
+        for (json, key, value) in [
+            (#"{"http": {"port": "abc"}}"#, "http.port", #""abc""#),
+            (#"{"database": {"poolSize": 2.5}}"#, "database.poolSize", "2.5"),
+            (#"{"audit": {"batchSize": [1, 2]}}"#, "audit.batchSize", "[1, 2]"),
+        ] {
             let file = folder.appendingPathComponent("todo-server.json")
             try Data(json.utf8).write(to: file)
             await #expect {
@@ -96,8 +109,11 @@ import TodoServerCore
     }
 
     @Test func aNamedFileMustExistAndBeJSON() async throws {
-        await #expect(throws: ConfigurationError(key: "--config",
-                                                 message: "--config names /nonexistent.json, which does not exist.")) {
+        await #expect(
+            throws: ConfigurationError(
+                key: "--config",
+                message: "--config names /nonexistent.json, which does not exist.")
+        ) {
             _ = try await TodoServerConfiguration.load(environment: [:], configFile: "/nonexistent.json")
         }
         await #expect(throws: ConfigurationError.self) {
@@ -122,8 +138,9 @@ import TodoServerCore
         let packageDirectory = (example as NSString).deletingLastPathComponent
         #expect(FileManager.default.fileExists(atPath: packageDirectory + "/Package.swift"))
         for workingDirectory in ["/", "/tmp", packageDirectory + "/Sources"] {
-            let configuration = try await TodoServerConfiguration.load(environment: [:],
-                                                                       workingDirectory: workingDirectory)
+            let configuration = try await TodoServerConfiguration.load(
+                environment: [:],
+                workingDirectory: workingDirectory)
             #expect(configuration.configurationFile == example)
             #expect(configuration.databasePath == packageDirectory + "/todos.sqlite")
         }
@@ -137,24 +154,28 @@ import TodoServerCore
         let file = folder.appendingPathComponent("todo-server.json")
         try Data(#"{"database": {"path": "data/../data/todos.sqlite"}}"#.utf8).write(to: file)
 
-        let fromFile = try await TodoServerConfiguration.load(environment: [:], configFile: file.path,
-                                                              workingDirectory: "/elsewhere")
+        let fromFile = try await TodoServerConfiguration.load(
+            environment: [:], configFile: file.path,
+            workingDirectory: "/elsewhere")
         #expect(fromFile.databasePath == folder.appendingPathComponent("data/todos.sqlite").standardizedFileURL.path)
 
         let fromEnvironment = try await TodoServerConfiguration.load(
             environment: ["TODO_DATABASE_PATH": "mine.sqlite"], configFile: file.path, workingDirectory: "/elsewhere")
         #expect(fromEnvironment.databasePath == "/elsewhere/mine.sqlite")
 
-        let relativeConfig = try await TodoServerConfiguration.load(environment: [:], configFile: "todo-server.json",
-                                                                    workingDirectory: folder.path)
+        let relativeConfig = try await TodoServerConfiguration.load(
+            environment: [:], configFile: "todo-server.json",
+            workingDirectory: folder.path)
         #expect(relativeConfig.configurationFile == file.standardizedFileURL.path)
     }
 
     @Test func theCommandLineTakesOnlyItsOptions() throws {
-        let values = ["--config": "FILE"], flags = ["--help", "-h"]
+        let values = ["--config": "FILE"]
+        let flags = ["--help", "-h"]
         let parse = { (arguments: [String]) throws(UsageError) -> CommandLineOptions in
-            try CommandLineOptions.parse(arguments, command: "todo-server", values: values, flags: flags,
-                                         moved: ["--load-test": "use todo-load-test"])
+            try CommandLineOptions.parse(
+                arguments, command: "todo-server", values: values, flags: flags,
+                moved: ["--load-test": "use todo-load-test"])
         }
         #expect(try parse(["--config", "a.json"]).values == ["--config": "a.json"])
         #expect(try parse(["--config=a.json"]).values == ["--config": "a.json"])
@@ -173,8 +194,9 @@ import TodoServerCore
         #expect(throws: UsageError("--load-test is no longer an option of todo-server; use todo-load-test.")) {
             try parse(["--load-test"])
         }
-        let numbers = try CommandLineOptions.parse(["--requests", "lots"], command: "todo-load-test",
-                                                   values: ["--requests": "N"], flags: [])
+        let numbers = try CommandLineOptions.parse(
+            ["--requests", "lots"], command: "todo-load-test",
+            values: ["--requests": "N"], flags: [])
         #expect(throws: UsageError(#"--requests is "lots"; it takes a whole number from 1 to 10."#)) {
             try numbers.integer("--requests", in: 1...10, default: 5)
         }
@@ -185,14 +207,18 @@ import TodoServerCore
     @Test func factoriesReadTheReaderThroughProperties() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let environment = ["TODO_AUDIT_BATCH_SIZE": "3",
-                           "TODO_DATABASE_PATH": folder.appendingPathComponent("todos.sqlite").path]
-        let (reader, file) = try await TodoServerConfiguration.makeReader(environment: environment,
-                                                                          defaultFile: Self.noFile)
+        let environment = [
+            "TODO_AUDIT_BATCH_SIZE": "3",
+            "TODO_DATABASE_PATH": folder.appendingPathComponent("todos.sqlite").path,
+        ]
+        let (reader, file) = try await TodoServerConfiguration.makeReader(
+            environment: environment,
+            defaultFile: Self.noFile)
         #expect(file == nil)
         let configuration = try TodoServerConfiguration(reader: reader, environment: environment)
-        let server = TodoServerApplication(configuration: configuration, properties: reader,
-                                           logger: Logger(label: "test"))
+        let server = TodoServerApplication(
+            configuration: configuration, properties: reader,
+            logger: Logger(label: "test"))
         #expect(server.container.property("audit.batchSize", as: Int.self) == 3)
         let audit = try await server.container.resolveAsync(AuditLog.self)
         #expect(audit.batchSize == 3)

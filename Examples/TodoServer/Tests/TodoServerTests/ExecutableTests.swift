@@ -4,6 +4,7 @@ import NIOCore
 import SQLiteNIO
 import Testing
 import TodoServerCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,24 +22,39 @@ import Darwin
 
     /// A wrong option or setting stops the server before it opens anything: status 2, one line on standard
     /// error that names the option or variable, the value and what is accepted, nothing on standard output.
-    @Test(arguments: [
-        ([], ["TODO_HTTP_PORT": "abc"],
-         #"todo-server: TODO_HTTP_PORT is "abc"; http.port takes a whole number from 1 to 65535."#),
-        ([], ["TODO_HTTP_PORT": "0"],
-         "todo-server: TODO_HTTP_PORT is 0; http.port takes a whole number from 1 to 65535."),
-        ([], ["TODO_DATABASE_POOL_SIZE": "lots"],
-         #"todo-server: TODO_DATABASE_POOL_SIZE is "lots"; database.poolSize takes a whole number from 1 to 64."#),
-        ([], ["TODO_AUDIT_BATCH_SIZE": "abc"],
-         #"todo-server: TODO_AUDIT_BATCH_SIZE is "abc"; audit.batchSize takes a whole number from 1 to 1000."#),
-        (["--bogus"], [:], "todo-server: unknown option --bogus; todo-server takes --config FILE, --help."),
-        (["--config"], [:], "todo-server: --config needs a value: --config FILE."),
-        (["--config", "/nonexistent/todo.json"], [:],
-         "todo-server: --config names /nonexistent/todo.json, which does not exist."),
-        ([], ["TODO_CONFIG_FILE": "/nonexistent/todo.json"],
-         "todo-server: TODO_CONFIG_FILE names /nonexistent/todo.json, which does not exist."),
-    ] as [([String], [String: String], String)])
-    func aWrongOptionOrSettingIsRefusedWithOneLineAndStatus2(arguments: [String], environment: [String: String],
-                                                            line: String) async throws {
+    @Test(
+        arguments: [
+            (
+                [], ["TODO_HTTP_PORT": "abc"],
+                #"todo-server: TODO_HTTP_PORT is "abc"; http.port takes a whole number from 1 to 65535."#
+            ),
+            (
+                [], ["TODO_HTTP_PORT": "0"],
+                "todo-server: TODO_HTTP_PORT is 0; http.port takes a whole number from 1 to 65535."
+            ),
+            (
+                [], ["TODO_DATABASE_POOL_SIZE": "lots"],
+                #"todo-server: TODO_DATABASE_POOL_SIZE is "lots"; database.poolSize takes a whole number from 1 to 64."#
+            ),
+            (
+                [], ["TODO_AUDIT_BATCH_SIZE": "abc"],
+                #"todo-server: TODO_AUDIT_BATCH_SIZE is "abc"; audit.batchSize takes a whole number from 1 to 1000."#
+            ),
+            (["--bogus"], [:], "todo-server: unknown option --bogus; todo-server takes --config FILE, --help."),
+            (["--config"], [:], "todo-server: --config needs a value: --config FILE."),
+            (
+                ["--config", "/nonexistent/todo.json"], [:],
+                "todo-server: --config names /nonexistent/todo.json, which does not exist."
+            ),
+            (
+                [], ["TODO_CONFIG_FILE": "/nonexistent/todo.json"],
+                "todo-server: TODO_CONFIG_FILE names /nonexistent/todo.json, which does not exist."
+            ),
+        ] as [([String], [String: String], String)])
+    func aWrongOptionOrSettingIsRefusedWithOneLineAndStatus2(
+        arguments: [String], environment: [String: String],
+        line: String
+    ) async throws {
         let folder = try temporaryFolder("refused")
         defer { try? FileManager.default.removeItem(at: folder) }
         var environment = environment
@@ -69,7 +85,9 @@ import Darwin
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         #expect(bound == 0 && listen(holder, 1) == 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -79,8 +97,10 @@ import Darwin
         let port = Int(UInt16(bigEndian: address.sin_port))
         let started = ContinuousClock.now
         let child = try ChildProcess(
-            environment: ["TODO_HTTP_PORT": "\(port)",
-                          "TODO_DATABASE_PATH": folder.appendingPathComponent("todos.sqlite").path],
+            environment: [
+                "TODO_HTTP_PORT": "\(port)",
+                "TODO_DATABASE_PATH": folder.appendingPathComponent("todos.sqlite").path,
+            ],
             workingDirectory: folder)
         let exit = try await child.waitForExit(limit: .seconds(30))
         let elapsed = ContinuousClock.now - started
@@ -98,24 +118,27 @@ import Darwin
         defer { for folder in [workingDirectory, data] { try? FileManager.default.removeItem(at: folder) } }
         let port = try ChildProcess.freeLoopbackPort()
         let database = data.appendingPathComponent("todos.sqlite").path
-        let child = try ChildProcess(environment: ["TODO_HTTP_PORT": "\(port)", "TODO_DATABASE_PATH": database],
-                                     workingDirectory: workingDirectory)
+        let child = try ChildProcess(
+            environment: ["TODO_HTTP_PORT": "\(port)", "TODO_DATABASE_PATH": database],
+            workingDirectory: workingDirectory)
         let started = try await child.waitForErrorLine(containing: "starting todo-server")
         let example = TodoServerConfiguration.exampleConfigurationFile
         #expect(started.contains("configuration_file=\(example)"), "\(started)")
         #expect(started.contains("database=\(database)"), "\(started)")
         _ = try await child.waitForErrorLine(containing: "listening on 127.0.0.1:\(port)")
 
-        let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"),
-                                                         timeout: .seconds(10))
+        let health = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"),
+            timeout: .seconds(10))
         #expect(health.status == .ok)
         #expect(health.headers.first(name: "X-Request-ID") != nil)
 
         child.signal(SIGTERM)
         let exit = try await child.waitForExit()
         #expect(exit.status == 0 && !exit.killed, "\(child.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: workingDirectory.path).isEmpty,
-                "nothing left in the working directory")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: workingDirectory.path).isEmpty,
+            "nothing left in the working directory")
         #expect(FileManager.default.fileExists(atPath: database))
     }
 
@@ -129,12 +152,14 @@ import Darwin
         let file = settings.appendingPathComponent("todo.json")
         try Data(#"{"http": {"port": \#(port)}, "database": {"path": "db/todos.sqlite", "poolSize": 2}}"#.utf8)
             .write(to: file)
-        try FileManager.default.createDirectory(at: settings.appendingPathComponent("db"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: settings.appendingPathComponent("db"),
+            withIntermediateDirectories: true)
         let child = try ChildProcess(arguments: ["--config", file.path], workingDirectory: workingDirectory)
         let started = try await child.waitForErrorLine(containing: "starting todo-server")
         let database = settings.appendingPathComponent("db/todos.sqlite").path
-        #expect(started.contains("configuration_file=\(file.path)") && started.contains("database=\(database)")
+        #expect(
+            started.contains("configuration_file=\(file.path)") && started.contains("database=\(database)")
                 && started.contains("pool_size=2"), "\(started)")
         _ = try await child.waitForErrorLine(containing: "listening on 127.0.0.1:\(port)")
         child.signal(SIGTERM)
@@ -154,8 +179,10 @@ import Darwin
             let port = try ChildProcess.freeLoopbackPort()
             let database = folder.appendingPathComponent("todos.sqlite").path
             let child = try ChildProcess(
-                environment: ["TODO_HTTP_PORT": "\(port)", "TODO_DATABASE_PATH": database,
-                              "TODO_AUDIT_BATCH_SIZE": "\(batchSize)"],
+                environment: [
+                    "TODO_HTTP_PORT": "\(port)", "TODO_DATABASE_PATH": database,
+                    "TODO_AUDIT_BATCH_SIZE": "\(batchSize)",
+                ],
                 workingDirectory: folder)
             _ = try await child.waitForErrorLine(containing: "listening on 127.0.0.1:\(port)")
             for index in 0..<requests {
@@ -178,9 +205,10 @@ import Darwin
             try await connection.close()
             #expect(todos == requests)
             #expect(audit == expectedAudit, "batch size \(batchSize), \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")")
-            print("[figure] \(requests) todos created, batch size \(batchSize), "
-                  + "\(signal == SIGKILL ? "SIGKILL" : "SIGTERM"): \(todos ?? -1) todos and \(audit ?? -1) audit rows "
-                  + "in the database (\(requests - (audit ?? 0)) audit rows lost)")
+            print(
+                "[figure] \(requests) todos created, batch size \(batchSize), "
+                    + "\(signal == SIGKILL ? "SIGKILL" : "SIGTERM"): \(todos ?? -1) todos and \(audit ?? -1) audit rows "
+                    + "in the database (\(requests - (audit ?? 0)) audit rows lost)")
         }
     }
 }

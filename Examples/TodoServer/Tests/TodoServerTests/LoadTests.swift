@@ -12,12 +12,15 @@ import TodoServerCore
         defer { server.removeFiles() }
         let report = try await server.live { client in
             let port = try #require(client.port)
-            return try await LoadTest.run(LoadTestOptions(host: "127.0.0.1", port: port, requests: 1_000,
-                                                          concurrency: 32, users: 64, requestIDPrefix: "load",
-                                                          timeLimit: .seconds(120)))
+            return try await LoadTest.run(
+                LoadTestOptions(
+                    host: "127.0.0.1", port: port, requests: 1_000,
+                    concurrency: 32, users: 64, requestIDPrefix: "load",
+                    timeLimit: .seconds(120)))
         }
-        print("[figure] load (debug build, in the test): "
-              + report.description.split(separator: "\n").joined(separator: "; "))
+        print(
+            "[figure] load (debug build, in the test): "
+                + report.description.split(separator: "\n").joined(separator: "; "))
         #expect(report.errors == 0, "\(report)")
         #expect(report.isolationViolations == 0, "\(report)")
         let traces = server.recorder.disposals.filter { $0.hasPrefix("RequestTrace ") }

@@ -14,9 +14,11 @@ import TodoServerCore
         defer { server.removeFiles() }
         let report = try await server.live { client in
             let port = try #require(client.port)
-            return try await LoadTest.run(LoadTestOptions(host: "127.0.0.1", port: port, requests: 200,
-                                                          concurrency: 200, users: 200, requestIDPrefix: "iso",
-                                                          timeLimit: .seconds(60)))
+            return try await LoadTest.run(
+                LoadTestOptions(
+                    host: "127.0.0.1", port: port, requests: 200,
+                    concurrency: 200, users: 200, requestIDPrefix: "iso",
+                    timeLimit: .seconds(60)))
         }
         #expect(report.errors == 0, "\(report)")
         #expect(report.isolationViolations == 0, "\(report)")

@@ -24,7 +24,10 @@ private final class InUse: Sendable {
             for _ in 0..<40 {
                 group.addTask {
                     try await pool.withConnection { connection in
-                        inUse.counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        inUse.counts.withLock {
+                            $0.now += 1
+                            $0.most = max($0.most, $0.now)
+                        }
                         _ = try await connection.query("SELECT 1")
                         inUse.counts.withLock { $0.now -= 1 }
                     }
@@ -41,8 +44,9 @@ private final class InUse: Sendable {
         let path = temporaryDatabase()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let recorder = RecordingDisposalObserver()
-        let pool = try await SQLiteConnectionPool.open(path: path, size: 1, logger: Logger(label: "test"),
-                                                       observer: recorder)
+        let pool = try await SQLiteConnectionPool.open(
+            path: path, size: 1, logger: Logger(label: "test"),
+            observer: recorder)
         try await pool.dispose()
         #expect(await pool.isClosed)
         await #expect(throws: PoolClosedError.self) { try await pool.withConnection { _ in 0 } }

@@ -13,13 +13,15 @@ import TodoServerCore
         let ids = (0..<12).map { "req-\($0)" }
         let pool = try await server.live { client in
             for (index, id) in ids.enumerated() {
-                let response = index.isMultiple(of: 2)
+                let response =
+                    index.isMultiple(of: 2)
                     ? try await client.send(.post, "/todos", user: "ada", requestID: id, json: #"{"title":"t"}"#)
                     : try await client.send(.get, "/todos", user: "ada", requestID: id)
                 #expect(response.status.code < 300)
             }
-            #expect(server.recorder.disposals == ids.map { "RequestTrace \($0)" },
-                    "each request's scope ends with its request")
+            #expect(
+                server.recorder.disposals == ids.map { "RequestTrace \($0)" },
+                "each request's scope ends with its request")
             return try await server.container.resolveAsync(SQLiteConnectionPool.self)
         }
         // The pool was made first, then the audit log (which writes through it): disposed in reverse, after the
@@ -28,17 +30,21 @@ import TodoServerCore
         // The container's own account (its ContainerObserver hook) agrees: 12 request scopes, each disposing its
         // trace, then the container's shutdown, in reverse creation order.
         typealias Disposal = ContainerDisposalRecorder.Disposal
-        #expect(server.containerRecorder.disposals
+        #expect(
+            server.containerRecorder.disposals
                 == Array(repeating: Disposal(type: "RequestTrace", owner: #"scope "request""#), count: 12)
-                + [Disposal(type: "AuditLog", owner: #"container "todo-server""#),
-                   Disposal(type: "SQLiteConnectionPool", owner: #"container "todo-server""#)])
+                + [
+                    Disposal(type: "AuditLog", owner: #"container "todo-server""#),
+                    Disposal(type: "SQLiteConnectionPool", owner: #"container "todo-server""#),
+                ])
         #expect(server.containerRecorder.scopesEnded == ["request: 1 disposed, 0 failed": 12])
         #expect(await pool.isClosed)
         await #expect(throws: PoolClosedError.self) { try await pool.withConnection { _ in 1 } }
 
         try await server.container.shutdown()
-        #expect(server.recorder.applicationDisposals == ["AuditLog", "SQLiteConnectionPool"],
-                "a second shutdown disposes nothing that was disposed")
+        #expect(
+            server.recorder.applicationDisposals == ["AuditLog", "SQLiteConnectionPool"],
+            "a second shutdown disposes nothing that was disposed")
     }
 
     /// The audit log writes through the pool at disposal, so it proves the order: if the pool had closed first,

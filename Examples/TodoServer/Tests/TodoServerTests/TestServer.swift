@@ -19,8 +19,10 @@ final class ContainerDisposalRecorder: Behavior, ContainerObserver {
 
     private let recorded = Mutex<(disposals: [Disposal], scopes: [String: Int])>(([], [:]))
 
-    func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
-                                  toService entry: ServiceEntry<Service>, withName name: String?) {}
+    func container<Type, Service>(
+        _ container: Container, didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>, withName name: String?
+    ) {}
 
     func instanceDisposed(_ key: ServiceKey, owner: String) {
         let type = "\(key.serviceType)".split(separator: ".").last.map(String.init) ?? "\(key.serviceType)"
@@ -51,9 +53,10 @@ struct TestServer {
     init(poolSize: Int = 4) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("todo-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        configuration = TodoServerConfiguration(host: "127.0.0.1", port: 0,
-                                                databasePath: folder.appendingPathComponent("todos.sqlite").path,
-                                                poolSize: poolSize)
+        configuration = TodoServerConfiguration(
+            host: "127.0.0.1", port: 0,
+            databasePath: folder.appendingPathComponent("todos.sqlite").path,
+            poolSize: poolSize)
         var logger = Logger(label: "todo-server-test")
         logger.logLevel = .warning
         let recorder = recorder
@@ -80,15 +83,20 @@ struct TestServer {
 
 extension TestClientProtocol {
     /// Sends a request as `user` (no `X-User` when `nil`), with a JSON body when one is given.
-    func send(_ method: HTTPRequest.Method, _ uri: String, user: String?, requestID: String? = nil,
-              json: String? = nil) async throws -> TestResponse {
-        try await send(method, uri, user: user, requestID: requestID, body: json,
-                       contentType: json == nil ? nil : "application/json")
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, user: String?, requestID: String? = nil,
+        json: String? = nil
+    ) async throws -> TestResponse {
+        try await send(
+            method, uri, user: user, requestID: requestID, body: json,
+            contentType: json == nil ? nil : "application/json")
     }
 
     /// Sends a request with a body of any content type (none when `contentType` is `nil`).
-    func send(_ method: HTTPRequest.Method, _ uri: String, user: String?, requestID: String? = nil,
-              body: String?, contentType: String?) async throws -> TestResponse {
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, user: String?, requestID: String? = nil,
+        body: String?, contentType: String?
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [:]
         if let user { headers[.user] = user }
         if let requestID { headers[.requestID] = requestID }

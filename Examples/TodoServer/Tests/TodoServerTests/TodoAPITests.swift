@@ -16,7 +16,8 @@ import TodoServerCore
             #expect(todo.title == "Write the report" && todo.owner == "ada" && !todo.completed)
             #expect(created.headers[.location] == "/todos/\(todo.id)")
 
-            let second = try await client.send(.post, "/todos", user: "ada", json: #"{"title":"Ship","completed":true}"#)
+            let second = try await client.send(
+                .post, "/todos", user: "ada", json: #"{"title":"Ship","completed":true}"#)
             #expect(try second.decode(Todo.self).completed)
 
             let list = try await client.send(.get, "/todos", user: "ada")
@@ -28,8 +29,11 @@ import TodoServerCore
 
             let patched = try await client.send(.patch, "/todos/\(todo.id)", user: "ada", json: #"{"completed":true}"#)
             #expect(patched.status == .ok)
-            #expect(try patched.decode(Todo.self) == Todo(id: todo.id, owner: "ada", title: "Write the report",
-                                                          completed: true))
+            #expect(
+                try patched.decode(Todo.self)
+                    == Todo(
+                        id: todo.id, owner: "ada", title: "Write the report",
+                        completed: true))
             let renamed = try await client.send(.patch, "/todos/\(todo.id)", user: "ada", json: #"{"title":"Report"}"#)
             #expect(try renamed.decode(Todo.self).completed, "a patch without `completed` keeps it")
 
@@ -45,13 +49,15 @@ import TodoServerCore
         let server = try TestServer()
         defer { server.removeFiles() }
         try await server.live { client in
-            let todo = try await client.send(.post, "/todos", user: "ada", json: #"{"title":"Ada's"}"#).decode(Todo.self)
+            let todo = try await client.send(.post, "/todos", user: "ada", json: #"{"title":"Ada's"}"#).decode(
+                Todo.self)
             _ = try await client.send(.post, "/todos", user: "bob", json: #"{"title":"Bob's"}"#)
 
             #expect(try await client.send(.get, "/todos", user: "bob").decode([Todo].self).map(\.owner) == ["bob"])
             #expect(try await client.send(.get, "/todos/\(todo.id)", user: "bob").status == .notFound)
-            #expect(try await client.send(.patch, "/todos/\(todo.id)", user: "bob", json: #"{"title":"Mine"}"#)
-                .status == .notFound)
+            #expect(
+                try await client.send(.patch, "/todos/\(todo.id)", user: "bob", json: #"{"title":"Mine"}"#)
+                    .status == .notFound)
             #expect(try await client.send(.delete, "/todos/\(todo.id)", user: "bob").status == .notFound)
             #expect(try await client.send(.get, "/todos/\(todo.id)", user: "ada").decode(Todo.self).title == "Ada's")
         }
@@ -71,8 +77,9 @@ import TodoServerCore
             #expect(malformed.status == .badRequest)
             #expect(try await client.send(.get, "/health", user: nil).text == "ok")
         }
-        #expect(server.recorder.disposals == ["AuditLog", "SQLiteConnectionPool"],
-                "a rejected request opens no scope")
+        #expect(
+            server.recorder.disposals == ["AuditLog", "SQLiteConnectionPool"],
+            "a rejected request opens no scope")
     }
 
     @Test func requestIDIsEchoedOrGenerated() async throws {
@@ -97,15 +104,18 @@ import TodoServerCore
         defer { server.removeFiles() }
         try await server.live { client in
             // (Raw string literals inside #expect confuse the macro's expansion: the bodies are made first.)
-            let bodies = [#"{"title":"   "}"#, #"{"title":"#, #"{"done":true}"#,
-                          #"{"title":""# + String(repeating: "x", count: 501) + #""}"#]
+            let bodies = [
+                #"{"title":"   "}"#, #"{"title":"#, #"{"done":true}"#,
+                #"{"title":""# + String(repeating: "x", count: 501) + #""}"#,
+            ]
             for body in bodies {
                 let response = try await client.send(.post, "/todos", user: "ada", json: body)
                 #expect(response.status == .badRequest, "\(body.prefix(40))")
             }
             #expect(try await client.send(.get, "/todos/abc", user: "ada").status == .badRequest)
-            #expect(try await client.send(.get, "/todos", user: "ada").decode([Todo].self).isEmpty,
-                    "nothing was stored")
+            #expect(
+                try await client.send(.get, "/todos", user: "ada").decode([Todo].self).isEmpty,
+                "nothing was stored")
         }
     }
 }

@@ -120,7 +120,10 @@ public final class AuditLog: AsyncDisposable, Sendable {
 
     /// Flushes the buffer and tells the observer.
     public func dispose() async {
-        let count = buffer.withLock { buffer in defer { buffer.removeAll() }; return buffer.count }
+        let count = buffer.withLock { buffer in
+            defer { buffer.removeAll() }
+            return buffer.count
+        }
         logger.debug("audit log flushed", metadata: ["entries": "\(count)"])
         observer.didDispose("AuditLog")
     }

@@ -33,7 +33,7 @@ struct NewTodo: Content {
 ///   - observer: Told of every disposal (tests record them); `nil` to log them at debug level.
 /// - Throws: Nothing today; Vapor's `configure` convention.
 public func configure(_ app: Application, observer: (any DisposalObserver)? = nil) throws {
-    let container = app.container   // made here; shut down by app.asyncShutdown()
+    let container = app.container  // made here; shut down by app.asyncShutdown()
     let logger = app.logger
     let observer = observer ?? LoggingObserver(logger: logger)
     container.register((any DisposalObserver).self) { _ in observer }.inObjectScope(.container)
@@ -52,13 +52,14 @@ public func configure(_ app: Application, observer: (any DisposalObserver)? = ni
     }.inObjectScope(.scoped)
 
     // First, so that every response — errors, /health, unknown paths — carries X-Request-ID.
-    app.middleware.use(RequestScopeMiddleware(responseHeaders: { scope in
-        ["X-Request-ID": scope.resolve(RequestID.self)?.value ?? ""]
-    }) { req, scope in
-        let id = RequestID(header: req.headers.first(name: "X-Request-ID"))
-        try scope.provide(id)
-        req.logger[metadataKey: "request_id"] = "\(id)"
-    }, at: .beginning)
+    app.middleware.use(
+        RequestScopeMiddleware(responseHeaders: { scope in
+            ["X-Request-ID": scope.resolve(RequestID.self)?.value ?? ""]
+        }) { req, scope in
+            let id = RequestID(header: req.headers.first(name: "X-Request-ID"))
+            try scope.provide(id)
+            req.logger[metadataKey: "request_id"] = "\(id)"
+        }, at: .beginning)
 
     app.get("health") { _ in "ok" }
     let todos = app.grouped("todos").grouped(UserMiddleware())
@@ -85,12 +86,13 @@ struct UserMiddleware: AsyncMiddleware {
         let user = try UserID(header: req.headers.first(name: "X-User"))
         let scope = try req.scope
         try scope.provide(user)
-        _ = try scope.require(RequestTrace.self)   // first made, so last disposed
+        _ = try scope.require(RequestTrace.self)  // first made, so last disposed
         req.logger[metadataKey: "user"] = "\(user)"
         let response = try await next.respond(to: req)
         response.headers.replaceOrAdd(name: "X-User", value: user.value)
-        response.headers.replaceOrAdd(name: "X-Served-For",
-                                      value: try await scope.resolveAsync(TodoService.self).user.value)
+        response.headers.replaceOrAdd(
+            name: "X-Served-For",
+            value: try await scope.resolveAsync(TodoService.self).user.value)
         return response
     }
 }

@@ -121,8 +121,9 @@ extension Container {
 
 extension _AbstractRegistration {
     var knitError: Container.AbstractRegistrationError {
-        Container.AbstractRegistrationError(serviceType: String(describing: key.serviceType), file: site.file,
-                                            name: key.name)
+        Container.AbstractRegistrationError(
+            serviceType: String(describing: key.serviceType), file: site.file,
+            name: key.name)
     }
 }
 

@@ -156,8 +156,10 @@ extension Container {
         priority: Int = 0,
         file: String = #fileID,
         line: Int = #line,
-        initializer: @escaping @Sendable (
-            consuming A, consuming B, consuming C, consuming D, consuming E) throws -> Service
+        initializer:
+            @escaping @Sendable (
+                consuming A, consuming B, consuming C, consuming D, consuming E
+            ) throws -> Service
     ) -> ServiceEntry<Service> {
         _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }
@@ -188,8 +190,10 @@ extension Container {
         priority: Int = 0,
         file: String = #fileID,
         line: Int = #line,
-        initializer: @escaping @Sendable (
-            consuming A, consuming B, consuming C, consuming D, consuming E, consuming F) throws -> Service
+        initializer:
+            @escaping @Sendable (
+                consuming A, consuming B, consuming C, consuming D, consuming E, consuming F
+            ) throws -> Service
     ) -> ServiceEntry<Service> {
         _autoregister(name: name, priority: priority, file: file, line: line, initializer: initializer)
     }

@@ -28,13 +28,16 @@ extension ModuleAssembler {
     ///     module it throws for fails the assembly (``ModuleAssemblyError/Code/assemblyValidationFailed``).
     ///   - postAssemble: Called with the root container once every module is assembled, before eager singletons
     ///     and `loaded` hooks; what it registers is visible through ``resolver``.
-    public convenience init(parent: ModuleAssembler? = nil, _ modules: [any ModuleAssembly],
-                            overrideBehavior: OverrideBehavior = .whenTesting,
-                            assemblyValidation: ((any ModuleAssembly.Type) throws -> Void)? = nil,
-                            postAssemble: ((Container) -> Void)? = nil) {
+    public convenience init(
+        parent: ModuleAssembler? = nil, _ modules: [any ModuleAssembly],
+        overrideBehavior: OverrideBehavior = .whenTesting,
+        assemblyValidation: ((any ModuleAssembly.Type) throws -> Void)? = nil,
+        postAssemble: ((Container) -> Void)? = nil
+    ) {
         do {
-            try self.init(modules, overrideBehavior: overrideBehavior, parent: parent,
-                          validation: assemblyValidation, postAssemble: postAssemble)
+            try self.init(
+                modules, overrideBehavior: overrideBehavior, parent: parent,
+                validation: assemblyValidation, postAssemble: postAssemble)
         } catch {
             print("ModuleAssembler assembled nothing: \(error)")
             self.init(failed: error, overrideBehavior: overrideBehavior, parent: parent)

@@ -38,7 +38,7 @@ public final class ScopedModuleAssembler<ScopedResolver>: Sendable {
     /// ```
     public var resolver: ScopedResolver {
         guard let resolver = internalAssembler.resolver as? ScopedResolver else {
-            preconditionFailure(Self.notAResolverMessage)   // checked in init: unreachable
+            preconditionFailure(Self.notAResolverMessage)  // checked in init: unreachable
         }
         return resolver
     }
@@ -65,8 +65,10 @@ public final class ScopedModuleAssembler<ScopedResolver>: Sendable {
     ///   - overrideBehavior: Whether default overrides and abstract placeholders are used; by default, in a
     ///     process that runs tests.
     ///   - postAssemble: Called with the root container once every module is assembled.
-    public init(parent: ModuleAssembler? = nil, _ modules: [any ModuleAssembly],
-                overrideBehavior: OverrideBehavior = .whenTesting, postAssemble: ((Container) -> Void)? = nil) {
+    public init(
+        parent: ModuleAssembler? = nil, _ modules: [any ModuleAssembly],
+        overrideBehavior: OverrideBehavior = .whenTesting, postAssemble: ((Container) -> Void)? = nil
+    ) {
         precondition(Container() is ScopedResolver, Self.notAResolverMessage)
         let validation: (any ModuleAssembly.Type) throws -> Void = { module in
             guard module.resolverType == ScopedResolver.self else {
@@ -75,9 +77,10 @@ public final class ScopedModuleAssembler<ScopedResolver>: Sendable {
             }
         }
         do {
-            internalAssembler = try ModuleAssembler(modules, overrideBehavior: overrideBehavior, parent: parent,
-                                                    validation: validation, postAssemble: postAssemble,
-                                                    seesParent: true)
+            internalAssembler = try ModuleAssembler(
+                modules, overrideBehavior: overrideBehavior, parent: parent,
+                validation: validation, postAssemble: postAssemble,
+                seesParent: true)
         } catch {
             print("ScopedModuleAssembler<\(ScopedResolver.self)> assembled nothing: \(error)")
             internalAssembler = ModuleAssembler(failed: error, overrideBehavior: overrideBehavior, parent: parent)
@@ -99,7 +102,7 @@ public enum ScopedModuleAssemblerError: Error, Sendable, Hashable, CustomStringC
     /// What is wrong, naming both resolver types.
     public var description: String {
         switch self {
-        case let .incorrectTargetResolver(expected, actual):
+        case .incorrectTargetResolver(let expected, let actual):
             return "the module targets \(actual), but this ScopedModuleAssembler assembles modules of \(expected)"
         }
     }

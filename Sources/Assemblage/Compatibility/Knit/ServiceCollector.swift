@@ -27,6 +27,8 @@ public final class ServiceCollector: Behavior, Sendable {
     ///   - type: The registered type.
     ///   - entry: The registration.
     ///   - name: Its name.
-    public func container<Type, Service>(_ container: Container, didRegisterType type: Type.Type,
-                                         toService entry: ServiceEntry<Service>, withName name: String?) {}
+    public func container<Type, Service>(
+        _ container: Container, didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>, withName name: String?
+    ) {}
 }

@@ -41,8 +41,10 @@ public struct CommandLineOptions: Sendable, Equatable {
     /// - Returns: The options given.
     /// - Throws: ``UsageError`` for an unknown option, an argument that is not an option, an option given twice
     ///   or one without its value.
-    public static func parse(_ arguments: [String], command: String, values: [String: String], flags: [String],
-                             moved: [String: String] = [:]) throws(UsageError) -> CommandLineOptions {
+    public static func parse(
+        _ arguments: [String], command: String, values: [String: String], flags: [String],
+        moved: [String: String] = [:]
+    ) throws(UsageError) -> CommandLineOptions {
         let accepted = (values.keys.sorted().map { "\($0) \(values[$0]!)" } + flags.filter { $0.hasPrefix("--") })
             .joined(separator: ", ")
         var options = CommandLineOptions()
@@ -57,7 +59,8 @@ public struct CommandLineOptions: Sendable, Equatable {
             if let placeholder = values[name] {
                 guard options.values[name] == nil else { throw UsageError("\(name) is given twice; give it once.") }
                 guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty,
-                      inlineValue != nil || !value.hasPrefix("--") else {
+                    inlineValue != nil || !value.hasPrefix("--")
+                else {
                     throw UsageError("\(name) needs a value: \(name) \(placeholder).")
                 }
                 options.values[name] = value
@@ -83,11 +86,13 @@ public struct CommandLineOptions: Sendable, Equatable {
     /// - Returns: The number.
     /// - Throws: ``UsageError`` naming the option, the value and the numbers accepted.
     public func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int) throws(UsageError)
-        -> Int {
+        -> Int
+    {
         guard let text = values[name] else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError("\(name) is \"\(text)\"; it takes a whole number from \(range.lowerBound) to "
-                             + "\(range.upperBound).")
+            throw UsageError(
+                "\(name) is \"\(text)\"; it takes a whole number from \(range.lowerBound) to "
+                    + "\(range.upperBound).")
         }
         return value
     }

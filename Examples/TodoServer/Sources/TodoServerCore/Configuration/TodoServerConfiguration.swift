@@ -66,8 +66,10 @@ public struct TodoServerConfiguration: Sendable, Equatable {
     ///   - poolSize: The number of pooled connections.
     ///   - logLevel: The lowest level logged.
     ///   - configurationFile: The file the settings came from, for the start-up log.
-    public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "todos.sqlite",
-                poolSize: Int = 4, logLevel: Logger.Level = .info, configurationFile: String? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "todos.sqlite",
+        poolSize: Int = 4, logLevel: Logger.Level = .info, configurationFile: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.databasePath = databasePath
@@ -80,10 +82,10 @@ public struct TodoServerConfiguration: Sendable, Equatable {
     /// so `swift run --package-path Examples/TodoServer todo-server` finds it from any working directory. A
     /// binary copied away from its source tree has none; name a file with `--config` or `TODO_CONFIG_FILE`.
     public static let exampleConfigurationFile: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // Configuration
-        .deletingLastPathComponent()   // TodoServerCore
-        .deletingLastPathComponent()   // Sources
-        .deletingLastPathComponent()   // the package
+        .deletingLastPathComponent()  // Configuration
+        .deletingLastPathComponent()  // TodoServerCore
+        .deletingLastPathComponent()  // Sources
+        .deletingLastPathComponent()  // the package
         .appendingPathComponent("todo-server.json").path
 
     /// Reads the settings from the environment and the JSON file (see the table above).
@@ -103,8 +105,10 @@ public struct TodoServerConfiguration: Sendable, Equatable {
         defaultFile: String = exampleConfigurationFile,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) async throws -> TodoServerConfiguration {
-        try await loadWithReader(environment: environment, configFile: configFile, defaultFile: defaultFile,
-                                 workingDirectory: workingDirectory).configuration
+        try await loadWithReader(
+            environment: environment, configFile: configFile, defaultFile: defaultFile,
+            workingDirectory: workingDirectory
+        ).configuration
     }
 
     /// ``load(environment:configFile:defaultFile:workingDirectory:)`` with the reader behind the settings, which
@@ -117,10 +121,12 @@ public struct TodoServerConfiguration: Sendable, Equatable {
         defaultFile: String = exampleConfigurationFile,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) async throws -> (configuration: TodoServerConfiguration, reader: ConfigReader) {
-        let (reader, file) = try await makeReader(environment: environment, configFile: configFile,
-                                                  defaultFile: defaultFile, workingDirectory: workingDirectory)
-        let configuration = try TodoServerConfiguration(reader: reader, configurationFile: file,
-                                                        environment: environment, workingDirectory: workingDirectory)
+        let (reader, file) = try await makeReader(
+            environment: environment, configFile: configFile,
+            defaultFile: defaultFile, workingDirectory: workingDirectory)
+        let configuration = try TodoServerConfiguration(
+            reader: reader, configurationFile: file,
+            environment: environment, workingDirectory: workingDirectory)
         return (configuration, reader)
     }
 
@@ -159,8 +165,9 @@ public struct TodoServerConfiguration: Sendable, Equatable {
         } else if let named = environment["TODO_CONFIG_FILE"], !named.isEmpty {
             file = absolute(named, relativeTo: workingDirectory)
             guard FileManager.default.fileExists(atPath: file!) else {
-                throw ConfigurationError(key: "TODO_CONFIG_FILE",
-                                         message: "TODO_CONFIG_FILE names \(file!), which does not exist.")
+                throw ConfigurationError(
+                    key: "TODO_CONFIG_FILE",
+                    message: "TODO_CONFIG_FILE names \(file!), which does not exist.")
             }
         } else if FileManager.default.fileExists(atPath: defaultFile) {
             file = absolute(defaultFile, relativeTo: workingDirectory)
@@ -170,8 +177,9 @@ public struct TodoServerConfiguration: Sendable, Equatable {
             let fileProvider = try await FileProvider<JSONSnapshot>(filePath: FilePath(file))
             return (ConfigReader(providers: [environmentProvider, fileProvider]), file)
         } catch {
-            throw ConfigurationError(key: "configuration file",
-                                     message: "\(file) is not a JSON object of settings (\(error)).")
+            throw ConfigurationError(
+                key: "configuration file",
+                message: "\(file) is not a JSON object of settings (\(error)).")
         }
     }
 
@@ -185,8 +193,10 @@ public struct TodoServerConfiguration: Sendable, Equatable {
     ///     holds a wrong value, and a relative `TODO_DATABASE_PATH` is relative to the working directory.
     ///   - workingDirectory: What a relative path is relative to when it is not from the file.
     /// - Throws: ``ConfigurationError`` for a value of the wrong kind or out of range.
-    public init(reader: ConfigReader, configurationFile: String? = nil, environment: [String: String] = [:],
-                workingDirectory: String = FileManager.default.currentDirectoryPath) throws {
+    public init(
+        reader: ConfigReader, configurationFile: String? = nil, environment: [String: String] = [:],
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws {
         let defaults = TodoServerConfiguration()
         let settings = Settings(reader: reader, file: configurationFile, environment: environment)
         self.host = try settings.string("http.host", default: defaults.host)
@@ -195,8 +205,9 @@ public struct TodoServerConfiguration: Sendable, Equatable {
         _ = try settings.integer("audit.batchSize", default: AuditLog.defaultBatchSize, in: Self.auditBatchSizeRange)
         let level = try settings.string("log.level", default: defaults.logLevel.rawValue)
         guard let logLevel = Logger.Level(rawValue: level.lowercased()) else {
-            throw settings.error("log.level", value: "\"\(level)\"",
-                                 accepts: "one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+            throw settings.error(
+                "log.level", value: "\"\(level)\"",
+                accepts: "one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
         self.logLevel = logLevel
         let path = try settings.string("database.path", default: defaults.databasePath)
@@ -217,7 +228,9 @@ public struct TodoServerConfiguration: Sendable, Equatable {
 
     /// `path` made absolute against `directory` when it is relative, with `.` and `..` resolved.
     static func absolute(_ path: String, relativeTo directory: String) -> String {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+        let url =
+            path.hasPrefix("/")
+            ? URL(fileURLWithPath: path)
             : URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(path)
         return url.standardizedFileURL.path
     }

@@ -64,10 +64,11 @@ public struct TodoServerAssembly: Assembly {
         }.inObjectScope(.container)
 
         container.register(AuditLog.self) { r in
-            let audit = AuditLog(pool: try await r.resolveAsync(SQLiteConnectionPool.self),
-                                 logger: try r.require(Logger.self),
-                                 batchSize: r.property("audit.batchSize", as: Int.self) ?? AuditLog.defaultBatchSize,
-                                 observer: try r.require((any DisposalObserver).self))
+            let audit = AuditLog(
+                pool: try await r.resolveAsync(SQLiteConnectionPool.self),
+                logger: try r.require(Logger.self),
+                batchSize: r.property("audit.batchSize", as: Int.self) ?? AuditLog.defaultBatchSize,
+                observer: try r.require((any DisposalObserver).self))
             try await audit.migrate()
             return audit
         }.inObjectScope(.container)
@@ -77,15 +78,17 @@ public struct TodoServerAssembly: Assembly {
         container.registerScopedValue(UserID.self, validationValue: { UserID("validation") })
 
         container.register(RequestTrace.self) { r in
-            RequestTrace(requestID: try r.require(RequestID.self), logger: try r.require(Logger.self),
-                         observer: try r.require((any DisposalObserver).self))
+            RequestTrace(
+                requestID: try r.require(RequestID.self), logger: try r.require(Logger.self),
+                observer: try r.require((any DisposalObserver).self))
         }.inObjectScope(.scoped)
 
         container.register(TodoService.self) { r in
-            TodoService(requestID: try r.require(RequestID.self), user: try r.require(UserID.self),
-                        repository: try await r.resolveAsync((any TodoRepository).self),
-                        audit: try await r.resolveAsync(AuditLog.self),
-                        logger: try r.require(Logger.self))
+            TodoService(
+                requestID: try r.require(RequestID.self), user: try r.require(UserID.self),
+                repository: try await r.resolveAsync((any TodoRepository).self),
+                audit: try await r.resolveAsync(AuditLog.self),
+                logger: try r.require(Logger.self))
         }.inObjectScope(.scoped)
     }
 }

@@ -90,7 +90,9 @@ enum TodoValidation {
             throw HTTPError(.badRequest, message: "A todo needs a non-empty title.")
         }
         guard title.count <= maximumTitleLength else {
-            throw HTTPError(.badRequest, message: "A title has at most \(maximumTitleLength) characters; this one has \(title.count).")
+            throw HTTPError(
+                .badRequest,
+                message: "A title has at most \(maximumTitleLength) characters; this one has \(title.count).")
         }
         return title
     }

@@ -78,13 +78,18 @@ public struct APIResponseMiddleware: RouterMiddleware {
             // The router found no route: a path it does not have, or a method its path does not serve.
             let path = request.uri.path
             guard let allowed = APIRoutes.allowedMethods(for: path) else {
-                return try HTTPError(.notFound, message: "There is no \(path); the API serves "
-                    + APIRoutes.all.map(\.path).joined(separator: ", ") + ".").response(from: request, context: context)
+                return try HTTPError(
+                    .notFound,
+                    message: "There is no \(path); the API serves "
+                        + APIRoutes.all.map(\.path).joined(separator: ", ") + "."
+                ).response(from: request, context: context)
             }
             let list = allowed.map(\.rawValue).joined(separator: ", ")
-            return try HTTPError(.methodNotAllowed, headers: [.allow: list],
-                                 message: "\(path) takes \(list), not \(request.method.rawValue).")
-                .response(from: request, context: context)
+            return try HTTPError(
+                .methodNotAllowed, headers: [.allow: list],
+                message: "\(path) takes \(list), not \(request.method.rawValue)."
+            )
+            .response(from: request, context: context)
         case var error as HTTPError:
             if error.body == nil { error.body = defaultMessage(for: error.status, context: context) }
             return try error.response(from: request, context: context)
@@ -97,13 +102,18 @@ public struct APIResponseMiddleware: RouterMiddleware {
             var headers = response.headers
             headers[.contentLength] = nil
             headers[.contentType] = nil
-            return try HTTPError(response.status, headers: headers,
-                                 message: defaultMessage(for: response.status, context: context))
-                .response(from: request, context: context)
+            return try HTTPError(
+                response.status, headers: headers,
+                message: defaultMessage(for: response.status, context: context)
+            )
+            .response(from: request, context: context)
         default:
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return try HTTPError(.internalServerError, message: "The server failed; the log has request id "
-                + (context.requestID?.value ?? "?") + ".").response(from: request, context: context)
+            return try HTTPError(
+                .internalServerError,
+                message: "The server failed; the log has request id "
+                    + (context.requestID?.value ?? "?") + "."
+            ).response(from: request, context: context)
         }
     }
 

@@ -37,8 +37,9 @@ extension Request {
         if let contentType = headers[.contentType] {
             let mediaType = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
             guard let mediaType, mediaType == "application/json" || mediaType.hasSuffix("+json") else {
-                throw HTTPError(.unsupportedMediaType,
-                                message: "The body is \(contentType); send it as application/json.")
+                throw HTTPError(
+                    .unsupportedMediaType,
+                    message: "The body is \(contentType); send it as application/json.")
             }
         }
         let data = Data(try await body.collect(upTo: context.maxUploadSize).readableBytesView)
@@ -61,7 +62,7 @@ extension Request {
         func name(_ path: [any CodingKey]) -> String { path.map(\.stringValue).joined(separator: ".") }
         switch error {
         case .typeMismatch(_, let context) where context.codingPath.isEmpty,
-             .valueNotFound(_, let context) where context.codingPath.isEmpty:
+            .valueNotFound(_, let context) where context.codingPath.isEmpty:
             return "The body must be a JSON object; it is \(found(at: []))."
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             let field = name(context.codingPath)
@@ -104,7 +105,9 @@ private indirect enum JSONKind: Decodable {
         var value = self
         for key in path {
             switch value {
-            case .object(let fields): guard let next = fields[key.stringValue] else { return nil }; value = next
+            case .object(let fields):
+                guard let next = fields[key.stringValue] else { return nil }
+                value = next
             case .array(let items):
                 guard let index = key.intValue, items.indices.contains(index) else { return nil }
                 value = items[index]

@@ -31,7 +31,7 @@ public struct UserMiddleware: RouterMiddleware {
         let user = try UserID(header: request.headers[.user])
         let scope = try context.requireScope()
         try scope.provide(user)
-        _ = try scope.require(RequestTrace.self)   // first made, so last disposed
+        _ = try scope.require(RequestTrace.self)  // first made, so last disposed
         var context = context
         context.user = user
         context.logger[metadataKey: "user"] = "\(user)"

@@ -33,8 +33,10 @@ public actor AuditLog: AsyncDisposable {
     ///   - logger: Where it logs its final flush.
     ///   - batchSize: How many entries it buffers before it writes them.
     ///   - observer: Told when the container disposes the log.
-    public init(pool: SQLiteConnectionPool, logger: Logger, batchSize: Int = defaultBatchSize,
-                observer: (any DisposalObserver)? = nil) {
+    public init(
+        pool: SQLiteConnectionPool, logger: Logger, batchSize: Int = defaultBatchSize,
+        observer: (any DisposalObserver)? = nil
+    ) {
         self.pool = pool
         self.logger = logger
         self.observer = observer
@@ -46,7 +48,8 @@ public actor AuditLog: AsyncDisposable {
     /// - Throws: `SQLiteError` when the table cannot be created.
     public func migrate() async throws {
         try await pool.withConnection { connection in
-            _ = try await connection.query("""
+            _ = try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS audit (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
                     request_id TEXT NOT NULL,

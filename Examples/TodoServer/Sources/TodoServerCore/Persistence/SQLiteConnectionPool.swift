@@ -42,8 +42,10 @@ public actor SQLiteConnectionPool: AsyncDisposable {
 
     private enum State { case open, closing, closed }
 
-    private init(path: String, connections: [SQLiteConnection], threadPool: NIOThreadPool, logger: Logger,
-                 observer: (any DisposalObserver)?) {
+    private init(
+        path: String, connections: [SQLiteConnection], threadPool: NIOThreadPool, logger: Logger,
+        observer: (any DisposalObserver)?
+    ) {
         self.path = path
         self.observer = observer
         self.threadPool = threadPool
@@ -63,8 +65,10 @@ public actor SQLiteConnectionPool: AsyncDisposable {
     /// - Returns: The open pool.
     /// - Throws: `SQLiteError` when a connection cannot be opened or configured; the connections opened before
     ///   the failure are closed again.
-    public static func open(path: String, size: Int, logger: Logger,
-                            observer: (any DisposalObserver)? = nil) async throws -> SQLiteConnectionPool {
+    public static func open(
+        path: String, size: Int, logger: Logger,
+        observer: (any DisposalObserver)? = nil
+    ) async throws -> SQLiteConnectionPool {
         precondition(size >= 1, "A pool needs at least one connection; configure database.poolSize >= 1.")
         let threadPool = NIOThreadPool(numberOfThreads: size)
         threadPool.start()
@@ -85,8 +89,9 @@ public actor SQLiteConnectionPool: AsyncDisposable {
             throw error
         }
         logger.info("opened SQLite pool", metadata: ["path": "\(path)", "size": "\(size)"])
-        return SQLiteConnectionPool(path: path, connections: opened, threadPool: threadPool, logger: logger,
-                                    observer: observer)
+        return SQLiteConnectionPool(
+            path: path, connections: opened, threadPool: threadPool, logger: logger,
+            observer: observer)
     }
 
     /// Lends a connection to `body` and takes it back when `body` returns or throws.

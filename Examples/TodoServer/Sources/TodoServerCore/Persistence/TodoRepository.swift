@@ -74,7 +74,8 @@ public struct SQLiteTodoRepository: TodoRepository {
     /// - Throws: `SQLiteError` when the schema cannot be created.
     public func migrate() async throws {
         try await pool.withConnection { connection in
-            _ = try await connection.query("""
+            _ = try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS todos (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
                     owner TEXT NOT NULL,
@@ -127,8 +128,10 @@ public struct SQLiteTodoRepository: TodoRepository {
                 UPDATE todos SET title = coalesce(?, title), completed = coalesce(?, completed)
                 WHERE id = ? AND owner = ? RETURNING id, owner, title, completed
                 """,
-                [title.map(SQLiteData.text) ?? .null, completed.map { .integer($0 ? 1 : 0) } ?? .null,
-                 .integer(id), .text(owner.value)])
+                [
+                    title.map(SQLiteData.text) ?? .null, completed.map { .integer($0 ? 1 : 0) } ?? .null,
+                    .integer(id), .text(owner.value),
+                ])
         }
         return rows.first.flatMap(Self.todo(from:))
     }
@@ -144,7 +147,7 @@ public struct SQLiteTodoRepository: TodoRepository {
 
     private static func todo(from row: SQLiteRow) -> Todo? {
         guard let id = row.column("id")?.integer, let owner = row.column("owner")?.string,
-              let title = row.column("title")?.string, let completed = row.column("completed")?.integer
+            let title = row.column("title")?.string, let completed = row.column("completed")?.integer
         else { return nil }
         return Todo(id: Int(id), owner: owner, title: title, completed: completed != 0)
     }
