@@ -4,24 +4,27 @@
 
 /// Keeps an instance for the duration of one graph.
 public final class GraphStorage: InstanceStorage {
-    var instances: [GraphIdentifier: Any] = [:]
+    /// The core's per-graph rule, which a custom scope over `.graph` uses too: one implementation of both.
+    private let rule = _RuleStorage(.keepPerGraph)
+
     /// The instance of the most recent graph.
-    public var instance: Any?
+    public var instance: Any? {
+        get { rule.instance }
+        set { rule.instance = newValue }
+    }
 
     /// Creates empty storage.
     public init() {}
 
     /// Forgets the instance of the finished graph.
-    public func graphResolutionCompleted() { instance = nil }
+    public func graphResolutionCompleted() { rule.graphResolutionCompleted() }
 
     /// The instance stored for `graph`.
-    public func instance(inGraph graph: GraphIdentifier) -> Any? { instances[graph] }
+    public func instance(inGraph graph: GraphIdentifier) -> Any? { rule.instance(inGraph: graph) }
 
     /// Stores `instance` for `graph`.
     public func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
-        self.instance = instance
-        instances[graph] = instance
-        if instance == nil { instances[graph] = nil }
+        rule.setInstance(instance, inGraph: graph)
     }
 }
 
@@ -58,37 +61,34 @@ public final class WeakStorage: InstanceStorage {
 
 /// Combines storages: reads the first that has an instance, writes to all.
 public final class CompositeStorage: InstanceStorage {
-    let components: [any InstanceStorage]
+    /// The core's chain, which a custom scope with a parent uses too: one implementation of both.
+    private let chain: _StorageChain
 
     /// The first component's instance that is present.
     public var instance: Any? {
-        get { components.lazy.compactMap(\.instance).first }
-        set { for component in components { component.instance = newValue } }
+        get { chain.instance }
+        set { chain.instance = newValue }
     }
 
     /// Creates storage over `components`, consulted in order.
-    public init(_ components: [any InstanceStorage]) { self.components = components }
+    public init(_ components: [any InstanceStorage]) { chain = _StorageChain(components) }
 
     /// Tells every component.
-    public func graphResolutionCompleted() { for component in components { component.graphResolutionCompleted() } }
+    public func graphResolutionCompleted() { chain.graphResolutionCompleted() }
 
     /// Stores in every component.
     public func setInstance(_ instance: Any?, inGraph graph: GraphIdentifier) {
-        for component in components { component.setInstance(instance, inGraph: graph) }
+        chain.setInstance(instance, inGraph: graph)
     }
 
     /// The first component's instance for `graph`.
-    public func instance(inGraph graph: GraphIdentifier) -> Any? {
-        components.lazy.compactMap { $0.instance(inGraph: graph) }.first
-    }
+    public func instance(inGraph graph: GraphIdentifier) -> Any? { chain.instance(inGraph: graph) }
 }
 
 extension GraphStorage: _GraphScopedStorage {
-    func _forget(_ graph: GraphIdentifier) { instances[graph] = nil }
+    func _forget(_ graph: GraphIdentifier) { rule._forget(graph) }
 }
 
 extension CompositeStorage: _GraphScopedStorage {
-    func _forget(_ graph: GraphIdentifier) {
-        for case let component as any _GraphScopedStorage in components { component._forget(graph) }
-    }
+    func _forget(_ graph: GraphIdentifier) { chain._forget(graph) }
 }
