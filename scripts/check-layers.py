@@ -8,6 +8,11 @@ declared in extensions and at file level (so that `uniqued(by:)` from Diagnostic
 Comments and string literals are not read, so documentation may mention anything. A name declared in several
 layers is allowed when one of them is visible. Private and fileprivate declarations are not names of a layer.
 
+It also keeps the library's unsafe code in one room: the constructs that skip a check Swift would otherwise make
+(UNSAFE below: unowned references, raw pointers, unchecked casts and exclusivity, the C shim) appear only in the
+files of UNSAFE_ROOM, so that a reviewer who owns that folder sees every change to them. The `@unchecked Sendable`
+conformances are not speed constructs; they are counted in Contributing/UnsafeCodeLedger.md instead.
+
 Usage: scripts/check-layers.py [--list] [--graph]
   --list   prints each layer's folders and the names it declares
   --graph  prints, for each layer, the layers its files actually use (to compare with LAYERS)
@@ -26,7 +31,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "Sources" / "Assemblage"
 # other freely; everything above it uses it.
 LAYERS = {
     "Primitives":   (["Primitives"], []),   # atomics, locks, reclamation, append-only lists: no container types
-    "Core":         (["Errors", "Container", "Registration", "Resolution", "Lifetimes", "Concurrency", "Generated"],
+    "Core":         (["Errors", "Container", "Registration", "Resolution", "Lifetimes", "Concurrency", "Generated",
+                      "Unsafe"],
                      ["Primitives"]),       # keys, registrations, the container, resolution, lifetimes, disposal
     "Globals":      (["Globals"], ["Core", "Primitives"]),          # the main and root containers, the ambient one
     "PropertyWrappers": (["PropertyWrappers"], ["Globals", "Core", "Primitives"]),  # @Injected and its kin
@@ -39,6 +45,13 @@ LAYERS = {
     "Compatibility": (["Compatibility"], ["Diagnostics", "Modules", "Assembly", "PropertyWrappers",
                                           "Globals", "Core", "Primitives"]),  # other libraries' spellings
 }
+# The folder that holds every unsafe construct of the library (the lock-free machinery and its small API), and
+# the constructs: a word (or attribute) that names one, in code outside comments and string literals.
+UNSAFE_ROOM = "Unsafe"
+UNSAFE = re.compile(
+    r"\bUnmanaged\b|\b_withUnsafeGuaranteedRef\b|@exclusivity\(unchecked\)|\bUnsafe(Mutable)?(Raw)?(Buffer)?Pointer\b"
+    r"|\bwithUnsafe\w*|\bunsafeBitCast\b|\bunsafeDowncast\b|\bunsafelyUnwrapped\b|nonisolated\(unsafe\)"
+    r"|\bimport\s+_AssemblageShims\b|\b_asm_\w+|\bassumingAlive\b|\bOpaquePointer\b")
 FOLDER_LAYER = {folder: layer for layer, (folders, _) in LAYERS.items() for folder in folders}
 
 DECLARATION = re.compile(
@@ -200,13 +213,24 @@ def main():
                 violations += 1
                 print(f"{path.relative_to(ROOT.parent.parent)}:{number}: {layer} names {name}, declared in "
                       f"{', '.join(sorted(declaring))}, which {layer} may not use")
+    for path, (layer, code) in files.items():
+        if path.relative_to(ROOT).parts[0] == UNSAFE_ROOM:
+            continue
+        for number, line in enumerate(code.split("\n"), start=1):
+            found = UNSAFE.search(line)
+            if found:
+                violations += 1
+                print(f"{path.relative_to(ROOT.parent.parent)}:{number}: {found.group(0)} outside {UNSAFE_ROOM}/, the "
+                      f"one folder for unsafe code (use its API: _Unowned, the typed words, _Shim)")
     if "--graph" in sys.argv:
         for layer in LAYERS:
             print(f"{layer} uses: {', '.join(sorted(used[layer])) or 'nothing'}")
     if violations:
-        print(f"check-layers: {violations} uses of a layer that the user's layer may not use (see LAYERS)")
+        print(f"check-layers: {violations} uses of a layer that the user's layer may not use (see LAYERS), or of "
+              f"unsafe code outside {UNSAFE_ROOM}/")
         return 1
-    print(f"check-layers: {len(files)} files in {len(LAYERS)} layers, every dependency as declared")
+    print(f"check-layers: {len(files)} files in {len(LAYERS)} layers, every dependency as declared, unsafe code only "
+          f"in {UNSAFE_ROOM}/")
     return 0
 
 

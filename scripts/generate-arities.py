@@ -230,11 +230,11 @@ def resolve_methods():
             w("    @inlinable @inline(__always)")
             head, params = signature(n, named)
             out.extend(declaration("    ", f"public func {head}", params, " -> Service? {"))
-            w("        guard let container = _unmanagedContainer else {")
+            w("        guard let container = _fastContainer else {")
             out.extend(closure("            ", f"return _foreignResolve(self, Service.self, method: {method_id(n, named)})",
                                f"$0.resolve({call_arguments(n, named)})"))
             w("        }")
-            out.extend(closure("        ", "return try? container._withUnsafeGuaranteedRef", fast_call(n, named)))
+            out.extend(closure("        ", "return try? container.with", fast_call(n, named)))
             w("    }")
             w("")
     out[-1] = "}"
@@ -262,7 +262,7 @@ def container_resolve(n):
     w("        try _withReadSection {")
     out += wrapped("            ", "let key = ServiceKey(", key_expression(letters(n)), ")")
     w(f"            guard let entry = _lookupFast(key) else {{ return try _resolveMissing({', '.join(['key', 'Service.self'] + lower(n))}) }}")
-    w("            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {")
+    w("            return try entry.assuming(ServiceEntry<Service>.self).with {")
     w(f"                try $0._resolve{n}({', '.join(['self'] + lower(n))})")
     w("            }")
     w("        }")
@@ -307,10 +307,10 @@ def maker(n):
     w(f"/// Calls a `_Factory{n}` box{' with its argument' if n == 1 else ' with its arguments' if n else ''}.")
     w("@usableFromInline @frozen")
     w(f"struct _Make{n}{'<' + ', '.join(letters(n)) + '>' if n else ''}: _Maker {{")
-    w("    @usableFromInline let box: UnsafeRawPointer")
+    w("    @usableFromInline let box: _Unowned<AnyObject>")
     for l in letters(n):
         w(f"    @usableFromInline let {l.lower()}: {l}")
-    init_params = ", ".join(["box: UnsafeRawPointer"] + [f"{l.lower()}: {l}" for l in letters(n)])
+    init_params = ", ".join(["box: _Unowned<AnyObject>"] + [f"{l.lower()}: {l}" for l in letters(n)])
     if n == 0:
         w(f"    @inlinable init({init_params}) {{ self.box = box }}")
     else:
@@ -323,11 +323,11 @@ def maker(n):
     w("    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {")
     box = f"_Factory{n}<{', '.join(['Service'] + letters(n))}>"
     call = f"try $0.call({', '.join(['resolver'] + lower(n))})"
-    line = f"        try Unmanaged<{box}>.fromOpaque(box)._withUnsafeGuaranteedRef {{ {call} }}"
+    line = f"        try box.assuming({box}.self).with {{ {call} }}"
     if len(line) <= WIDTH:
         w(line)
     else:
-        w(f"        try Unmanaged<{box}>.fromOpaque(box)._withUnsafeGuaranteedRef {{")
+        w(f"        try box.assuming({box}.self).with {{")
         w(f"            {call}")
         w("        }")
     w("    }")
@@ -354,7 +354,7 @@ def entry_resolve(n):
     w(f"            return try _resolvePack({', '.join(['container'] + lower(n))})")
     w("        }")
     w("        if let shared = _sharedInstanceIfShared() { return shared }")
-    make = f"_Make{n}({', '.join(['box: UnsafeRawPointer(factoryAddress!)'] + [f'{v}: {v}' for v in lower(n)])})"
+    make = f"_Make{n}({', '.join(['box: factoryAddress!'] + [f'{v}: {v}' for v in lower(n)])})"
     out += wrapped("        ", "return try _resolve(", ["container", make], ")")
     w("    }")
     return out
@@ -478,7 +478,7 @@ def require_method(n):
         w(f"        {param}{',' if i < len(params) - 1 else ''}")
     w("    ) throws(ResolutionError) -> Service {")
     w("        do {")
-    w("            guard let container = _unmanagedContainer else {")
+    w("            guard let container = _fastContainer else {")
     w("                return try _foreignRequired(")
     w("                    name == nil")
     w(f"                        ? resolve({', '.join(['Service.self'] + resolve_labels(n))})")
@@ -487,7 +487,7 @@ def require_method(n):
     w(f"                    ServiceKey(Service.self, name: name{', argumentTypes: ' + types if n else ''}), self")
     w("                )")
     w("            }")
-    out += closure("            ", "return try container._withUnsafeGuaranteedRef",
+    out += closure("            ", "return try container.with",
                    f"try $0._resolve({', '.join(['Service.self', 'name: name'] + values(n))})")
     w("        } catch {")
     w("            throw _asResolutionError(error)")

@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 // The bookkeeping of asynchronous resolution: which async factories a task is inside (cycle detection and
 // error paths), the graph-scoped instances of one top-level `resolveAsync`, and the once-creation of shared
 // instances by tasks that await instead of blocking.
@@ -24,16 +22,18 @@ struct _AsyncContext: Sendable {
 /// such a frame is marked finished and ignored, so a late resolve from that task is not taken for a cycle.
 final class _AsyncFrame: @unchecked Sendable {
     // @unchecked Sendable: everything is immutable except `finished`, an atomic word.
-    /// The entry whose factory runs (kept alive by its container).
-    let entry: UnsafeRawPointer
+    /// The registration whose factory runs.
+    let registration: any _AnyEntry
+    /// Its identity.
+    var entry: ObjectIdentifier { ObjectIdentifier(registration) }
     let key: ServiceKey
     let parent: _AsyncFrame?
     /// The once-creation this factory performs (shared and graph scopes), or nil (transient).
     let creation: _AsyncCreation?
     private let finished = _AtomicWords(count: 1)
 
-    init(entry: UnsafeRawPointer, key: ServiceKey, parent: _AsyncFrame?, creation: _AsyncCreation?) {
-        self.entry = entry
+    init(registration: any _AnyEntry, key: ServiceKey, parent: _AsyncFrame?, creation: _AsyncCreation?) {
+        self.registration = registration
         self.key = key
         self.parent = parent
         self.creation = creation
@@ -42,9 +42,9 @@ final class _AsyncFrame: @unchecked Sendable {
     deinit { finished.deallocate() }
 
     /// Marks the factory as returned (or failed).
-    func finish() { finished.storeRelease(0, UnsafeMutableRawPointer(bitPattern: 1)) }
+    func finish() { finished.setFlag(0) }
 
-    var isLive: Bool { finished.loadAcquire(0) == nil }
+    var isLive: Bool { !finished.isSet(0) }
 
     /// This frame and its ancestors that are still running, innermost first.
     var liveChain: [_AsyncFrame] {
@@ -61,8 +61,7 @@ final class _AsyncFrame: @unchecked Sendable {
     /// `_ResolutionState.longLived`, its synchronous counterpart).
     func longLivedCreation() -> ServiceKey? {
         for frame in liveChain {
-            let entry = Unmanaged<AnyObject>.fromOpaque(frame.entry).takeUnretainedValue() as? any _AnyEntry
-            switch entry?.objectScope.kind {
+            switch frame.registration.objectScope.kind {
             case .container, .singleton, .multiton, .weak, .custom: return frame.key
             default: continue
             }
@@ -74,7 +73,7 @@ final class _AsyncFrame: @unchecked Sendable {
     var pathKeys: [ServiceKey] { liveChain.reversed().map(\.key) }
 
     /// A cycle error when `entry` is already being made by a factory in this chain.
-    func cycle(reaching entry: UnsafeRawPointer, key: ServiceKey) -> ResolutionError? {
+    func cycle(reaching entry: ObjectIdentifier, key: ServiceKey) -> ResolutionError? {
         let chain = liveChain
         guard let index = chain.firstIndex(where: { $0.entry == entry }) else { return nil }
         let cycle = chain[...index].reversed().map(\.key) + [key]
@@ -85,12 +84,12 @@ final class _AsyncFrame: @unchecked Sendable {
 /// The graph-scoped instances of one top-level asynchronous resolution, shared by its tasks.
 final class _AsyncGraph: @unchecked Sendable {  // @unchecked Sendable: `instances` is only touched under `lock`.
     private let lock = _Lock()
-    private var instances: [UnsafeRawPointer: Any] = [:]
+    private var instances: [ObjectIdentifier: Any] = [:]
 
-    func instance(for entry: UnsafeRawPointer) -> Any? { lock.withLock { instances[entry] } }
+    func instance(for entry: ObjectIdentifier) -> Any? { lock.withLock { instances[entry] } }
 
     /// Stores `instance` unless the graph already has one for `entry`; returns the one the graph keeps.
-    func store(_ instance: Any, for entry: UnsafeRawPointer) -> Any {
+    func store(_ instance: Any, for entry: ObjectIdentifier) -> Any {
         lock.withLock {
             if let existing = instances[entry] { return existing }
             instances[entry] = instance
@@ -99,10 +98,9 @@ final class _AsyncGraph: @unchecked Sendable {  // @unchecked Sendable: `instanc
     }
 
     /// Adds the graph-scoped (and weak or custom-scoped) instances a synchronous step made; existing ones win.
-    func merge(_ made: [(entry: UnsafeRawPointer, instance: Any)]) {
+    func merge(_ made: [_GraphItem]) {
         let kept = made.filter { item in
-            let entry = Unmanaged<AnyObject>.fromOpaque(item.entry).takeUnretainedValue() as! any _AnyEntry
-            let kind = entry.objectScope.kind
+            let kind = (item.registration as! any _AnyEntry).objectScope.kind
             return kind != .container && kind != .singleton  // those live in their slot, which a reset clears
         }
         guard !kept.isEmpty else { return }
@@ -111,7 +109,7 @@ final class _AsyncGraph: @unchecked Sendable {  // @unchecked Sendable: `instanc
         }
     }
 
-    var snapshot: [(entry: UnsafeRawPointer, instance: Any)] {
+    var snapshot: [(entry: ObjectIdentifier, instance: Any)] {
         lock.withLock { instances.map { ($0.key, $0.value) } }
     }
 }
@@ -121,13 +119,8 @@ final class _AsyncGraph: @unchecked Sendable {  // @unchecked Sendable: `instanc
 /// Identifies what is created once: a registration's shared instance, or its instance in one async graph.
 struct _OnceKey: Hashable, Sendable {
     let graph: ObjectIdentifier?
-    /// The entry's address, as a number: only compared.
-    let entry: UInt
-
-    init(graph: ObjectIdentifier?, entry: UnsafeRawPointer) {
-        self.graph = graph
-        self.entry = UInt(bitPattern: entry)
-    }
+    /// The entry's identity.
+    let entry: ObjectIdentifier
 }
 
 /// One creation in progress. Its mutable state is guarded by the coordinator's lock.

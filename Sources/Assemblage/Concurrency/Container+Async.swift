@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 // Asynchronous resolution: `try await resolver.resolveAsync(…)` resolves any registration.
 //
 // Why not `resolve`: an `async` overload named `resolve` would be preferred by the compiler in every
@@ -167,7 +165,7 @@ private func _syncStepInSection<T>(_ context: _AsyncContext?, _ body: () throws 
     guard let context, let marker = context.frame?.liveChain.first else {
         do { return try body() } catch { throw _asResolutionError(error) }
     }
-    let state = Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current).takeUnretainedValue()
+    let state = _ResolutionState.currentState
     guard state.isTopLevel, state.graphCount == 0 else {
         do { return try body() } catch { throw _asResolutionError(error) }
     }
@@ -267,7 +265,7 @@ extension ServiceEntry: _AsyncEntry {
     )
         async throws(ResolutionError) -> _UncheckedSendable<Service>
     {
-        if let cycle = context.frame?.cycle(reaching: pointer, key: key) { throw cycle }
+        if let cycle = context.frame?.cycle(reaching: identity, key: key) { throw cycle }
         let kind = scopeKind
         let coordinator = _AsyncCoordinator.shared
         switch kind {
@@ -275,7 +273,7 @@ extension ServiceEntry: _AsyncEntry {
             return try await _constructAsync(container, context, creation: nil, arguments)
         case .graph:
             let graph = context.graph
-            let entry = pointer
+            let entry = identity
             let made = try await coordinator.once(
                 _OnceKey(graph: ObjectIdentifier(graph), entry: entry), key: key,
                 frame: context.frame,
@@ -292,7 +290,7 @@ extension ServiceEntry: _AsyncEntry {
             guard let scope = container.scopeStorage else {
                 throw ResolutionError(code: .noActiveScope, key: key, path: (context.frame?.pathKeys ?? []) + [key])
             }
-            let entry = pointer
+            let entry = identity
             let made = try await coordinator.once(
                 _OnceKey(graph: ObjectIdentifier(scope), entry: entry), key: key,
                 frame: context.frame,
@@ -312,7 +310,7 @@ extension ServiceEntry: _AsyncEntry {
         case .container, .singleton, .weak, .custom:
             let owner = try _asyncSharedResolver(for: container, context)
             let made = try await coordinator.once(
-                _OnceKey(graph: nil, entry: pointer), key: key, frame: context.frame,
+                _OnceKey(graph: nil, entry: identity), key: key, frame: context.frame,
                 isReady: {
                     kind == .container || kind == .singleton
                         ? _withReadSection { _sharedInstance() } : _storedInstance(kind)
@@ -359,7 +357,7 @@ extension ServiceEntry: _AsyncEntry {
     )
         async throws(ResolutionError) -> _UncheckedSendable<Service>
     {
-        let frame = _AsyncFrame(entry: pointer, key: key, parent: context.frame, creation: creation)
+        let frame = _AsyncFrame(registration: self, key: key, parent: context.frame, creation: creation)
         let box = factory as! _AsyncFactoryBox<Service, repeat each Arg>
         let made: Service
         do {

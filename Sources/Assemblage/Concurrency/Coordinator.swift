@@ -1,17 +1,5 @@
-public import _AssemblageShims
-
-// The read section every resolve runs in, and the coordination of shared creations across threads.
-
-/// Runs `body` inside a read section (see ``_Reclaimer``): unretained pointers loaded from registration
-/// tables, entries and instance slots stay valid until it returns. Nested sections cost a load and a test.
-@inlinable @inline(__always)
-func _withReadSection<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-    let word = _asm_thread_section() ?? _ResolutionState.currentSection
-    let epoch = _asm_section_begin(word)
-    // A nested section has nothing to end; the outermost one ends with the opaque call.
-    defer { if epoch != 0 { _asm_section_end(word, epoch) } }
-    return try body()
-}
+// The coordination of shared creations across threads (the read section every resolve runs in is in
+// Unsafe/Shims.swift).
 
 /// Makes sure a shared (`.container`, `.singleton`, weak or custom-scoped) instance is created once,
 /// even when many threads ask at the same moment, and turns cross-thread cycles into errors.
@@ -27,11 +15,11 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     private let lock = _Lock()
     private let condition = _Condition()
     /// entry → the thread state creating it.
-    private var creators: [UnsafeRawPointer: UnsafeRawPointer] = [:]
+    private var creators: [ObjectIdentifier: ObjectIdentifier] = [:]
     /// thread state → the entry it waits for.
-    private var waiting: [UnsafeRawPointer: UnsafeRawPointer] = [:]
+    private var waiting: [ObjectIdentifier: ObjectIdentifier] = [:]
     /// entry → its key, while it is being created (for error messages).
-    private var keys: [UnsafeRawPointer: ServiceKey] = [:]
+    private var keys: [ObjectIdentifier: ServiceKey] = [:]
 
     func withLock<R>(_ body: () throws -> R) rethrows -> R { try lock.withLock(body) }
 
@@ -40,7 +28,7 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     ///
     /// - Returns: The ready value, or `nil` when the caller must create it and then call ``end(_:)``.
     func begin<T>(
-        _ entry: UnsafeRawPointer, key: ServiceKey, state: UnsafeRawPointer, path: [ServiceKey],
+        _ entry: ObjectIdentifier, key: ServiceKey, state: ObjectIdentifier, path: [ServiceKey],
         isReady: () -> T?
     ) throws(ResolutionError) -> T? {
         lock.lock()
@@ -77,7 +65,7 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     }
 
     /// Marks the creation of `entry` finished (successfully or not) and wakes the waiters.
-    func end(_ entry: UnsafeRawPointer) {
+    func end(_ entry: ObjectIdentifier) {
         lock.withLock {
             creators[entry] = nil
             keys[entry] = nil

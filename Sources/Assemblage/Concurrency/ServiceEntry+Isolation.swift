@@ -1,5 +1,4 @@
 import Dispatch
-import _AssemblageShims
 
 // Main-actor and async registrations.
 //
@@ -51,10 +50,7 @@ extension ServiceEntry {
 
     /// `requiresAsync` or `requiresMainActor` for this key, with the synchronous path of the calling thread.
     func isolationError(_ code: ResolutionError.Code) -> ResolutionError {
-        var path: [ServiceKey] = []
-        if let state = _asm_thread_state() {
-            path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path
-        }
+        let path = _ResolutionState.existing?.path ?? []
         return ResolutionError(code: code, key: key, path: path + [key])
     }
 }

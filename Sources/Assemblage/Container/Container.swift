@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 /// Holds registrations and resolves services with their dependencies injected.
 ///
 /// Register how each service is made, then resolve it; the factory receives a ``Resolver`` to resolve
@@ -30,8 +28,8 @@ import _AssemblageShims
 ///   through a `Sendable` wrapper.
 public class Container: @unchecked Sendable {
     // Not final only so that ``Scope`` can be one; every member is final, so nothing is dispatched dynamically.
-    // @unchecked Sendable: the registry guards its own state (atomics and its writer lock); `recorder` and
-    // `usesSlowLookup` are set before the container is shared (a validation sandbox's) and read without the lock.
+    // @unchecked Sendable: the registry guards its own state (atomics and its writer lock); the rest is
+    // immutable.
 
     /// What this container holds: its registrations, fallbacks, behaviors and owned instances, and the lock and
     /// atomic words that guard them (see ``_Registry``). A scope's view shares its container's.
@@ -41,13 +39,6 @@ public class Container: @unchecked Sendable {
     @usableFromInline final let words: _AtomicWords
     /// A container, a synchronized view or a scope's view (see ``_ContainerRole``).
     @usableFromInline final let role: _ContainerRole
-    /// Set on the containers of a validation sandbox only: records every lookup and failure.
-    @exclusivity(unchecked) final var recorder: _Recorder? {
-        didSet { usesSlowLookup = recorder != nil || isSynchronizedView }
-    }
-    /// Whether ``recorder`` is set, or this is a synchronized view: the inlined lookup leaves such containers to
-    /// ``_lookup(_:)``.
-    @exclusivity(unchecked) @usableFromInline final var usesSlowLookup = false
     /// The scope registrations get when they do not choose one.
     public final let defaultObjectScope: ObjectScope
     /// A name for this container in diagnostics (`"main"`, a module's name, …).
@@ -85,9 +76,9 @@ public class Container: @unchecked Sendable {
         registry = _Registry(behaviors: behaviors)
         words = registry.words
         self.defaultObjectScope = defaultObjectScope
-        // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
-        usesSlowLookup = serialization != nil
         self.label = label
+        // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
+        if serialization != nil { setUsesSlowLookup(true) }
         if let parent { appendFallback(parent) }
         registeringClosure(self)
     }
@@ -102,66 +93,6 @@ public class Container: @unchecked Sendable {
         words = owner.words
         defaultObjectScope = owner.defaultObjectScope
         self.label = label
-        recorder = owner.recorder
-        usesSlowLookup = owner.recorder != nil
-    }
-
-    // MARK: Lookup
-
-    /// ``_lookup(_:)`` with its common case inlined: `key` in its home slot of this container's table.
-    @inlinable @inline(__always)
-    final func _lookupFast(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        // Word 0 always holds a table. Tested rather than force-unwrapped: a trap's extra block stops the optimiser
-        // from inlining the fallback search's probes, which slows every resolve through fallbacks.
-        if let table = words.loadAcquire(0),
-            let entry = Unmanaged<_RegistrationTable>.fromOpaque(table)._withUnsafeGuaranteedRef({ $0.findAtHome(key) }
-            ),
-            !usesSlowLookup
-        {
-            return entry
-        }
-        return _lookup(key)
-    }
-
-    /// The entry for `key` in this container or its fallbacks (depth-first, in order), unretained.
-    ///
-    /// A validation sandbox records the lookup (one nil check for every other container).
-    ///
-    /// A synchronized view (see ``synchronize()``) finds nothing here: each of its resolves goes on to
-    /// ``_resolveMissing(_:_:_:)``, which resolves under the view's lock. So the view's lock costs the
-    /// inlined resolve path nothing.
-    @usableFromInline
-    final func _lookup(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        if isSynchronizedView { return nil }
-        let found = _lookupLocal(key)
-        if let recorder, let found { recorder.recordLookup(of: key, found: found) }
-        return found
-    }
-
-    /// ``_lookup(_:)`` for every caller that is not a resolve entry point (a synchronized view answers too).
-    final func _lookupRecording(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        let found = _lookupLocal(key)
-        if let recorder, let found { recorder.recordLookup(of: key, found: found) }
-        return found
-    }
-
-    /// `_lookup` without recording: this container's table, then its fallbacks, depth-first in the order they
-    /// were added, each container once (a scope's view: its container's, whose registry it shares). The caller is
-    /// in a read section.
-    @inline(__always)
-    final func _lookupLocal(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        if let entry = _findOwn(key) { return entry }
-        // A shut-down container's readers see an empty table (see `shutdown()`); nor do they reach its fallbacks:
-        // `_resolveMissing` reports the shutdown. (After the own table, so that no hit pays for the check.)
-        guard !isShutDown, let fallbacks = words.loadAcquire(1) else { return nil }
-        return _Fallbacks.search(Unmanaged<_Fallbacks>.fromOpaque(fallbacks), key)
-    }
-
-    /// This container's own table only.
-    @inline(__always)
-    final func _findOwn(_ key: ServiceKey) -> UnsafeMutableRawPointer? {
-        guard let table = words.loadAcquire(0) else { return nil }  // always set (see `_lookupFast`)
-        return Unmanaged<_RegistrationTable>.fromOpaque(table)._withUnsafeGuaranteedRef { $0.find(key) }
     }
 
     /// The current table (under the writer lock, or where no writer can run).

@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 // The creation hook: told when a factory starts and when its instance is finished (steps and decorators
 // included), on the thread that runs it. The startup profiler (Profiling/) is the one hook; the core declares it
 // so that it reaches no layer above its own.
@@ -37,7 +35,7 @@ enum _CreationHooks {
 
     /// The installed hook; nil (one relaxed load) when there is none.
     static var current: (any _CreationHook)? {
-        guard _asm_creation_hook_installed() else { return nil }
+        guard _Shim.creationHookInstalled else { return nil }
         return installed.withLock { $0 }
     }
 
@@ -45,7 +43,7 @@ enum _CreationHooks {
     static func install(_ hook: (any _CreationHook)?) {
         installed.withLock { current in
             current = hook
-            _asm_set_creation_hook_installed(hook != nil)
+            _Shim.setCreationHookInstalled(hook != nil)
         }
     }
 }

@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 /// Records what a validation sandbox resolves: each lookup (which entry asked for which) and each failure.
 final class _Recorder: @unchecked Sendable {  // @unchecked: every property is guarded by `lock`.
     struct Edge: Hashable {
@@ -18,18 +16,15 @@ final class _Recorder: @unchecked Sendable {  // @unchecked: every property is g
     var failures: [ResolutionError] { lock.withLock { failureList } }
     var edgeCount: Int { lock.withLock { edgeList.count } }
 
-    func recordLookup(of key: ServiceKey, found: UnsafeMutableRawPointer) {
-        var parent: UInt?
-        if let state = _asm_thread_state() {
-            parent = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().currentEntry
-        }
+    func recordLookup(of key: ServiceKey, found: ObjectIdentifier) {
+        let parent = _ResolutionState.existing?.currentEntry
         let edge = Edge(from: parent, to: UInt(bitPattern: found), key: key)
         lock.withLock { if seen.insert(edge).inserted { edgeList.append(edge) } }
     }
 
     /// Records an edge to a collection element, which is resolved without a lookup.
     func recordElement(_ element: AnyObject, key: ServiceKey) {
-        recordLookup(of: key, found: Unmanaged.passUnretained(element).toOpaque())
+        recordLookup(of: key, found: ObjectIdentifier(element))
     }
 
     func recordFailure(_ error: ResolutionError) {

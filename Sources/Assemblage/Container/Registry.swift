@@ -16,7 +16,10 @@ final class _Registry: @unchecked Sendable {
     /// 1: the current `_Fallbacks` (unretained; ``fallbackList`` owns it), or nil.
     /// 2: non-nil once an observer was added (see `Container.observers`).
     /// 3: the container's `_ShutdownMark` (retained) once it was shut down, else nil (see `Container.isShutDown`).
-    @usableFromInline let words = _AtomicWords(count: 4)
+    /// 4: non-nil when the inlined lookup must leave this registry's containers to the out-of-line one (see
+    ///    `Container.usesSlowLookup`).
+    /// 5: the `_Recorder` (retained) of a validation sandbox's container, else nil (see `Container.recorder`).
+    @usableFromInline let words = _AtomicWords(count: 6)
     /// Guards every mutable property below.
     let writer = _Lock()
     /// The table readers load now. A table it replaces (outgrown, or emptied by `removeAll`) is retired to
@@ -40,33 +43,38 @@ final class _Registry: @unchecked Sendable {
     /// Publishes `table` to readers, unless the container is shut down (call under the writer lock).
     func publish(_ table: _RegistrationTable) {
         guard closedTable == nil else { return }
-        words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+        words.storeUnowned(0, table)
     }
 
     init(behaviors: [any Behavior]) {
         table = _RegistrationTable(capacity: 16)
-        words.storeRelease(0, Unmanaged.passUnretained(table).toOpaque())
+        words.storeUnowned(0, table)
         for behavior in behaviors {
             if hooks.add(behavior) { markObserved() }
         }
     }
 
     deinit {
-        if let mark = words.loadAcquire(_shutdownWord) { Unmanaged<_ShutdownMark>.fromOpaque(mark).release() }
+        words.exchangeRetained(_shutdownWord, nil)
+        words.exchangeRetained(_recorderWord, nil)
         words.deallocate()
     }
 
     /// Says, once and for good, that an observer was added (read without the lock by `Container.observers`).
-    func markObserved() { words.storeRelease(_observedWord, UnsafeMutableRawPointer(bitPattern: 1)) }
+    func markObserved() { words.setFlag(_observedWord) }
 
     /// Whether an observer was ever added.
-    var isObserved: Bool { words.loadAcquire(_observedWord) != nil }
+    var isObserved: Bool { words.isSet(_observedWord) }
 }
 
 /// The index, among a registry's atomic words, of the one that says it has observers (non-nil).
 let _observedWord = 2
 /// The index, among a registry's atomic words, of the container's shutdown mark (non-nil once shut down).
 @usableFromInline let _shutdownWord = 3
+/// The index, among a registry's atomic words, of the slow-lookup flag.
+@usableFromInline let _slowLookupWord = 4
+/// The index, among a registry's atomic words, of a validation sandbox's recorder.
+let _recorderWord = 5
 
 extension Container {
     /// The container whose registry this is: this one, or for a scope's view, the container the scope was made
@@ -76,7 +84,7 @@ extension Container {
         var owner = self
         while let storage = owner.scopeStorage {
             // Every scope's view is a Scope; a module's view names its container, any other shares its parent's.
-            if let module = unsafeDowncast(owner, to: Scope.self).moduleView { return module }
+            if let module = (owner as! Scope).moduleView { return module }
             owner = storage.parent
         }
         return owner

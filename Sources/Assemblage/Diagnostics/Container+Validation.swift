@@ -477,7 +477,7 @@ final class _Sandbox {
         var graphNodes: [DependencyGraph.Node] = []
         for (index, node) in nodes.enumerated() {
             let id = "n\(index)"
-            ids[UInt(bitPattern: Unmanaged.passUnretained(node.entry as AnyObject).toOpaque())] = id
+            ids[UInt(bitPattern: ObjectIdentifier(node.entry))] = id
             lifetimeRank[id] = node.entry.objectScope.lifetimeRank
             isolation[id] = _isolation(of: node.entry)
             graphNodes.append(
@@ -488,8 +488,14 @@ final class _Sandbox {
         }
         var edges: [DependencyGraph.Edge] = []
         var seen = Set<DependencyGraph.Edge>()
+        // Every registration a lookup can have found (the mirrors hold them), by identity.
+        var entries: [UInt: any _AnyEntry] = [:]
+        for container in containers {
+            for entry in container.currentEntries { entries[UInt(bitPattern: ObjectIdentifier(entry))] = entry }
+        }
         for edge in recorder.edges {
-            guard let from = edge.from.flatMap({ ids[$0] }), let to = ids[edge.to] ?? forwardedID(edge.to, ids) else {
+            guard let from = edge.from.flatMap({ ids[$0] }), let to = ids[edge.to] ?? forwardedID(entries[edge.to], ids)
+            else {
                 continue
             }
             let graphEdge = DependencyGraph.Edge(from: from, to: to)
@@ -499,11 +505,10 @@ final class _Sandbox {
     }
 
     /// A lookup that found a forwarder counts as a dependency on what it forwards to.
-    private func forwardedID(_ address: UInt, _ ids: [UInt: String]) -> String? {
-        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
-        var entry = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any _AnyEntry
+    private func forwardedID(_ found: (any _AnyEntry)?, _ ids: [UInt: String]) -> String? {
+        var entry = found
         while let target = entry?.forwardTarget {
-            if let id = ids[UInt(bitPattern: Unmanaged.passUnretained(target as AnyObject).toOpaque())] { return id }
+            if let id = ids[UInt(bitPattern: ObjectIdentifier(target))] { return id }
             entry = target
         }
         return nil

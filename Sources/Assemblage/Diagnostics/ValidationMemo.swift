@@ -21,8 +21,6 @@
 // innermost registration that was being resolved is resolved at top level first, so each later start finds the
 // deeper part recorded, and any depth of chain is validated in linear time.
 
-import _AssemblageShims
-
 /// The outcomes recorded by one validation run, and the registrations being resolved now.
 final class _ValidationMemo: @unchecked Sendable {  // @unchecked: every property is guarded by `lock`.
     enum Outcome {

@@ -15,7 +15,7 @@ extension Container {
         try _withReadSection {
             let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
             guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self) }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+            return try entry.assuming(ServiceEntry<Service>.self).with {
                 try $0._resolve0(self)
             }
         }
@@ -27,7 +27,7 @@ extension Container {
         try _withReadSection {
             let key = ServiceKey(serviceType: Service.self, argumentsType: A.self, name: name, argumentCount: 1)
             guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a) }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+            return try entry.assuming(ServiceEntry<Service>.self).with {
                 try $0._resolve1(self, a)
             }
         }
@@ -39,7 +39,7 @@ extension Container {
         try _withReadSection {
             let key = ServiceKey(serviceType: Service.self, argumentsType: (A, B).self, name: name, argumentCount: 2)
             guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a, b) }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+            return try entry.assuming(ServiceEntry<Service>.self).with {
                 try $0._resolve2(self, a, b)
             }
         }
@@ -53,7 +53,7 @@ extension Container {
         try _withReadSection {
             let key = ServiceKey(serviceType: Service.self, argumentsType: (A, B, C).self, name: name, argumentCount: 3)
             guard let entry = _lookupFast(key) else { return try _resolveMissing(key, Service.self, a, b, c) }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+            return try entry.assuming(ServiceEntry<Service>.self).with {
                 try $0._resolve3(self, a, b, c)
             }
         }

@@ -25,7 +25,7 @@ extension Resolver {
         name: String? = nil
     ) throws(ResolutionError) -> Service {
         do {
-            guard let container = _unmanagedContainer else {
+            guard let container = _fastContainer else {
                 return try _foreignRequired(
                     name == nil
                         ? resolve(Service.self)
@@ -33,7 +33,7 @@ extension Resolver {
                     ServiceKey(Service.self, name: name), self
                 )
             }
-            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
+            return try container.with { try $0._resolve(Service.self, name: name) }
         } catch {
             throw _asResolutionError(error)
         }
@@ -54,7 +54,7 @@ extension Resolver {
         argument: Arg1
     ) throws(ResolutionError) -> Service {
         do {
-            guard let container = _unmanagedContainer else {
+            guard let container = _fastContainer else {
                 return try _foreignRequired(
                     name == nil
                         ? resolve(Service.self, argument: argument)
@@ -62,7 +62,7 @@ extension Resolver {
                     ServiceKey(Service.self, name: name, argumentTypes: Arg1.self), self
                 )
             }
-            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
+            return try container.with { try $0._resolve(Service.self, name: name, argument) }
         } catch {
             throw _asResolutionError(error)
         }
@@ -89,7 +89,7 @@ extension Resolver {
         _ arg2: Arg2
     ) throws(ResolutionError) -> Service {
         do {
-            guard let container = _unmanagedContainer else {
+            guard let container = _fastContainer else {
                 return try _foreignRequired(
                     name == nil
                         ? resolve(Service.self, arguments: arg1, arg2)
@@ -97,7 +97,7 @@ extension Resolver {
                     ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self), self
                 )
             }
-            return try container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
+            return try container.with { try $0._resolve(Service.self, name: name, arg1, arg2) }
         } catch {
             throw _asResolutionError(error)
         }
@@ -122,7 +122,7 @@ extension Resolver {
         _ arg3: Arg3
     ) throws(ResolutionError) -> Service {
         do {
-            guard let container = _unmanagedContainer else {
+            guard let container = _fastContainer else {
                 return try _foreignRequired(
                     name == nil
                         ? resolve(Service.self, arguments: arg1, arg2, arg3)
@@ -130,9 +130,7 @@ extension Resolver {
                     ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self, Arg3.self), self
                 )
             }
-            return try container._withUnsafeGuaranteedRef {
-                try $0._resolve(Service.self, name: name, arg1, arg2, arg3)
-            }
+            return try container.with { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
         } catch {
             throw _asResolutionError(error)
         }

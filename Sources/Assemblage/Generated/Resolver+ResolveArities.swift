@@ -12,10 +12,10 @@ extension Resolver {
     /// - Returns: The service, or `nil` when it is not registered or cannot be made.
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 0) { $0.resolve(Service.self) }
         }
-        return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil) }
+        return try? container.with { try $0._resolve(Service.self, name: nil) }
     }
 
     /// Resolves the registration of `serviceType` with `name`.
@@ -26,10 +26,10 @@ extension Resolver {
     /// - Returns: The service, or `nil` when it is not registered or cannot be made.
     @inlinable @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type, name: String?) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 1) { $0.resolve(Service.self, name: name) }
         }
-        return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name) }
+        return try? container.with { try $0._resolve(Service.self, name: name) }
     }
 
     /// Resolves a registration that takes one runtime argument.
@@ -40,10 +40,10 @@ extension Resolver {
     /// - Returns: The service, or `nil` when it is not registered or cannot be made.
     @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, argument: Arg1) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 2) { $0.resolve(Service.self, argument: argument) }
         }
-        return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, argument) }
+        return try? container.with { try $0._resolve(Service.self, name: nil, argument) }
     }
 
     /// Resolves a named registration that takes one runtime argument.
@@ -55,12 +55,12 @@ extension Resolver {
     /// - Returns: The service, or `nil` when it is not registered or cannot be made.
     @inlinable @inline(__always)
     public func resolve<Service, Arg1>(_ serviceType: Service.Type, name: String?, argument: Arg1) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 3) {
                 $0.resolve(Service.self, name: name, argument: argument)
             }
         }
-        return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, argument) }
+        return try? container.with { try $0._resolve(Service.self, name: name, argument) }
     }
 
     /// Resolves a registration that takes 2 runtime arguments, in the order the factory declares them.
@@ -74,10 +74,10 @@ extension Resolver {
     public func resolve<Service, Arg1, Arg2>(
         _ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 4) { $0.resolve(Service.self, arguments: arg1, arg2) }
         }
-        return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2) }
+        return try? container.with { try $0._resolve(Service.self, name: nil, arg1, arg2) }
     }
 
     /// Resolves a named registration that takes 2 runtime arguments, in the order the factory declares them.
@@ -92,12 +92,12 @@ extension Resolver {
     public func resolve<Service, Arg1, Arg2>(
         _ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 5) {
                 $0.resolve(Service.self, name: name, arguments: arg1, arg2)
             }
         }
-        return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2) }
+        return try? container.with { try $0._resolve(Service.self, name: name, arg1, arg2) }
     }
 
     /// Resolves a registration that takes 3 runtime arguments, in the order the factory declares them.
@@ -112,12 +112,12 @@ extension Resolver {
     public func resolve<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 6) {
                 $0.resolve(Service.self, arguments: arg1, arg2, arg3)
             }
         }
-        return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) }
+        return try? container.with { try $0._resolve(Service.self, name: nil, arg1, arg2, arg3) }
     }
 
     /// Resolves a named registration that takes 3 runtime arguments, in the order the factory declares them.
@@ -133,12 +133,12 @@ extension Resolver {
     public func resolve<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 7) {
                 $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3)
             }
         }
-        return try? container._withUnsafeGuaranteedRef { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
+        return try? container.with { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
     }
 
     /// Resolves a registration that takes 4 runtime arguments, in the order the factory declares them.
@@ -154,14 +154,12 @@ extension Resolver {
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(
         _ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 8) {
                 $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
-            try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4)
-        }
+        return try? container.with { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4) }
     }
 
     /// Resolves a named registration that takes 4 runtime arguments, in the order the factory declares them.
@@ -178,14 +176,12 @@ extension Resolver {
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4>(
         _ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 9) {
                 $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
-            try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4)
-        }
+        return try? container.with { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4) }
     }
 
     /// Resolves a registration that takes 5 runtime arguments, in the order the factory declares them.
@@ -202,14 +198,12 @@ extension Resolver {
     public func resolve<Service, Arg1, Arg2, Arg3, Arg4, Arg5>(
         _ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 10) {
                 $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
-            try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5)
-        }
+        return try? container.with { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5) }
     }
 
     /// Resolves a named registration that takes 5 runtime arguments, in the order the factory declares them.
@@ -228,14 +222,12 @@ extension Resolver {
         _ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4,
         _ arg5: Arg5
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 11) {
                 $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
-            try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5)
-        }
+        return try? container.with { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5) }
     }
 
     /// Resolves a registration that takes 6 runtime arguments, in the order the factory declares them.
@@ -254,14 +246,12 @@ extension Resolver {
         _ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5,
         _ arg6: Arg6
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 12) {
                 $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
-            try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6)
-        }
+        return try? container.with { try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6) }
     }
 
     /// Resolves a named registration that takes 6 runtime arguments, in the order the factory declares them.
@@ -281,14 +271,12 @@ extension Resolver {
         _ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4,
         _ arg5: Arg5, _ arg6: Arg6
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 13) {
                 $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
-            try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6)
-        }
+        return try? container.with { try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6) }
     }
 
     /// Resolves a registration that takes 7 runtime arguments, in the order the factory declares them.
@@ -308,12 +296,12 @@ extension Resolver {
         _ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5,
         _ arg6: Arg6, _ arg7: Arg7
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 14) {
                 $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
+        return try? container.with {
             try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7)
         }
     }
@@ -336,12 +324,12 @@ extension Resolver {
         _ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4,
         _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 15) {
                 $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
+        return try? container.with {
             try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7)
         }
     }
@@ -364,12 +352,12 @@ extension Resolver {
         _ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5,
         _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 16) {
                 $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
+        return try? container.with {
             try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
         }
     }
@@ -393,12 +381,12 @@ extension Resolver {
         _ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4,
         _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 17) {
                 $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
+        return try? container.with {
             try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8)
         }
     }
@@ -422,12 +410,12 @@ extension Resolver {
         _ serviceType: Service.Type, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4, _ arg5: Arg5,
         _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 18) {
                 $0.resolve(Service.self, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
+        return try? container.with {
             try $0._resolvePack(Service.self, name: nil, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
         }
     }
@@ -452,12 +440,12 @@ extension Resolver {
         _ serviceType: Service.Type, name: String?, arguments arg1: Arg1, _ arg2: Arg2, _ arg3: Arg3, _ arg4: Arg4,
         _ arg5: Arg5, _ arg6: Arg6, _ arg7: Arg7, _ arg8: Arg8, _ arg9: Arg9
     ) -> Service? {
-        guard let container = _unmanagedContainer else {
+        guard let container = _fastContainer else {
             return _foreignResolve(self, Service.self, method: 19) {
                 $0.resolve(Service.self, name: name, arguments: arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
             }
         }
-        return try? container._withUnsafeGuaranteedRef {
+        return try? container.with {
             try $0._resolvePack(Service.self, name: name, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
         }
     }

@@ -44,11 +44,11 @@ final class _Factory3<Service, A, B, C>: _PackBoxMaking, Sendable {  // an immut
 /// Calls a `_Factory0` box.
 @usableFromInline @frozen
 struct _Make0: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
-    @inlinable init(box: UnsafeRawPointer) { self.box = box }
+    @usableFromInline let box: _Unowned<AnyObject>
+    @inlinable init(box: _Unowned<AnyObject>) { self.box = box }
     @inlinable @inline(__always)
     func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_Factory0<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver) }
+        try box.assuming(_Factory0<Service>.self).with { try $0.call(resolver) }
     }
     @inlinable func arguments() -> [Any] { [] }
 }
@@ -56,15 +56,15 @@ struct _Make0: _Maker {
 /// Calls a `_Factory1` box with its argument.
 @usableFromInline @frozen
 struct _Make1<A>: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
+    @usableFromInline let box: _Unowned<AnyObject>
     @usableFromInline let a: A
-    @inlinable init(box: UnsafeRawPointer, a: A) {
+    @inlinable init(box: _Unowned<AnyObject>, a: A) {
         self.box = box
         self.a = a
     }
     @inlinable @inline(__always)
     func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_Factory1<Service, A>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a) }
+        try box.assuming(_Factory1<Service, A>.self).with { try $0.call(resolver, a) }
     }
     @inlinable func arguments() -> [Any] { [a] }
 }
@@ -72,17 +72,17 @@ struct _Make1<A>: _Maker {
 /// Calls a `_Factory2` box with its arguments.
 @usableFromInline @frozen
 struct _Make2<A, B>: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
+    @usableFromInline let box: _Unowned<AnyObject>
     @usableFromInline let a: A
     @usableFromInline let b: B
-    @inlinable init(box: UnsafeRawPointer, a: A, b: B) {
+    @inlinable init(box: _Unowned<AnyObject>, a: A, b: B) {
         self.box = box
         self.a = a
         self.b = b
     }
     @inlinable @inline(__always)
     func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_Factory2<Service, A, B>>.fromOpaque(box)._withUnsafeGuaranteedRef { try $0.call(resolver, a, b) }
+        try box.assuming(_Factory2<Service, A, B>.self).with { try $0.call(resolver, a, b) }
     }
     @inlinable func arguments() -> [Any] { [a, b] }
 }
@@ -90,11 +90,11 @@ struct _Make2<A, B>: _Maker {
 /// Calls a `_Factory3` box with its arguments.
 @usableFromInline @frozen
 struct _Make3<A, B, C>: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
+    @usableFromInline let box: _Unowned<AnyObject>
     @usableFromInline let a: A
     @usableFromInline let b: B
     @usableFromInline let c: C
-    @inlinable init(box: UnsafeRawPointer, a: A, b: B, c: C) {
+    @inlinable init(box: _Unowned<AnyObject>, a: A, b: B, c: C) {
         self.box = box
         self.a = a
         self.b = b
@@ -102,9 +102,7 @@ struct _Make3<A, B, C>: _Maker {
     }
     @inlinable @inline(__always)
     func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_Factory3<Service, A, B, C>>.fromOpaque(box)._withUnsafeGuaranteedRef {
-            try $0.call(resolver, a, b, c)
-        }
+        try box.assuming(_Factory3<Service, A, B, C>.self).with { try $0.call(resolver, a, b, c) }
     }
     @inlinable func arguments() -> [Any] { [a, b, c] }
 }
@@ -123,7 +121,7 @@ extension ServiceEntry {
             return try _resolvePack(container)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make0(box: UnsafeRawPointer(factoryAddress!)))
+        return try _resolve(container, _Make0(box: factoryAddress!))
     }
 
     /// Resolves with one runtime argument.
@@ -134,7 +132,7 @@ extension ServiceEntry {
             return try _resolvePack(container, a)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make1(box: UnsafeRawPointer(factoryAddress!), a: a))
+        return try _resolve(container, _Make1(box: factoryAddress!, a: a))
     }
 
     /// Resolves with two runtime arguments.
@@ -145,7 +143,7 @@ extension ServiceEntry {
             return try _resolvePack(container, a, b)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make2(box: UnsafeRawPointer(factoryAddress!), a: a, b: b))
+        return try _resolve(container, _Make2(box: factoryAddress!, a: a, b: b))
     }
 
     /// Resolves with three runtime arguments.
@@ -156,7 +154,7 @@ extension ServiceEntry {
             return try _resolvePack(container, a, b, c)
         }
         if let shared = _sharedInstanceIfShared() { return shared }
-        return try _resolve(container, _Make3(box: UnsafeRawPointer(factoryAddress!), a: a, b: b, c: c))
+        return try _resolve(container, _Make3(box: factoryAddress!, a: a, b: b, c: c))
     }
 
     /// A module export resolved in its module's scope, with no runtime arguments (out of line: one call per

@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -89,5 +87,5 @@ struct _ThreadID: Equatable, Sendable {
     /// An address, as a number: only compared, never dereferenced.
     private let raw: UInt
 
-    static var current: _ThreadID { _ThreadID(raw: UInt(bitPattern: _asm_logical_thread())) }
+    static var current: _ThreadID { _ThreadID(raw: _Shim.logicalThread) }
 }

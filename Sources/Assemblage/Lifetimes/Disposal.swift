@@ -93,7 +93,7 @@ final class _Disposer<Service>: _AnyDisposer, Sendable {
 
     func disposeSynchronously(object: AnyObject) throws {
         guard let sync else { throw _RequiresAsyncDisposal() }
-        try sync(unsafeBitCast(object, to: Service.self))  // held as an object only when Service is a class
+        try sync(_assumeClass(object, is: Service.self))  // held as an object only when Service is a class
     }
 
     func dispose(_ instance: Any) async throws {
@@ -117,7 +117,7 @@ final class _SyncObjectDisposer<T: AnyObject & Disposable>: _AnyDisposer, Sendab
     func disposeSynchronously(_ instance: Any) throws { try _exactCast(instance, to: T.self).dispose() }
     // The cache that found this disposer is keyed by the instance's exact class, T: no runtime cast (`as!` on a
     // generic class is a runtime type test on every instance here).
-    func disposeSynchronously(object: AnyObject) throws { try unsafeDowncast(object, to: T.self).dispose() }
+    func disposeSynchronously(object: AnyObject) throws { try _assumeClass(object, is: T.self).dispose() }
     func dispose(_ instance: Any) async throws { try _exactCast(instance, to: T.self).dispose() }
 }
 
@@ -135,7 +135,7 @@ final class _AsyncDisposer<T: AsyncDisposable>: _AnyDisposer, Sendable {
 final class _EitherDisposer<T: Disposable & AsyncDisposable>: _AnyDisposer, Sendable {
     var isNone: Bool { false }
     func disposeSynchronously(_ instance: Any) throws { try _exactCast(instance, to: T.self).dispose() as Void }
-    func disposeSynchronously(object: AnyObject) throws { try unsafeBitCast(object, to: T.self).dispose() as Void }
+    func disposeSynchronously(object: AnyObject) throws { try _assumeClass(object, is: T.self).dispose() as Void }
     func dispose(_ instance: Any) async throws {
         let disposable = _UncheckedSendable(_exactCast(instance, to: T.self))
         try await disposable.value.dispose()
@@ -191,7 +191,7 @@ final class _DisposalCache: Sendable {
 struct _OwnedInstance {
     let key: ServiceKey
     /// The registration that made it (identity only), so that a reset or a replacement can drop the record.
-    let entry: UnsafeRawPointer
+    let entry: ObjectIdentifier
     let disposer: any _AnyDisposer
     let instance: Any
 }
@@ -216,7 +216,7 @@ final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` and `
     }
 
     /// Forgets the records of one registration (its instances were dropped by a reset or replacement).
-    func forget(entry: UnsafeRawPointer) {
+    func forget(entry: ObjectIdentifier) {
         let dropped: [_OwnedInstance] = lock.withLock {
             var dropped: [_OwnedInstance] = []
             records.removeAll { record in

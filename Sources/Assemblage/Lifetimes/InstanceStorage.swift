@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 /// Identifies one top-level resolution (an object graph).
 ///
 /// Read it inside a factory with ``Container/currentObjectGraph`` or by resolving `GraphIdentifier`, and enter

@@ -150,8 +150,8 @@ public final class Scope: Container, @unchecked Sendable {
     /// - Throws: ``DisposalError`` listing every disposer that threw or could not run.
     @available(*, noasync, message: "in an async context, use `try await scope.end()`, which awaits async disposers")
     public func endSynchronously() throws(DisposalError) {
-        // The storage unretained: this scope keeps it.
-        let failures = Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef {
+        // The storage unowned: this scope keeps it.
+        let failures = _Unowned(storage).with {
             storage -> [DisposalError.Failure] in
             guard var ended = storage.markEnded() else { return [] }
             let observers = self.observers

@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 // The creation paths of shared, stored and multiton instances: once per instance, not hot.
 
 extension ServiceEntry {
@@ -12,26 +10,24 @@ extension ServiceEntry {
     ) throws -> Service {
         let container = try _sharedResolver(for: resolving, state)
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
-        if let instance = state.graphInstance(pointer) { return instance as! Service }
-        let reentry = try state.checkReentry(pointer)
+        if let instance = state.graphInstance(identity) { return instance as! Service }
+        let reentry = try state.checkReentry(identity)
         if !reentry {
-            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(
-                pointer, key: key, state: statePointer, path: state.path,
+                identity, key: key, state: ObjectIdentifier(state), path: state.path,
                 isReady: { _sharedInstance() })
             {
                 state.endRestoredGraph()
                 return ready
             }
         }
-        defer { if !reentry { _Coordinator.shared.end(pointer) } }
-        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: true, make) }
+        defer { if !reentry { _Coordinator.shared.end(identity) } }
+        let instance = try state.whileMakingLongLived(identity) { try _construct(state, container, graph: true, make) }
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
-        let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
-        if let previous = words.exchange(.sharedInstance, box) { _Reclaimer.retireBox(previous) }
+        words.publishShared(.sharedInstance, instance)
         guard _trackInOwner(instance) else {
             // The container shut down meanwhile: the instance was disposed; no one may find it.
-            if let mine = words.exchange(.sharedInstance, nil) { _Reclaimer.retireBox(mine) }
+            words.withdrawShared(.sharedInstance)
             throw container._shutDownFailure(key, path: state.path)
         }
         return instance
@@ -43,21 +39,20 @@ extension ServiceEntry {
         _ make: M
     ) throws -> Service {
         let container = try _sharedResolver(for: resolving, state)
-        if let instance = state.graphInstance(pointer) { return instance as! Service }
+        if let instance = state.graphInstance(identity) { return instance as! Service }
         let graphID = state.currentGraphID
-        let reentry = try state.checkReentry(pointer)
+        let reentry = try state.checkReentry(identity)
         if !reentry {
-            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(
-                pointer, key: key, state: statePointer, path: state.path,
+                identity, key: key, state: ObjectIdentifier(state), path: state.path,
                 isReady: { storedInstance(kind, graphID) })
             {
                 state.endRestoredGraph()
                 return ready
             }
         }
-        defer { if !reentry { _Coordinator.shared.end(pointer) } }
-        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: true, make) }
+        defer { if !reentry { _Coordinator.shared.end(identity) } }
+        let instance = try state.whileMakingLongLived(identity) { try _construct(state, container, graph: true, make) }
         _Coordinator.shared.withLock {
             if kind == .weak {
                 storedInstances.weakInstance = instance as AnyObject
@@ -93,19 +88,18 @@ extension ServiceEntry {
             }
             values.append(value)
         }
-        let reentry = try state.checkReentry(pointer)
+        let reentry = try state.checkReentry(identity)
         if !reentry {
-            let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
             if let ready = try _Coordinator.shared.begin(
-                pointer, key: key, state: statePointer, path: state.path,
+                identity, key: key, state: ObjectIdentifier(state), path: state.path,
                 isReady: { stored?.multiton[values] })
             {
                 state.endRestoredGraph()
                 return ready
             }
         }
-        defer { if !reentry { _Coordinator.shared.end(pointer) } }
-        let instance = try state.whileMakingLongLived(pointer) { try _construct(state, container, graph: false, make) }
+        defer { if !reentry { _Coordinator.shared.end(identity) } }
+        let instance = try state.whileMakingLongLived(identity) { try _construct(state, container, graph: false, make) }
         _Coordinator.shared.withLock { storedInstances.multiton[values] = instance }
         guard _trackInOwner(instance) else {
             _ = _Coordinator.shared.withLock { storedInstances.multiton.removeValue(forKey: values) }
@@ -138,7 +132,7 @@ extension ServiceEntry {
                 throw state.factoryFailure(error, key)
             }
         }
-        if replacingInGraph { state.replaceGraphInstance(result, for: pointer) }
+        if replacingInGraph { state.replaceGraphInstance(result, for: identity) }
         return result
     }
 

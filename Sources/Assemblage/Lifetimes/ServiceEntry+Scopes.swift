@@ -4,14 +4,14 @@
 extension ServiceEntry {
     /// The `onDispose` closure, if any (unretained: the entry holds it).
     var _disposer: (any _AnyDisposer)? {
-        words.loadAcquire(.disposer).map { Unmanaged<_Disposer<Service>>.fromOpaque($0).takeUnretainedValue() }
+        words.object(.disposer, as: _Disposer<Service>.self)
     }
 
     func _setDisposer(_ disposer: _Disposer<Service>) -> Self {
         let target = (forwarded as? ServiceEntry<Service>) ?? self
-        let replaced = target.words.exchange(.disposer, Unmanaged.passRetained(disposer).toOpaque())
+        let replaced = target.words.exchangeRetained(.disposer, disposer)
         // A creation running now may be reading the old closure: it is released once no read section can.
-        if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
+        if let replaced { _Reclaimer.retire(replaced) }
         return self
     }
 
@@ -22,9 +22,9 @@ extension ServiceEntry {
     /// the service type in the caller; the rest is ``_disposerSlow(for:type:)``.
     @inlinable @inline(__always)
     func _disposer(for instance: Service) -> (any _AnyDisposer)? {
-        if words.loadAcquire(.disposer) == nil, let cached = words.loadAcquire(.disposalCache) {
+        if !words.isSet(.disposer), let cached = words.unowned(.disposalCache, as: _DisposalCache.self) {
             let type = _disposalType(of: instance)
-            let hit: (any _AnyDisposer)?? = Unmanaged<_DisposalCache>.fromOpaque(cached)._withUnsafeGuaranteedRef {
+            let hit: (any _AnyDisposer)?? = cached.with {
                 $0.type == type ? .some($0.disposer) : .none
             }
             if let hit { return hit }
@@ -37,7 +37,7 @@ extension ServiceEntry {
     @inlinable @inline(__always)
     func _disposalType(of instance: Service) -> ObjectIdentifier {
         servesObjects
-            ? ObjectIdentifier(Swift.type(of: unsafeBitCast(instance, to: AnyObject.self)))
+            ? ObjectIdentifier(Swift.type(of: _assumeObject(instance)))
             : ObjectIdentifier(Swift.type(of: instance))
     }
 
@@ -48,19 +48,16 @@ extension ServiceEntry {
         if let closure = _disposer { return closure.isNone ? nil : closure }
         let type = _disposalType(of: instance)
         let found = _DisposalCache.find(for: instance)
-        let replaced = words.exchange(
-            .disposalCache, Unmanaged.passRetained(_DisposalCache(type: type, disposer: found)).toOpaque())
-        if let replaced { _Reclaimer.retire(Unmanaged<AnyObject>.fromOpaque(replaced).takeRetainedValue()) }
+        let replaced = words.exchangeRetained(.disposalCache, _DisposalCache(type: type, disposer: found))
+        if let replaced { _Reclaimer.retire(replaced) }
         return found
     }
 
     /// Whether ``Container/registerScopedValue(_:name:validationValue:file:line:)`` made this registration.
-    var isScopedValueDeclaration: Bool { words.loadAcquire(.scopedValueMarker) != nil }
+    var isScopedValueDeclaration: Bool { words.isSet(.scopedValueMarker) }
 
     func _markScopedValueDeclaration() {
-        if let old = words.exchange(.scopedValueMarker, Unmanaged.passRetained(_ScopedValueMarker.shared).toOpaque()) {
-            Unmanaged<AnyObject>.fromOpaque(old).release()
-        }
+        words.exchangeRetained(.scopedValueMarker, _ScopedValueMarker.shared)
     }
 
     /// Makes, or finds, this registration's instance in the scope `container` is the view of.
@@ -71,22 +68,19 @@ extension ServiceEntry {
     @inlinable @inline(never)
     func _createScoped<M: _Maker>(_ state: _ResolutionState, _ container: Container, _ make: M) throws -> Service {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
-        if state.graphMayHold(pointer), let instance = state.graphInstance(pointer) { return instance as! Service }
+        if state.graphMayHold(identity), let instance = state.graphInstance(identity) { return instance as! Service }
         // A longer-lived instance being made is the diagnosis, whatever it resolves through (its own container,
         // since shared instances are made there): one error for a captive dependency on every path.
-        if !state.longLived.isEmpty || state.asyncLongLived.loadAcquire(0) != nil { try _checkCaptive(state) }
+        if !state.longLived.isEmpty || state.asyncLongLived.isSet(0) { try _checkCaptive(state) }
         // Unretained: the view keeps its storage, and the caller keeps the view.
-        guard let storage = container.scopeStorage.map(Unmanaged.passUnretained) else {
+        guard let storage = container.scopeStorage.map(_Unowned.init) else {
             throw _scopedFailure(state, .noActiveScope)
         }
-        if try state.checkReentry(pointer) {
+        if try state.checkReentry(identity) {
             // An allowed re-entry through initCompleted: the outer creation stores what this one makes.
             return try _construct(state, container, graph: true, make)
         }
-        let statePointer = UnsafeRawPointer(Unmanaged.passUnretained(state).toOpaque())
-        switch try storage._withUnsafeGuaranteedRef({
-            try $0.claim(self, address: pointer, key: key, state: statePointer)
-        }) {
+        switch try storage.with({ try $0.claim(self, address: identity, key: key, state: ObjectIdentifier(state)) }) {
         case .ready(let instance):
             return instance.get(as: Service.self)  // stored for this registration: a Service
         case .create(let index):
@@ -94,12 +88,12 @@ extension ServiceEntry {
             do {
                 instance = try _construct(state, container, graph: true, inSlot: true, make)
             } catch {
-                storage._withUnsafeGuaranteedRef { $0.abandon(index) }
+                storage.with { $0.abandon(index) }
                 throw error
             }
             var held = _ScopeInstance(instance, asObject: servesObjects)
             var disposer = _disposer(for: instance)
-            if !storage._withUnsafeGuaranteedRef({ $0.complete(index, &held, &disposer, entry: self) }) {
+            if !storage.with({ $0.complete(index, &held, &disposer, entry: self) }) {
                 throw _scopedFailure(state, .scopeEnded)
             }
             return instance
@@ -171,7 +165,7 @@ extension ServiceEntry {
     func _trackInOwner(_ instance: Service) -> Bool {
         guard let owner = container else { return true }
         let disposer = _disposer(for: instance)
-        let record = disposer.map { _OwnedInstance(key: key, entry: pointer, disposer: $0, instance: instance) }
+        let record = disposer.map { _OwnedInstance(key: key, entry: identity, disposer: $0, instance: instance) }
         guard owner.disposals.admit(record) else {
             if let record { _disposeRefused(record) }
             return false
@@ -210,7 +204,7 @@ final class _ScopedValueMarker: Sendable {
 extension _ResolutionState {
     /// Runs `body`, the making of a longer-lived instance of `entry`, with `entry` on ``longLived``.
     @inline(__always)
-    func whileMakingLongLived<T>(_ entry: UnsafeRawPointer, _ body: () throws -> T) rethrows -> T {
+    func whileMakingLongLived<T>(_ entry: ObjectIdentifier, _ body: () throws -> T) rethrows -> T {
         longLived.append(entry)
         defer { longLived.removeLast() }
         return try body()
@@ -239,20 +233,7 @@ enum _AsyncLongLived {
 
     private static func change(by delta: Int) {
         lock.withLock {
-            let count = Int(bitPattern: word.loadAcquire(0)) + delta
-            word.storeRelease(0, UnsafeMutableRawPointer(bitPattern: count))
+            word.storeCount(0, word.loadCount(0) + delta)
         }
     }
-}
-
-/// `value` as `T`. When its dynamic type is exactly `T` (checked first: one comparison of type metadata), the
-/// value is reinterpreted without the runtime's general cast from `Any`, which is far dearer than the
-/// comparison; otherwise it is an ordinary `as!`.
-@inlinable @inline(__always)
-func _exactCast<T>(_ value: Any, to: T.Type) -> T {
-    func open<U>(_ opened: U) -> T {
-        if U.self == T.self { return unsafeBitCast(opened, to: T.self) }  // the same type: a no-op
-        return opened as! T
-    }
-    return _openExistential(value, do: open)
 }

@@ -37,12 +37,10 @@ extension Container {
     /// try await container.shutdown()
     /// container.isShutDown   // true: a resolve now fails with ResolutionError.Code.containerShutDown
     /// ```
-    public final var isShutDown: Bool { words.loadAcquire(_shutdownWord) != nil }
+    public final var isShutDown: Bool { words.isSet(_shutdownWord) }
 
-    /// The mark ``shutdown()`` left, if it ran (the registry keeps it: unretained here).
-    var shutdownMark: _ShutdownMark? {
-        words.loadAcquire(_shutdownWord).map { Unmanaged<_ShutdownMark>.fromOpaque($0).takeUnretainedValue() }
-    }
+    /// The mark ``shutdown()`` left, if it ran (the registry keeps it).
+    var shutdownMark: _ShutdownMark? { words.object(_shutdownWord, as: _ShutdownMark.self) }
 
     /// The error of a resolve of `key` after shutdown (out of line: the error path).
     @usableFromInline @inline(never)
@@ -153,21 +151,17 @@ extension Container {
     /// it already was), so that creations from now on fail, and ones still running dispose what they made.
     func _takeInstances(closing: Bool) -> [_OwnedInstance]? {
         if closing {
-            let mark = Unmanaged.passRetained(_ShutdownMark())
             let marked: Bool = writer.withLock {
-                guard words.loadAcquire(_shutdownWord) == nil else { return false }
-                words.storeRelease(_shutdownWord, mark.toOpaque())
+                guard !words.isSet(_shutdownWord) else { return false }
+                words.exchangeRetained(_shutdownWord, _ShutdownMark())
                 // Readers see an empty table from now on: every resolve (through a scope too) misses the inlined
                 // probe and reaches `_lookup`, which refuses it. No check on the resolve fast path.
                 let closed = _RegistrationTable(capacity: 16)
                 registry.closedTable = closed
-                words.storeRelease(0, Unmanaged.passUnretained(closed).toOpaque())
+                words.storeUnowned(0, closed)
                 return true
             }
-            guard marked else {
-                mark.release()
-                return nil
-            }
+            guard marked else { return nil }
         }
         let owned = disposals.takeAll(closing: closing)
         let live = writer.withLock {

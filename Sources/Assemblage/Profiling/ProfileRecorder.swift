@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -177,9 +175,9 @@ final class _ProfileRecorder: _CreationHook {
         #if canImport(Darwin)
         var id: UInt64 = 0
         pthread_threadid_np(nil, &id)
-        return (id, _asm_is_main_thread())
+        return (id, _Shim.isMainThread)
         #else
-        return (UInt64(pthread_self()), _asm_is_main_thread())
+        return (UInt64(pthread_self()), _Shim.isMainThread)
         #endif
     }
 }

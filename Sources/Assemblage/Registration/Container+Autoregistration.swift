@@ -225,8 +225,8 @@ func _autoresolve<Parameter>(
     _: Parameter.Type, _ resolver: any Resolver, _ position: Int, _ site: _Autoregistration
 ) throws -> Parameter {
     do {
-        guard let container = resolver._unmanagedContainer else { return try resolver.require(Parameter.self) }
-        return try container._withUnsafeGuaranteedRef { try $0._resolve(Parameter.self, name: nil) }
+        guard let container = resolver._fastContainer else { return try resolver.require(Parameter.self) }
+        return try container.with { try $0._resolve(Parameter.self, name: nil) }
     } catch {
         throw site.failure(error, parameter: Parameter.self, position: position)
     }

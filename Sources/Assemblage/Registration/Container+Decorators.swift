@@ -1,13 +1,11 @@
-public import _AssemblageShims
-
 /// Whether any decorator was ever registered in the process: the resolve path checks one relaxed load
 /// before it looks for decorators, so that containers without decorators pay nothing for them.
 @usableFromInline
 enum _Decorators {
     @inlinable @inline(__always)
-    static var anyRegistered: Bool { _asm_any_decorators() }
+    static var anyRegistered: Bool { _Shim.anyDecorators }
 
-    static func markRegistered() { _asm_mark_decorators() }
+    static func markRegistered() { _Shim.markDecorators() }
 }
 
 /// A decorator with its exact service type.

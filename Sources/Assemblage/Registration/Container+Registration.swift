@@ -283,7 +283,7 @@ extension Container {
             let list =
                 previous?.appending(added) ?? _Fallbacks(added, index: index, indexedCount: indexedCount, tail: tail)
             fallbackList = list
-            words.storeRelease(1, Unmanaged.passUnretained(list).toOpaque())
+            words.storeUnowned(1, list)
             previous?.disownContainers()
             return previous
         }

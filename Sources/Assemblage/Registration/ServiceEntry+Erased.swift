@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 // MARK: - Type-erased entry operations (slow paths)
 
 /// What the container does with entries without knowing their service type.
@@ -30,7 +28,7 @@ extension ServiceEntry: _AnyEntry {
 
     @usableFromInline var hasSharedInstance: Bool {
         if let forwarded { return forwarded.hasSharedInstance }
-        if words.loadAcquire(.sharedInstance) != nil { return true }
+        if words.isSet(.sharedInstance) { return true }
         return _Coordinator.shared.withLock {
             guard let stored else { return false }
             return stored.weakInstance != nil || stored.storage?.instance != nil || !stored.multiton.isEmpty
@@ -40,26 +38,21 @@ extension ServiceEntry: _AnyEntry {
     /// Sets the scope. A custom scope's storage is made now, as in Swinject, so that resetting the scope reaches
     /// a registration that was never resolved (its storage may have been filled from outside).
     @usableFromInline func _setScope(_ scope: ObjectScope) {
-        let new = Unmanaged.passRetained(scope).toOpaque()
         let replaced = _Coordinator.shared.withLock {
             if scope.kind == .custom {
                 storedInstances.storage = scope.makeStorage()
             } else {
                 stored?.storage = nil
             }
-            return words.exchange(.scope, new)
+            return words.exchangeRetained(.scope, scope)
         }
-        guard let replaced else { return }
-        let old = Unmanaged<ObjectScope>.fromOpaque(replaced)
+        guard let old = replaced as? ObjectScope else { return }
         // A built-in scope is one of ObjectScope's static constants, which keep it alive for the life of the
         // process: released at once, it stays valid for a resolve reading it now. This is the common case (a
         // registration's default scope replaced by `inObjectScope`), and it costs no reclamation.
-        if old.takeUnretainedValue().kind != .custom {
-            old.release()
-            return
-        }
+        if old.kind != .custom { return }
         // A resolve running now may be reading the old custom scope: it is released once no read section can.
-        _Reclaimer.retire(old.takeRetainedValue())
+        _Reclaimer.retire(old)
     }
 
     @usableFromInline func _reset(matching scope: ObjectScope?, includingSingletons: Bool) {
@@ -67,8 +60,8 @@ extension ServiceEntry: _AnyEntry {
         let current = objectScope
         if let scope, scope !== current { return }
         if current.kind == .singleton, !includingSingletons { return }
-        if let previous = words.exchange(.sharedInstance, nil) { _Reclaimer.retireBox(previous) }
-        container?.existingDisposals?.forget(entry: pointer)
+        words.withdrawShared(.sharedInstance)
+        container?.existingDisposals?.forget(entry: identity)
         let dropped: [Any?] = _Coordinator.shared.withLock {
             guard let stored else { return [] }
             let held: [Any?] =
@@ -94,8 +87,8 @@ extension ServiceEntry: _AnyEntry {
         let copy = ServiceEntry(
             key: key, scope: objectScope, site: site, factory: factory!,
             kind: factoryKind)
-        if let steps = words.loadAcquire(.completions) {
-            copy.words.storeRelease(.completions, Unmanaged<AnyObject>.fromOpaque(steps).retain().toOpaque())
+        if let steps = words.object(.completions, as: AnyObject.self) {
+            copy.words.exchangeRetained(.completions, steps)
         }
         return copy
     }

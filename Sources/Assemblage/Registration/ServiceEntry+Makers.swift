@@ -36,15 +36,15 @@ protocol _Maker {
 
 @usableFromInline
 struct _MakePack<each Arg>: _Maker {
-    @usableFromInline let box: UnsafeRawPointer
+    @usableFromInline let box: _Unowned<AnyObject>
     @usableFromInline let values: (repeat each Arg)
-    @usableFromInline init(box: UnsafeRawPointer, arguments: (repeat each Arg)) {
+    @usableFromInline init(box: _Unowned<AnyObject>, arguments: (repeat each Arg)) {
         self.box = box
         values = arguments
     }
     @usableFromInline
     func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
-        try Unmanaged<_FactoryBox<Service, repeat each Arg>>.fromOpaque(box)._withUnsafeGuaranteedRef {
+        try box.assuming(_FactoryBox<Service, repeat each Arg>.self).with {
             try $0.call(resolver, repeat each values)
         }
     }

@@ -1,5 +1,3 @@
-public import _AssemblageShims
-
 /// One registration: how a service is made, in which scope its instances live, and what runs after it is made.
 ///
 /// ``Container/register(_:name:file:line:factory:)-8bujr`` returns the entry so that you can configure it by chaining:
@@ -27,9 +25,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The factory: `_Factory0<Service>` … `_Factory3<Service, A, B, C>` for up to three arguments (specialised,
     /// pack-free resolve paths), `_FactoryBox<Service, repeat each Arg>` for more; the key guarantees the types.
     @usableFromInline let factory: AnyObject?
-    /// ``factory``'s address, unretained (the entry holds it): the hot path reaches the box with no
-    /// reference-count traffic.
-    @usableFromInline let factoryAddress: UnsafeMutableRawPointer?
+    /// ``factory``, unowned (the entry holds it): the hot path reaches the box with no reference-count traffic.
+    @usableFromInline let factoryAddress: _Unowned<AnyObject>?
     /// Which box ``factory`` is (see ``_FactoryKind``).
     @usableFromInline let factoryKind: _FactoryKind
     /// Whether the service type is a class, so that a scope holds its instances as plain references (see
@@ -59,13 +56,13 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     init(key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject, kind: _FactoryKind) {
         self.key = key
         self.factory = factory
-        self.factoryAddress = Unmanaged.passUnretained(factory).toOpaque()
+        self.factoryAddress = _Unowned(factory)
         self.factoryKind = kind
         self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
         self.forwarded = nil
         self.site = site
         words = _AtomicWords(count: Self.wordCount)
-        words.storeRelease(.scope, Unmanaged.passRetained(scope).toOpaque())
+        words.exchangeRetained(.scope, scope)
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
 
@@ -76,7 +73,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.key = key
         self.factory = nil
         if let scoped = target as? _ModuleExportEntry, scoped.target is ServiceEntry<Service> {
-            self.factoryAddress = Unmanaged.passUnretained(scoped).toOpaque()
+            self.factoryAddress = _Unowned(scoped)
             self.factoryKind = .scopedForwarding
         } else {
             self.factoryAddress = nil
@@ -86,19 +83,17 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.forwarded = target
         self.site = site
         words = _AtomicWords(count: Self.wordCount)
-        words.storeRelease(.scope, Unmanaged.passRetained(target.objectScope).toOpaque())
+        words.exchangeRetained(.scope, target.objectScope)
     }
 
     static var wordCount: Int { _EntryWord.allCases.count }
 
     deinit {
         // Instances the owner would have disposed are the owner's no more: whoever holds them owns them.
-        if words.loadAcquire(.sharedInstance) != nil || stored != nil {
-            container?.existingDisposals?.forget(entry: pointer)
+        if words.isSet(.sharedInstance) || stored != nil {
+            container?.existingDisposals?.forget(entry: identity)
         }
-        for index in 0..<Self.wordCount {
-            if let pointer = words.exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
-        }
+        words.releaseObjects(count: Self.wordCount)
         words.deallocate()
     }
 
@@ -109,7 +104,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if let forwarded { return forwarded.objectScope }
         // In a read section: a concurrent `inObjectScope` retires the old scope, which must not be freed
         // before this reference to it is retained.
-        return _withReadSection { Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(.scope)!).takeUnretainedValue() }
+        return _withReadSection { words.object(.scope, as: ObjectScope.self)! }
     }
 
     /// Sets the scope that instances of this registration live in.
@@ -163,12 +158,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @discardableResult
     public func initCompleted(_ completed: @escaping @Sendable (any Resolver, Service) throws -> Void) -> Self {
         let replaced: AnyObject? = _Coordinator.shared.withLock {
-            let old = words.loadAcquire(.completions).map {
-                Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue()
-            }
+            let old = words.object(.completions, as: _Completions<Service>.self)
             let steps = (old?.steps ?? _AppendOnlyList()).appending(completed)
-            let new = Unmanaged.passRetained(_Completions(steps)).toOpaque()
-            return words.exchange(.completions, new).map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+            return words.exchangeRetained(.completions, _Completions(steps))
         }
         // A resolve running now may be reading the old list: it is released once no read section can.
         if let replaced { _Reclaimer.retire(replaced) }
@@ -176,14 +168,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     /// Whether any ``initCompleted(_:)`` step is registered.
-    public var hasInitCompleted: Bool { words.loadAcquire(.completions) != nil }
+    public var hasInitCompleted: Bool { words.isSet(.completions) }
 
     /// How many ``initCompleted(_:)`` steps are registered.
     var initCompletedCount: Int {
         _Coordinator.shared.withLock {
-            words.loadAcquire(.completions).map {
-                Unmanaged<_Completions<Service>>.fromOpaque($0).takeUnretainedValue().steps.count
-            } ?? 0
+            words.object(.completions, as: _Completions<Service>.self)?.steps.count ?? 0
         }
     }
 
@@ -227,12 +217,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     // MARK: Resolution (hot path)
 
+    /// The entry's identity, by which a thread's frames and graph, a scope's slots and the creation coordinator
+    /// know it.
     @inlinable @inline(__always)
-    var pointer: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+    var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
     @inlinable @inline(__always)
     var scopeKind: ObjectScope.Kind {
-        Unmanaged<ObjectScope>.fromOpaque(words.loadAcquire(.scope)!)._withUnsafeGuaranteedRef { $0.kind }
+        words.unowned(.scope, as: ObjectScope.self)!.with { $0.kind }
     }
 
     // `_resolve0…3`, the resolve paths for 0 to 3 runtime arguments, are generated: ServiceEntry+Arities.swift.
@@ -252,7 +244,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if forwarded != nil { return try _resolveForwarded(container, repeat each arguments) }
         if factoryKind.isIsolated { return try _resolveIsolated(container, repeat each arguments) }
         if let shared = _sharedInstanceIfShared() { return shared }
-        let box = UnsafeRawPointer(Unmanaged.passUnretained(_packBox()).toOpaque())
+        let box = _Unowned(_packBox())
         return try _resolve(container, _MakePack<repeat each Arg>(box: box, arguments: (repeat each arguments)))
     }
 
@@ -260,13 +252,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @usableFromInline
     func _packBox() -> AnyObject {
         if factoryKind == .pack { return factory! }
-        if let made = words.loadAcquire(.packBox) { return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue() }
+        if let made = words.object(.packBox, as: AnyObject.self) { return made }
         return _Coordinator.shared.withLock {
-            if let made = words.loadAcquire(.packBox) {
-                return Unmanaged<AnyObject>.fromOpaque(made).takeUnretainedValue()
-            }
+            if let made = words.object(.packBox, as: AnyObject.self) { return made }
             let made = (factory as! any _PackBoxMaking).makePackBox()
-            words.storeRelease(.packBox, Unmanaged.passRetained(made).toOpaque())
+            words.exchangeRetained(.packBox, made)
             return made
         }
     }
@@ -279,11 +269,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         let kind = scopeKind
         // Borrowed, not retained: the state lives as long as its thread. (Out of line, so that `self` and the
         // state stay borrowed here; inlined into a caller's loop, the optimiser retains them.)
-        return try Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current)._withUnsafeGuaranteedRef { state in
+        return try _ResolutionState.withCurrent { state in
             switch kind {
             case .transient, .graph:
                 let graph = kind == .graph
-                if graph, state.graphMayHold(pointer), let instance = state.graphInstance(pointer) {
+                if graph, state.graphMayHold(identity), let instance = state.graphInstance(identity) {
                     return instance as! Service
                 }
                 let instance = try _construct(state, container, graph: graph, maker)
@@ -318,25 +308,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
     }
 
-    /// Reads the shared instance without a lock. The caller is inside a read section, which keeps the entry
-    /// alive; the box is guarded by this thread's hazard word, so that a reset can release the instance at once
-    /// (its `deinit` runs before `resetObjectScope` returns) unless a thread is copying it out at that moment.
-    ///
-    /// Publish the box in the hazard word, check that the slot still holds it, copy the instance out, clear the
-    /// word with an opaque call (the copy is retained before it).
+    /// Reads the shared instance without a lock (the caller is inside a read section; see
+    /// ``_AtomicWords/sharedInstance(_:as:)``).
     @inlinable @inline(__always)
-    func _sharedInstance() -> Service? {
-        guard let box = words.loadAcquire(.sharedInstance) else { return nil }
-        let hazard = _asm_thread_hazard()
-        _asm_publish_hazard(hazard, box)
-        guard _asm_load_seqcst(words.address(of: .sharedInstance)) == box else {
-            _asm_clear_hazard(hazard)
-            return nil
-        }
-        let instance = Unmanaged<_InstanceBox<Service>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
-        _asm_clear_hazard(hazard)
-        return instance
-    }
+    func _sharedInstance() -> Service? { words.sharedInstance(.sharedInstance, as: Service.self) }
 
     /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
     ///
@@ -351,7 +326,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so
         // that the common path keeps its shape. So do decorators and a creation hook (the profiler), which one
         // flag of the process tells, read before the factory rather than after it.
-        if try state.enter(pointer) || _asm_construction_is_observed() {
+        if try state.enter(identity) || _Shim.constructionIsObserved {
             return try _constructWithRoom(state, container, graph: graph, make)
         }
         let instance: Service
@@ -362,9 +337,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             throw error
         }
         // The common case: no re-entry in this graph, no initCompleted steps (no decorators: tested above).
-        if state.reentries == 0, words.loadAcquire(.completions) == nil {
+        if state.reentries == 0, !words.isSet(.completions) {
             if graph, inSlot ? state.keepsGraph : state.graphIsObserved {
-                state.storeGraphInstance(instance, for: pointer)
+                state.storeGraphInstance(instance, for: identity)
             }
             state.leave()
             return instance
@@ -380,7 +355,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         graph: Bool
     ) throws -> Service {
         defer { state.leave() }
-        if state.reentries != 0, graph, let superseding = state.graphInstance(pointer) {
+        if state.reentries != 0, graph, let superseding = state.graphInstance(identity) {
             return superseding as! Service  // made by a re-entrant run reached through initCompleted
         }
         return try _finishConstruction(instance, state, container, graph: graph)
@@ -393,14 +368,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         _ instance: Service, _ state: _ResolutionState, _ container: Container,
         graph: Bool
     ) throws -> Service {
-        let completions = words.loadAcquire(.completions)
+        let completions = words.unowned(.completions, as: _Completions<Service>.self)
         let stored = graph && (completions != nil || state.graphIsObserved)
-        if stored { state.storeGraphInstance(instance, for: pointer) }
+        if stored { state.storeGraphInstance(instance, for: identity) }
         if let completions {
             // Only a stored instance closes a cycle through its steps (see `checkReentry`): when `graph` is
             // set, `stored` is too, since there are steps.
             if stored { state.markCompleting() }
-            try _complete(instance, Unmanaged<_Completions<Service>>.fromOpaque(completions), container, state)
+            try _complete(instance, completions, container, state)
         }
         if _Decorators.anyRegistered {
             return try _decorate(instance, container, state, replacingInGraph: stored)
@@ -441,7 +416,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     ) throws -> Service {
         let instance: Service
         do {
-            if _asm_stack_is_low() {
+            if _Shim.stackIsLow {
                 instance = try _StackGuard.runWithRoom(state, key) { try _invoke(state, container, make) }
             } else {
                 instance = try _invoke(state, container, make)
@@ -455,10 +430,10 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     @usableFromInline
     func _complete(
-        _ instance: Service, _ completions: Unmanaged<_Completions<Service>>, _ container: Container,
+        _ instance: Service, _ completions: _Unowned<_Completions<Service>>, _ container: Container,
         _ state: _ResolutionState
     ) throws {
-        let steps = completions.takeUnretainedValue().steps
+        let steps = completions.object.steps
         for index in 0..<steps.count {
             let step = steps[index]
             do {

@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 extension Container {
     // The entry points for 0 to 3 arguments, `_resolve(_:name:…)`, are generated: Container+ResolutionArities.swift.
 
@@ -14,7 +12,7 @@ extension Container {
             guard let entry = _lookupFast(key) else {
                 return try _resolveMissing(key, Service.self, repeat each arguments)
             }
-            return try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+            return try entry.assuming(ServiceEntry<Service>.self).with {
                 try $0._resolvePack(self, repeat each arguments)
             }
         }
@@ -32,7 +30,7 @@ extension Container {
         if let serialization, let entry = _lookupRecording(key) {
             // A synchronized view: its lock is held for the whole resolve (recursive: nested resolves re-enter).
             return try serialization.withLock {
-                try Unmanaged<ServiceEntry<Service>>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+                try entry.assuming(ServiceEntry<Service>.self).with {
                     try $0._resolvePack(self, repeat each arguments)
                 }
             }
@@ -64,10 +62,7 @@ extension Container {
 
     /// The error for a key with no registration, with the path being resolved on this thread.
     func notRegistered(_ key: ServiceKey) -> ResolutionError {
-        var path: [ServiceKey] = []
-        if let state = _asm_thread_state() {
-            path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path
-        }
+        let path = _ResolutionState.existing?.path ?? []
         let error = ResolutionError(
             code: .notRegistered, key: key, path: path + [key], nearMisses: nearMisses(for: key),
             suggestions: suggestions(for: key))
@@ -132,7 +127,7 @@ extension Container {
     /// The entry for `key` here or in a fallback, retained (for paths that keep it past a read section).
     func _lookupRetained(_ key: ServiceKey) -> (any _AnyEntry)? {
         _withReadSection {
-            _lookupRecording(key).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry }
+            _lookupRecording(key).map { $0.object as! any _AnyEntry }
         }
     }
 }

@@ -1,6 +1,6 @@
 /// One class instance of a finished graph, held weakly with its registration.
 struct _WeakGraphInstance {
-    let entry: UnsafeRawPointer
+    let entry: ObjectIdentifier
     /// The registration, weakly: replaced registrations are freed, and a freed one's address could be reused by
     /// another registration, whose graph slot would then receive this instance. (Held strongly, it would make a
     /// cycle through a shared instance that holds a `Lazy`.)
@@ -9,12 +9,12 @@ struct _WeakGraphInstance {
 
     /// The class instances of `graph`, weakly. The caller keeps the entries alive: it is inside the graph's read
     /// section, or the graph's registrations are anchored.
-    static func capture(_ graph: [(entry: UnsafeRawPointer, instance: Any)]) -> [_WeakGraphInstance] {
+    static func capture(_ graph: [_GraphItem]) -> [_WeakGraphInstance] {
         graph.compactMap { item in
             guard type(of: item.instance) is AnyClass else { return nil }
             return _WeakGraphInstance(
                 entry: item.entry,
-                registration: Unmanaged<AnyObject>.fromOpaque(item.entry).takeUnretainedValue(),
+                registration: item.registration,
                 object: item.instance as AnyObject)
         }
     }
@@ -31,7 +31,7 @@ struct _WeakGraphInstance {
 /// A remembered instance that is still alive, retained with its registration (which keeps the entry address
 /// unique while the caller seeds a graph with it).
 struct _LiveGraphInstance {
-    let entry: UnsafeRawPointer
+    let entry: ObjectIdentifier
     let registration: AnyObject
     let object: AnyObject
 }
@@ -46,7 +46,7 @@ final class _GraphHandle: @unchecked Sendable {  // @unchecked: `instances` is o
 
     init(graphID: GraphIdentifier?) { self.graphID = graphID }
 
-    func capture(_ graph: [(entry: UnsafeRawPointer, instance: Any)]) {
+    func capture(_ graph: [_GraphItem]) {
         let weak = _WeakGraphInstance.capture(graph)
         lock.withLock { instances = weak }
     }
@@ -88,7 +88,7 @@ final class _GraphRegistry: @unchecked Sendable {  // @unchecked: every property
     /// Remembers the class instances of `graph`, which just ended, under `identifier`; what was remembered for it
     /// before and is still alive stays, unless the graph has an instance of the same registration. (When two
     /// threads end graphs of the same identifier at once, one of them may lose the other's instances.)
-    func remember(_ graph: [(entry: UnsafeRawPointer, instance: Any)], of identifier: GraphIdentifier) {
+    func remember(_ graph: [_GraphItem], of identifier: GraphIdentifier) {
         let captured = _WeakGraphInstance.capture(graph)
         let earlier = lock.withLock { graphs[identifier]?.instances } ?? []
         let entries = Set(captured.map(\.entry))

@@ -1,5 +1,3 @@
-import _AssemblageShims
-
 /// A type that the container makes from the registration of another type (`Optional`, `Lazy`, `Provider`).
 protocol _InstanceWrapper {
     /// Makes the wrapper, or returns nil when the wrapped type is not registered (and the wrapper needs it).

@@ -9,14 +9,14 @@ final class _ModuleExportEntry: _AnyEntry, @unchecked Sendable {  // @unchecked:
     let target: any _AnyEntry
     let scope: Container
     /// `target` and `scope`, unretained (this object holds them), for the typed forwarding path.
-    @usableFromInline let targetAddress: UnsafeMutableRawPointer
-    @usableFromInline let unmanagedScope: Unmanaged<Container>
+    @usableFromInline let unownedTarget: _Unowned<AnyObject>
+    @usableFromInline let unownedScope: _Unowned<Container>
 
     init(target: any _AnyEntry, scope: Container) {
         self.target = target
         self.scope = scope
-        targetAddress = Unmanaged.passUnretained(target as AnyObject).toOpaque()
-        unmanagedScope = Unmanaged.passUnretained(scope)
+        unownedTarget = _Unowned(target as AnyObject)
+        unownedScope = _Unowned(scope)
     }
 
     @usableFromInline var key: ServiceKey { target.key }

@@ -22,23 +22,24 @@
 /// container (collections, properties, async resolution) throw ``ResolutionError`` for such a resolver, and
 /// `require` throws ``ResolutionError/Code/notRegistered`` when its `resolve` returns `nil`.
 public protocol Resolver: _ResolverRequirements, Sendable {
-    /// The Assemblage container resolutions through this resolver start from, unretained (the resolver keeps it
-    /// alive), or `nil` for a resolver of your own.
+    /// The identity of the Assemblage container resolutions through this resolver start from, which the
+    /// resolver keeps alive, or `nil` for a resolver of your own.
     ///
-    /// Unretained so that a nested resolve inside a factory touches no shared reference count. Leave the
-    /// default (`nil`) in your own resolvers.
+    /// An identity, not a reference, so that a nested resolve inside a factory touches no shared reference count
+    /// (the resolve path reaches the container unowned, see `_fastContainer`). Leave the default (`nil`) in your
+    /// own resolvers.
     @_documentation(visibility: internal)
-    var _unmanagedContainer: Unmanaged<Container>? { get }
+    var _containerIdentity: ObjectIdentifier? { get }
 }
 
 extension Resolver {
     /// `nil`: a resolver of your own has no container behind it.
     @_documentation(visibility: internal)
-    public var _unmanagedContainer: Unmanaged<Container>? { nil }
+    public var _containerIdentity: ObjectIdentifier? { nil }
 
     /// The container resolutions through this resolver start from, or `nil` for a resolver of your own (users
     /// write `resolver as? Container`, which gives the same; this reads it without a dynamic cast).
-    package var _container: Container? { _unmanagedContainer?.takeUnretainedValue() }
+    package var _container: Container? { _fastContainer?.object }
 
     /// The container behind this resolver, or the error an Assemblage-only API gives a resolver of your own.
     @usableFromInline
@@ -62,9 +63,9 @@ struct _NotAContainer: Error, CustomStringConvertible {
 }
 
 extension Container: Resolver {
-    /// The container itself, unretained.
+    /// The container itself.
     @_documentation(visibility: internal) @inlinable
-    public var _unmanagedContainer: Unmanaged<Container>? { Unmanaged.passUnretained(self) }
+    public var _containerIdentity: ObjectIdentifier? { ObjectIdentifier(self) }
 }
 
 /// Calls a resolver of your own, through the requirement it implements (out of line: the fast path of a
@@ -80,7 +81,7 @@ func _foreignResolve<Service>(
 ) -> Service? {
     let token = _ForeignCall(
         resolver: ObjectIdentifier(resolver), method: method, service: ObjectIdentifier(Service.self))
-    let state = Unmanaged<_ResolutionState>.fromOpaque(_ResolutionState.current).takeUnretainedValue()
+    let state = _ResolutionState.currentState
     if state.foreignCalls.contains(token) { return nil }
     state.foreignCalls.append(token)
     defer { state.foreignCalls.removeLast() }
@@ -112,8 +113,8 @@ extension Resolver {
     /// - Returns: The service, or `nil`.
     @inlinable @inline(__always)
     public func resolve<Service, each Arg>(_ serviceType: Service.Type, arguments: repeat each Arg) -> Service? {
-        guard let container = _unmanagedContainer else { return nil }
-        return try? container._withUnsafeGuaranteedRef {
+        guard let container = _fastContainer else { return nil }
+        return try? container.with {
             try $0._resolvePack(Service.self, name: nil, repeat each arguments)
         }
     }
@@ -130,8 +131,8 @@ extension Resolver {
         _ serviceType: Service.Type, name: String?,
         arguments: repeat each Arg
     ) -> Service? {
-        guard let container = _unmanagedContainer else { return nil }
-        return try? container._withUnsafeGuaranteedRef {
+        guard let container = _fastContainer else { return nil }
+        return try? container.with {
             try $0._resolvePack(Service.self, name: name, repeat each arguments)
         }
     }

@@ -6,13 +6,11 @@ extension ServiceEntry {
     /// request scope: through one, `_resolveScoped0…3` take the type-erased path, ``_ModuleExportEntry`` making the view).
     @inlinable @inline(__always)
     func _withScopedTarget<R>(_ body: (ServiceEntry<Service>, Container) throws -> R) rethrows -> R {
-        try Unmanaged<_ModuleExportEntry>.fromOpaque(UnsafeRawPointer(factoryAddress!))
-            ._withUnsafeGuaranteedRef { scoped in
-                try Unmanaged<ServiceEntry<Service>>.fromOpaque(scoped.targetAddress)._withUnsafeGuaranteedRef {
-                    target in
-                    try scoped.unmanagedScope._withUnsafeGuaranteedRef { try body(target, $0) }
-                }
+        try factoryAddress!.assuming(_ModuleExportEntry.self).with { scoped in
+            try scoped.unownedTarget.assuming(ServiceEntry<Service>.self).with { target in
+                try scoped.unownedScope.with { try body(target, $0) }
             }
+        }
     }
 
     // `_resolveScoped0…3`, which call it, are generated: ServiceEntry+Arities.swift.

@@ -22,24 +22,24 @@ struct _ScopeHeader {
     /// never cleared): a registration whose bit is clear has none, and the scan is skipped.
     var filter: UInt64 = 0
     /// Threads waiting for a creation in another thread, and the slot each waits for (under the lock).
-    var waits: [(waiter: UnsafeRawPointer, slot: Int)] = []
+    var waits: [(waiter: ObjectIdentifier, slot: Int)] = []
 
     init(parent: Container) { self.parent = parent }
 
     /// The bit of ``filter`` for the registration at `entry` (the resolution state's hash of it).
     @inline(__always)
-    static func filterBit(_ entry: UnsafeRawPointer) -> UInt64 { UInt64(_ResolutionState.filterBit(entry)) }
+    static func filterBit(_ entry: ObjectIdentifier) -> UInt64 { UInt64(_ResolutionState.filterBit(entry)) }
 }
 
 /// One registration's instance in a scope, or one instance the scope disposes.
 @usableFromInline
 struct _ScopeSlot {
     /// The registration (identity); nil for an instance held only to be disposed (a transient).
-    var entryAddress: UnsafeRawPointer?
+    var entryAddress: ObjectIdentifier?
     /// The registration, held so that its address is not reused while the slot exists (and for its key).
     var entry: AnyObject?
     /// The thread state making the instance; nil once it is ready.
-    var creator: UnsafeRawPointer?
+    var creator: ObjectIdentifier?
     /// The instance, held as what it is: an object when the service type is a class (copied and disposed without
     /// the runtime's existential machinery), any other value boxed.
     var instance: _ScopeInstance = .none

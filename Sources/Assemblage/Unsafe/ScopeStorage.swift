@@ -134,13 +134,13 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     /// The slot of `entry` (under the lock). The filter test is all of it that the callers inline: a registration
     /// that has no slot yet, as on every first claim, costs no call.
-    private func find(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
+    private func find(_ entry: ObjectIdentifier, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
         guard header.pointee.filter & _ScopeHeader.filterBit(entry) != 0 else { return nil }
         return scan(entry, header)
     }
 
     /// ``find(_:_:)`` past the filter: the slots, in order.
-    private func scan(_ entry: UnsafeRawPointer, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
+    private func scan(_ entry: ObjectIdentifier, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
         let count = header.pointee.count
         let inline = min(count, Self.inlineCapacity)
         let found: Int? = withUnsafeMutablePointerToElements { slots in
@@ -153,7 +153,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// The ready instance of `entry` in this scope, if any.
-    func readyInstance(_ entry: UnsafeRawPointer) -> Any? {
+    func readyInstance(_ entry: ObjectIdentifier) -> Any? {
         locked { header in
             guard !header.pointee.ended, let index = find(entry, header) else { return nil }
             return withSlot(index, header) { $0.creator == nil ? $0.instance.any : nil }
@@ -170,10 +170,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// or ``abandon(_:)``).
     @usableFromInline
     func claim(
-        _ entry: AnyObject, address: UnsafeRawPointer, key: ServiceKey,
-        state: UnsafeRawPointer
+        _ entry: AnyObject, address: ObjectIdentifier, key: ServiceKey,
+        state: ObjectIdentifier
     ) throws(ResolutionError) -> Claim {
-        let path = { Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path }
+        let path = { _Unowned<_ResolutionState>(assumingAlive: state).with { $0.path } }
         return try withUnsafeMutablePointerToHeader { header throws(ResolutionError) -> Claim in
             let lock = Self.lockWord(header)
             _asm_word_lock(lock)
@@ -208,7 +208,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// Throws a cycle error when waiting for `creator` would wait, through the creations other threads wait for
     /// in this scope, for this thread itself.
     private func checkWaitCycle(
-        from state: UnsafeRawPointer, to creator: UnsafeRawPointer, key: ServiceKey,
+        from state: ObjectIdentifier, to creator: ObjectIdentifier, key: ServiceKey,
         _ header: UnsafeMutablePointer<_ScopeHeader>, path: [ServiceKey]
     ) throws(ResolutionError) {
         var thread = creator
@@ -308,7 +308,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
         _ value: Value, for entry: ServiceEntry<Value>, key: ServiceKey,
         scope: String
     ) throws(ScopeError) {
-        let address = UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque())
+        let address = ObjectIdentifier(entry)
         try withUnsafeMutablePointerToHeader { header throws(ScopeError) in
             let lock = Self.lockWord(header)
             _asm_word_lock(lock)

@@ -32,7 +32,7 @@ final class _ResolutionState {
     @exclusivity(unchecked) @usableFromInline var activeMask: UInt = 0
     /// Graph-scoped instances of the current top-level resolution: entry addresses in one raw buffer (scanned
     /// without touching a reference count), the instances at the same index in another.
-    @exclusivity(unchecked) @usableFromInline var graphEntries: UnsafeMutablePointer<UnsafeRawPointer>
+    @exclusivity(unchecked) @usableFromInline var graphEntries: UnsafeMutablePointer<ObjectIdentifier>
     @exclusivity(unchecked) @usableFromInline var graphInstances: UnsafeMutablePointer<Any>
     @exclusivity(unchecked) @usableFromInline var graphCapacity = 16
     @exclusivity(unchecked) @usableFromInline var graphCount = 0
@@ -78,7 +78,7 @@ final class _ResolutionState {
     var foreignCalls: [_ForeignCall] = []
     /// The registrations whose longer-lived instance (`.container`, `.singleton`, `.multiton`, `.weak`,
     /// custom) this thread is making now, innermost last: a `.scoped` instance made meanwhile would be captured.
-    @exclusivity(unchecked) @usableFromInline var longLived: [UnsafeRawPointer] = []
+    @exclusivity(unchecked) @usableFromInline var longLived: [ObjectIdentifier] = []
 
     /// Resolutions deeper than this fail with `depthLimitExceeded` instead of exhausting the stack.
     static let maxDepth = 1_500
@@ -138,7 +138,7 @@ final class _ResolutionState {
     /// depended on where the heap happened to put them: the same binary counted different instruction totals
     /// depending on the length of the path it was run from.
     @inlinable @inline(__always)
-    static func filterBit(_ entry: UnsafeRawPointer) -> UInt {
+    static func filterBit(_ entry: ObjectIdentifier) -> UInt {
         1 &<< ((UInt(bitPattern: entry) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
 
@@ -156,7 +156,7 @@ final class _ResolutionState {
     ///   room (checked before every factory, from the first: an inline comparison of the frame address with
     ///   the thread's limit, so that threads with small stacks are protected too).
     @inlinable @inline(__always) @discardableResult
-    func enter(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
+    func enter(_ entry: ObjectIdentifier) throws(ResolutionError) -> Bool {
         let bit = Self.filterBit(entry)
         if activeMask & bit != 0 || depth == frameCapacity { try enterChecked(entry) }
         frames[depth] = UInt(bitPattern: entry)
@@ -168,13 +168,13 @@ final class _ResolutionState {
 
     /// The rare part of ``enter(_:)``: the scan for a cycle and the growth of the frame buffers.
     @usableFromInline @inline(never)
-    func enterChecked(_ entry: UnsafeRawPointer) throws(ResolutionError) {
+    func enterChecked(_ entry: ObjectIdentifier) throws(ResolutionError) {
         if depth > 0 { try scanForReentry(entry) }
         if depth == frameCapacity { try grow(for: entry) }
     }
 
     @inline(never)
-    private func grow(for entry: UnsafeRawPointer) throws(ResolutionError) {
+    private func grow(for entry: ObjectIdentifier) throws(ResolutionError) {
         if depth >= Self.maxDepth {
             let key = Self.key(of: UInt(bitPattern: entry))
             throw ResolutionError(code: .depthLimitExceeded, key: key, path: path + [key])
@@ -206,7 +206,7 @@ final class _ResolutionState {
     ///
     /// - Returns: `true` when this is such an allowed re-entry.
     @inlinable @inline(__always) @discardableResult
-    func checkReentry(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
+    func checkReentry(_ entry: ObjectIdentifier) throws(ResolutionError) -> Bool {
         if activeMask & Self.filterBit(entry) == 0 { return false }
         return try scanForReentry(entry)
     }
@@ -214,7 +214,7 @@ final class _ResolutionState {
     /// ``checkReentry(_:)`` after the filter: scans the frames from the innermost outwards to the innermost
     /// frame of `entry`. The cycle reported is the one from that frame: the repetition that nothing closed.
     @usableFromInline @discardableResult
-    func scanForReentry(_ entry: UnsafeRawPointer) throws(ResolutionError) -> Bool {
+    func scanForReentry(_ entry: ObjectIdentifier) throws(ResolutionError) -> Bool {
         let target = UInt(bitPattern: entry)
         var index = depth
         var closed = false
@@ -255,10 +255,7 @@ final class _ResolutionState {
     /// registration, `key`, which is the innermost frame then). Inside an async resolution, the async factories
     /// around it are put in front where the error leaves the synchronous step (see `_syncStep`).
     static func pathOnThisThread(to key: ServiceKey) -> [ServiceKey] {
-        var path: [ServiceKey] = []
-        if let state = _asm_thread_state() {
-            path = Unmanaged<_ResolutionState>.fromOpaque(state).takeUnretainedValue().path
-        }
+        var path = _ResolutionState.existing?.path ?? []
         if path.last != key { path.append(key) }
         return path
     }
@@ -267,7 +264,7 @@ final class _ResolutionState {
     var currentEntry: UInt? { depth > 0 ? frameEntry(depth - 1) : nil }
 
     static func key(of entry: UInt) -> ServiceKey {
-        let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: entry)!).takeUnretainedValue()
+        let object = _object(assumingAlive: unsafeBitCast(entry, to: ObjectIdentifier.self))
         return (object as! any _AnyEntry).key
     }
 
@@ -294,13 +291,13 @@ final class _ResolutionState {
 
     /// Whether the graph may hold an instance of `entry` (when `false`, it certainly does not).
     @inlinable @inline(__always)
-    func graphMayHold(_ entry: UnsafeRawPointer) -> Bool { graphMask & Self.filterBit(entry) != 0 }
+    func graphMayHold(_ entry: ObjectIdentifier) -> Bool { graphMask & Self.filterBit(entry) != 0 }
 
     /// The instance of `entry` in this graph, if any.
     ///
     /// Found at top level, it is the whole resolution: a restored graph has then served its one resolution.
     @usableFromInline
-    func graphInstance(_ entry: UnsafeRawPointer) -> Any? {
+    func graphInstance(_ entry: ObjectIdentifier) -> Any? {
         guard graphMayHold(entry) else { return nil }
         var index = graphCount
         while index > 0 {
@@ -316,19 +313,19 @@ final class _ResolutionState {
 
     /// Stores an instance of `entry` in this graph (generic, so that the conversion to `Any` specialises).
     @inlinable @inline(__always)
-    func storeGraphInstance<T>(_ instance: T, for entry: UnsafeRawPointer) {
+    func storeGraphInstance<T>(_ instance: T, for entry: ObjectIdentifier) {
         nextGraphSlot(for: entry).initialize(to: instance)
     }
 
     /// Stores an instance that is already an `Any` (seeding a graph from a `Lazy` or an async resolution),
     /// as it is rather than wrapped in another `Any`.
-    func storeGraphInstance(_ instance: Any, for entry: UnsafeRawPointer) {
+    func storeGraphInstance(_ instance: Any, for entry: ObjectIdentifier) {
         nextGraphSlot(for: entry).initialize(to: instance)
     }
 
     /// Records `entry` in the graph and returns the uninitialised slot for its instance.
     @inlinable @inline(__always)
-    func nextGraphSlot(for entry: UnsafeRawPointer) -> UnsafeMutablePointer<Any> {
+    func nextGraphSlot(for entry: ObjectIdentifier) -> UnsafeMutablePointer<Any> {
         if graphCount == graphCapacity { growGraph() }
         graphEntries[graphCount] = entry
         graphMask |= Self.filterBit(entry)
@@ -337,7 +334,7 @@ final class _ResolutionState {
     }
 
     /// Replaces the instance stored for `entry` (the most recent one), e.g. with its decorated version.
-    func replaceGraphInstance(_ instance: consuming Any, for entry: UnsafeRawPointer) {
+    func replaceGraphInstance(_ instance: consuming Any, for entry: ObjectIdentifier) {
         var index = graphCount
         while index > 0 {
             index &-= 1
@@ -350,7 +347,7 @@ final class _ResolutionState {
 
     @usableFromInline @inline(never)
     func growGraph() {
-        let entries = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: graphCapacity * 2)
+        let entries = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: graphCapacity * 2)
         let instances = UnsafeMutablePointer<Any>.allocate(capacity: graphCapacity * 2)
         entries.moveInitialize(from: graphEntries, count: graphCount)
         instances.moveInitialize(from: graphInstances, count: graphCount)
@@ -378,9 +375,14 @@ final class _ResolutionState {
         }
     }
 
-    /// The graph's instances, for `Lazy` handles and the registry.
-    var graphSnapshot: [(entry: UnsafeRawPointer, instance: Any)] {
-        (0..<graphCount).map { (graphEntries[$0], graphInstances[$0]) }
+    /// The graph's instances with their registrations (retained: each is alive while the graph holds it, in
+    /// its read section or anchored), for `Lazy` handles, the registry and an async resolution.
+    var graphSnapshot: [_GraphItem] {
+        (0..<graphCount).map {
+            _GraphItem(
+                entry: graphEntries[$0], registration: _object(assumingAlive: graphEntries[$0]),
+                instance: graphInstances[$0])
+        }
     }
 
     @usableFromInline
@@ -421,4 +423,13 @@ final class _ResolutionState {
         graphID = nil
         graphHasExtras = false
     }
+}
+
+/// A graph's instance with its registration.
+struct _GraphItem {
+    /// The registration's identity.
+    let entry: ObjectIdentifier
+    /// The registration.
+    let registration: AnyObject
+    let instance: Any
 }

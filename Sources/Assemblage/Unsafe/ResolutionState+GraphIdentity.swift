@@ -89,7 +89,7 @@ extension _ResolutionState {
     /// section that found them alive).
     func anchorGraph() {
         while anchoredCount < graphCount {
-            graphAnchors.append(Unmanaged<AnyObject>.fromOpaque(graphEntries[anchoredCount]).takeUnretainedValue())
+            graphAnchors.append(_object(assumingAlive: graphEntries[anchoredCount]))
             anchoredCount &+= 1
         }
     }
@@ -126,7 +126,7 @@ extension _ResolutionState {
 
     /// Everything of a graph that is set aside while another runs on the same thread.
     struct SuspendedGraph {
-        let entries: UnsafeMutablePointer<UnsafeRawPointer>
+        let entries: UnsafeMutablePointer<ObjectIdentifier>
         let instances: UnsafeMutablePointer<Any>
         let capacity: Int
         let count: Int

@@ -1,0 +1,188 @@
+public import _AssemblageShims
+
+// What a registration keeps besides its factory: its instances, its factory kind and its atomic words.
+
+/// The instances a weak, custom or multiton registration keeps (guarded by the coordinator's lock).
+final class _StoredInstances<Service> {
+    var storage: (any InstanceStorage)?
+    weak var weakInstance: AnyObject?
+    var multiton: [[AnyHashable]: Service] = [:]
+}
+
+/// Holds a shared (`.container`/`.singleton`) instance; immutable once published.
+@usableFromInline
+final class _InstanceBox<T>: @unchecked Sendable {  // @unchecked: immutable after publication.
+    @usableFromInline let value: T
+    @usableFromInline init(_ value: T) { self.value = value }
+}
+
+/// The `initCompleted` steps of one registration; immutable, replaced when a step is added. Versions share
+/// append-only storage, so adding n steps costs O(n) in all, and the version a step replaces is retired.
+@usableFromInline
+final class _Completions<Service>: Sendable {  // immutable: a list of @Sendable steps
+    typealias Step = @Sendable (any Resolver, Service) throws -> Void
+    let steps: _AppendOnlyList<Step>
+    init(_ steps: _AppendOnlyList<Step>) { self.steps = steps }
+}
+
+/// Which box a registration's ``ServiceEntry/factory`` is, and so which resolve path it takes. A byte: the hot
+/// path's test (`factoryKind == .arity0`) is one comparison.
+@usableFromInline
+enum _FactoryKind: Int8, Sendable {
+    /// `_Factory0<Service>` … `_Factory3<Service, A, B, C>`: the fixed-arity boxes, with pack-free paths.
+    case arity0 = 0
+    case arity1 = 1
+    case arity2 = 2
+    case arity3 = 3
+    /// `_FactoryBox<Service, repeat each Arg>`: four or more arguments.
+    case pack = -1
+    /// No box: the entry forwards to another registration (``ServiceEntry/implements(_:name:)``).
+    case forwarding = -2
+    /// `_AsyncFactoryBox<Service, repeat each Arg>`: an `async` factory.
+    case async = -3
+    /// `_MainActorFactoryBox<Service, repeat each Arg>`: a `@MainActor` factory.
+    case mainActor = -4
+    /// A forwarder into a module's scope whose target has this entry's service type (``ServiceEntry/factoryAddress``
+    /// is the ``_ModuleExportEntry``); ``ServiceEntry/forwarded`` is set too, so every type-erased path treats it as a
+    /// forwarder.
+    case scopedForwarding = -5
+
+    /// An `async` or `@MainActor` factory: resolved through ``ServiceEntry/_resolveIsolated(_:_:)``.
+    @inlinable var isIsolated: Bool { self == .async || self == .mainActor }
+}
+
+/// The atomic words of a ``ServiceEntry``: what it publishes to readers that take no lock. Each holds a retained
+/// object, or nil.
+@usableFromInline
+enum _EntryWord: Int, CaseIterable {
+    /// The scope, an `ObjectScope`.
+    case scope
+    /// The shared instance of a `.container` or `.singleton` registration, an `_InstanceBox<Service>`.
+    case sharedInstance
+    /// The `initCompleted` steps, a `_Completions<Service>`.
+    case completions
+    /// The factory converted to a pack box, made on demand when a fixed-arity factory is resolved through the
+    /// variadic path.
+    case packBox
+    /// The `onDispose` closures, a `_Disposer<Service>`.
+    case disposer
+    /// Set (to `_ScopedValueMarker.shared`) on the registration `registerScopedValue` makes.
+    case scopedValueMarker
+    /// The `_DisposalCache` of the last type made.
+    case disposalCache
+}
+
+extension _AtomicWords {
+    // The raw words, for this folder; the typed accessors below are the rest of the library's.
+
+    @inlinable @inline(__always)
+    func loadAcquire(_ word: _EntryWord) -> UnsafeMutableRawPointer? { loadAcquire(word.rawValue) }
+
+    @inlinable @inline(__always)
+    func exchange(_ word: _EntryWord, _ value: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        exchange(word.rawValue, value)
+    }
+
+    /// The address of `word`, for the C shim's sequentially consistent load.
+    @inlinable @inline(__always)
+    func address(of word: _EntryWord) -> UnsafeMutableRawPointer {
+        base + word.rawValue &* MemoryLayout<UnsafeRawPointer>.stride
+    }
+
+    // MARK: Typed accessors
+
+    /// Whether the word holds anything.
+    @inlinable @inline(__always)
+    func isSet(_ index: Int) -> Bool { loadAcquire(index) != nil }
+
+    /// Whether the entry word holds anything.
+    @inlinable @inline(__always)
+    func isSet(_ word: _EntryWord) -> Bool { loadAcquire(word.rawValue) != nil }
+
+    /// Sets the word to a mark that is no object, for good (a flag read without a lock).
+    func setFlag(_ index: Int) { storeRelease(index, UnsafeMutableRawPointer(bitPattern: 1)) }
+
+    /// The object the word holds, unowned: the caller knows it is a `T`, and keeps it alive while it uses it
+    /// (the word's owner does, under a read section or a lock).
+    @inlinable @inline(__always)
+    func unowned<T: AnyObject>(_ index: Int, as _: T.Type) -> _Unowned<T>? {
+        loadAcquire(index).map { _Unowned(reference: .fromOpaque($0)) }
+    }
+
+    /// ``unowned(_:as:)`` for an entry word.
+    @inlinable @inline(__always)
+    func unowned<T: AnyObject>(_ word: _EntryWord, as type: T.Type) -> _Unowned<T>? { unowned(word.rawValue, as: type) }
+
+    /// The object the word holds, as a strong reference (see ``unowned(_:as:)``).
+    @inlinable @inline(__always)
+    func object<T: AnyObject>(_ index: Int, as type: T.Type) -> T? { unowned(index, as: type)?.object }
+
+    /// ``object(_:as:)`` for an entry word.
+    @inlinable @inline(__always)
+    func object<T: AnyObject>(_ word: _EntryWord, as type: T.Type) -> T? { unowned(word.rawValue, as: type)?.object }
+
+    /// Stores `object` in the word, which keeps it (retained), and gives back what the word held, whose
+    /// reference passes to the caller.
+    @discardableResult
+    func exchangeRetained(_ index: Int, _ object: AnyObject?) -> AnyObject? {
+        let old = exchange(index, object.map { Unmanaged.passRetained($0).toOpaque() })
+        return old.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+    }
+
+    /// ``exchangeRetained(_:_:)`` for an entry word.
+    @discardableResult
+    func exchangeRetained(_ word: _EntryWord, _ object: AnyObject?) -> AnyObject? {
+        exchangeRetained(word.rawValue, object)
+    }
+
+    /// Publishes `object` in the word without retaining it: its owner keeps it for as long as the word names it.
+    func storeUnowned(_ index: Int, _ object: AnyObject?) {
+        storeRelease(index, object.map { Unmanaged.passUnretained($0).toOpaque() })
+    }
+
+    /// Releases and clears the first `count` words, each of which holds a retained object or nothing.
+    func releaseObjects(count: Int) {
+        for index in 0..<count {
+            if let pointer = exchange(index, nil) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+        }
+    }
+
+    /// The word read as a count.
+    func loadCount(_ index: Int) -> Int { Int(bitPattern: loadAcquire(index)) }
+
+    /// Stores a count in the word.
+    func storeCount(_ index: Int, _ count: Int) { storeRelease(index, UnsafeMutableRawPointer(bitPattern: count)) }
+
+    /// The shared instance in the entry word's `_InstanceBox<T>`, read without a lock. The caller is inside a
+    /// read section, which keeps the entry alive; the box is guarded by this thread's hazard word, so that a
+    /// reset can release the instance at once (its `deinit` runs before `resetObjectScope` returns) unless a
+    /// thread is copying it out at that moment.
+    ///
+    /// Publish the box in the hazard word, check that the slot still holds it, copy the instance out, clear the
+    /// word with an opaque call (the copy is retained before it).
+    @inlinable @inline(__always)
+    func sharedInstance<T>(_ word: _EntryWord, as _: T.Type) -> T? {
+        guard let box = loadAcquire(word.rawValue) else { return nil }
+        let hazard = _asm_thread_hazard()
+        _asm_publish_hazard(hazard, box)
+        guard _asm_load_seqcst(address(of: word)) == box else {
+            _asm_clear_hazard(hazard)
+            return nil
+        }
+        let instance = Unmanaged<_InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+        _asm_clear_hazard(hazard)
+        return instance
+    }
+
+    /// Publishes `instance` in the entry word, in a new `_InstanceBox`; a box it replaces is retired (released
+    /// once no thread can be copying out of it).
+    func publishShared<T>(_ word: _EntryWord, _ instance: T) {
+        let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
+        if let previous = exchange(word, box) { _Reclaimer.retireBox(previous) }
+    }
+
+    /// Takes the shared instance out of the entry word; its box is retired.
+    func withdrawShared(_ word: _EntryWord) {
+        if let previous = exchange(word, nil) { _Reclaimer.retireBox(previous) }
+    }
+}
