@@ -1,0 +1,210 @@
+// The sandbox validation resolves in: mirrors of the containers that share their factories, not their
+// instances, and record every lookup.
+
+/// Throw-away copies of a container and its fallbacks that share factories but not instances, and record
+/// every lookup.
+final class _Sandbox {
+    let recorder = _Recorder()
+    /// Every mirror, in the order made (shut down in reverse when validation ends).
+    private(set) var containers: [Container] = []
+    /// What each registration resolved to, so that each is resolved once (see ValidationMemo.swift).
+    let memo = _ValidationMemo()
+    private var copies: [ObjectIdentifier: Container] = [:]
+    /// original shared fallback list → its mirror (the originals stay alive with the containers mirrored).
+    private var listCopies: [ObjectIdentifier: _Fallbacks] = [:]
+    /// original entry → its copy.
+    private var entryCopies: [ObjectIdentifier: any _AnyEntry] = [:]
+    private var forwarders: [(original: any _AnyEntry, into: Container)] = []
+    /// Exported collection elements (forwarders into a module's elements), with their type and the copy they
+    /// belong to.
+    private var elementForwarders: [(original: _CollectionElement, type: ObjectIdentifier, into: Container)] = []
+    /// Graph nodes: every copied entry, in order, with the label of its container.
+    private var nodes: [(entry: any _AnyEntry, container: String, isElement: Bool)] = []
+    /// node id → lifetime rank of its scope.
+    private(set) var lifetimeRank: [String: Int] = [:]
+    /// node id → isolation of its factory.
+    private(set) var isolation: [String: ServiceIsolation] = [:]
+
+    func mirror(_ original: Container) -> Container {
+        if let copy = copies[ObjectIdentifier(original)] { return copy }
+        let copy = Container(defaultObjectScope: original.defaultObjectScope, label: original.label)
+        copy.recorder = recorder
+        containers.append(copy)
+        copies[ObjectIdentifier(original)] = copy
+        let (live, elements, decorators, extensions, fallbacks) = original.writer.withLock {
+            (
+                original.liveEntriesLocked(), original.records.collectionElements, original.records.decorators,
+                original.hooks.extensionStorage, original.fallbackList.map { (own: $0.own, tail: $0.tail) }
+            )
+        }
+        for entry in live {
+            if entry.isForwarding {
+                forwarders.append((entry, copy))
+                continue
+            }
+            let duplicate = entry._sandboxCopy(forwardingTo: nil)
+            duplicate._adoptIntoSandbox(copy)  // its shared instances are disposed when validation ends
+            let memoized = _MemoEntry(target: duplicate, memo: memo)
+            entryCopies[ObjectIdentifier(entry)] = memoized
+            _ = copy.add(entry._sandboxCopy(forwardingTo: memoized))
+            nodes.append((duplicate, original.label, false))
+        }
+        var copiedElements: [ObjectIdentifier: [_CollectionElement]] = [:]
+        for (type, list) in elements {
+            copiedElements[type] = list.compactMap { element in
+                if element.entry.isForwarding {
+                    // A module's exported element: copied in `finish()`, once its module is mirrored.
+                    elementForwarders.append((element, type, copy))
+                    return nil
+                }
+                let duplicate = element.entry._sandboxCopy(forwardingTo: nil)
+                duplicate._adoptIntoSandbox(copy)
+                entryCopies[ObjectIdentifier(element.entry)] = duplicate
+                nodes.append((duplicate, original.label, true))
+                return _CollectionElement(entry: duplicate, name: element.name, priority: element.priority)
+            }
+        }
+        copy.writer.withLock {
+            copy.records.collectionElements = copiedElements
+            copy.records.decorators = decorators
+            copy.hooks.extensionStorage = extensions
+        }
+        if let fallbacks {
+            copy.appendFallbacks(fallbacks.own.map(mirror), tail: mirror(fallbacks.tail))
+        }
+        return copy
+    }
+
+    /// The mirror of a shared fallback list (a module's), made once however many lists end with it; a loop
+    /// over the chain of tails, so a chain of modules does not deepen the stack.
+    private func mirror(_ list: _Fallbacks?) -> _Fallbacks? {
+        var pending: [_Fallbacks] = []
+        var cursor = list
+        while let current = cursor, listCopies[ObjectIdentifier(current)] == nil {
+            pending.append(current)
+            cursor = current.tail
+        }
+        var tail = cursor.flatMap { listCopies[ObjectIdentifier($0)] }
+        for original in pending.reversed() {
+            let copy = _Fallbacks(original.own.map(mirror), tail: tail)
+            listCopies[ObjectIdentifier(original)] = copy
+            tail = copy
+        }
+        return tail
+    }
+
+    /// Copies the forwarders, now that every entry they may forward to has a copy.
+    ///
+    /// A module's exports forward through a `_ModuleExportEntry` into the module's own container, which lookup does
+    /// not reach by fallbacks: that container is mirrored too, and the copy keeps resolving in the mirror.
+    func finish() {
+        while !forwarders.isEmpty || !elementForwarders.isEmpty {
+            let pendingElements = elementForwarders
+            elementForwarders = []
+            for (element, type, container) in pendingElements {
+                guard let scoped = element.entry.forwardTarget as? _ModuleExportEntry else { continue }
+                let scope = mirror(scoped.scope)
+                guard let target = entryCopies[ObjectIdentifier(scoped.target)] else { continue }
+                let copied = element.entry._sandboxCopy(forwardingTo: _ModuleExportEntry(target: target, scope: scope))
+                container.writer.withLock {
+                    container.records.collectionElements[type, default: []]
+                        .append(_CollectionElement(entry: copied, name: element.name, priority: element.priority))
+                }
+            }
+            let pending = forwarders
+            forwarders = []
+            for (original, container) in pending {
+                guard let target = original.forwardTarget else { continue }
+                let copiedTarget: (any _AnyEntry)?
+                if let scoped = target as? _ModuleExportEntry {
+                    let scope = mirror(scoped.scope)
+                    copiedTarget = entryCopies[ObjectIdentifier(scoped.target)].map {
+                        _ModuleExportEntry(target: $0, scope: scope)
+                    }
+                } else {
+                    copiedTarget = entryCopies[ObjectIdentifier(target)]
+                }
+                // A target outside every mirrored container is left out of the sandbox.
+                guard let copiedTarget else { continue }
+                _ = container.add(original._sandboxCopy(forwardingTo: copiedTarget))
+            }
+        }
+    }
+
+    /// Resolves `entry` at top level; returns why it failed, or nil.
+    ///
+    /// A start that fails with `depthLimitExceeded` is not reported as such: the innermost registration being
+    /// resolved then is resolved at top level first (and, when that fails the same way, its innermost one, and
+    /// so on), so that the start finds the deeper part recorded. Each registration is still resolved once.
+    func resolveTopLevel(_ entry: any _AnyEntry, in root: Container) -> ResolutionError? {
+        func attempt(_ entry: any _AnyEntry, _ container: Container) -> ResolutionError? {
+            do {
+                _ = try entry._resolveAny(container)
+                return nil
+            } catch {
+                return _asResolutionError(error)
+            }
+        }
+        defer { _ = memo.takeDeepest() }
+        var result = attempt(entry, root)
+        var budget = nodes.count + 1
+        while result?.code == .depthLimitExceeded, budget > 0, let deepest = memo.takeDeepest() {
+            var work = [deepest]
+            while let current = work.last, budget > 0 {
+                budget -= 1
+                let outcome = attempt(current.entry, current.container)
+                if outcome?.code == .depthLimitExceeded, let deeper = memo.takeDeepest(), deeper.entry !== current.entry
+                {
+                    work.append(deeper)
+                } else {
+                    work.removeLast()
+                }
+            }
+            result = attempt(entry, root)
+        }
+        return result
+    }
+
+    /// The recorded graph: nodes for every copied entry, edges for every recorded lookup between them.
+    func graph() -> DependencyGraph {
+        var ids: [UInt: String] = [:]
+        var graphNodes: [DependencyGraph.Node] = []
+        for (index, node) in nodes.enumerated() {
+            let id = "n\(index)"
+            ids[UInt(bitPattern: ObjectIdentifier(node.entry))] = id
+            lifetimeRank[id] = node.entry.objectScope.lifetimeRank
+            isolation[id] = _isolation(of: node.entry)
+            graphNodes.append(
+                DependencyGraph.Node(
+                    id: id, key: node.entry.key, container: node.container,
+                    scope: node.entry.objectScope.description, site: node.entry.site,
+                    isCollectionElement: node.isElement))
+        }
+        var edges: [DependencyGraph.Edge] = []
+        var seen = Set<DependencyGraph.Edge>()
+        // Every registration a lookup can have found (the mirrors hold them), by identity.
+        var entries: [UInt: any _AnyEntry] = [:]
+        for container in containers {
+            for entry in container.currentEntries { entries[UInt(bitPattern: ObjectIdentifier(entry))] = entry }
+        }
+        for edge in recorder.edges {
+            guard let from = edge.from.flatMap({ ids[$0] }), let to = ids[edge.to] ?? forwardedID(entries[edge.to], ids)
+            else {
+                continue
+            }
+            let graphEdge = DependencyGraph.Edge(from: from, to: to)
+            if from != to, seen.insert(graphEdge).inserted { edges.append(graphEdge) }
+        }
+        return DependencyGraph(nodes: graphNodes, edges: edges)
+    }
+
+    /// A lookup that found a forwarder counts as a dependency on what it forwards to.
+    private func forwardedID(_ found: (any _AnyEntry)?, _ ids: [UInt: String]) -> String? {
+        var entry = found
+        while let target = entry?.forwardTarget {
+            if let id = ids[UInt(bitPattern: ObjectIdentifier(target))] { return id }
+            entry = target
+        }
+        return nil
+    }
+}
