@@ -46,7 +46,6 @@ struct _Unowned<Object: AnyObject> {
     }
 }
 
-
 /// The object whose identity `identifier` is, which the caller knows to be alive, as a strong reference.
 ///
 /// For the tables that remember objects by identity (a thread's frames, the coordinator's creators, a recorder's
