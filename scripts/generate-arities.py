@@ -304,23 +304,32 @@ def factory_box(n):
 def maker(n):
     out = []
     w = out.append
-    w(f"/// Calls a `_Factory{n}` box{' with its argument' if n == 1 else ' with its arguments' if n else ''}.")
+    if n == 0:
+        w("/// Calls the factory an entry holds itself (a factory without arguments).")
+        w("@usableFromInline @frozen")
+        w("struct _Make0: _Maker {")
+        w("    @inlinable init() {}")
+        w("    @inlinable @inline(__always)")
+        w("    func make<Service>(_ resolver: any Resolver, entry: ServiceEntry<Service>) throws -> Service {")
+        w("        try entry.factory0!(resolver)")
+        w("    }")
+        w("    @inlinable func arguments() -> [Any] { [] }")
+        w("}")
+        return out
+    w(f"/// Calls a `_Factory{n}` box{' with its argument' if n == 1 else ' with its arguments'}.")
     w("@usableFromInline @frozen")
-    w(f"struct _Make{n}{'<' + ', '.join(letters(n)) + '>' if n else ''}: _Maker {{")
+    w(f"struct _Make{n}<{', '.join(letters(n))}>: _Maker {{")
     w("    @usableFromInline let box: _Unowned<AnyObject>")
     for l in letters(n):
         w(f"    @usableFromInline let {l.lower()}: {l}")
     init_params = ", ".join(["box: _Unowned<AnyObject>"] + [f"{l.lower()}: {l}" for l in letters(n)])
-    if n == 0:
-        w(f"    @inlinable init({init_params}) {{ self.box = box }}")
-    else:
-        w(f"    @inlinable init({init_params}) {{")
-        w("        self.box = box")
-        for v in lower(n):
-            w(f"        self.{v} = {v}")
-        w("    }")
+    w(f"    @inlinable init({init_params}) {{")
+    w("        self.box = box")
+    for v in lower(n):
+        w(f"        self.{v} = {v}")
+    w("    }")
     w("    @inlinable @inline(__always)")
-    w("    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {")
+    w("    func make<Service>(_ resolver: any Resolver, entry _: ServiceEntry<Service>) throws -> Service {")
     box = f"_Factory{n}<{', '.join(['Service'] + letters(n))}>"
     call = f"try $0.call({', '.join(['resolver'] + lower(n))})"
     line = f"        try box.assuming({box}.self).with {{ {call} }}"
@@ -342,8 +351,8 @@ def entry_resolve(n):
     if n == 0:
         w("    /// Resolves with no runtime arguments.")
         w("    ///")
-        w("    /// A shared instance is returned before the factory is touched. The factory is reached through a maker")
-        w("    /// that holds the box unretained, so a resolve retains nothing but the instance it returns.")
+        w("    /// A shared instance is returned before the factory is touched. The factory is the entry's own, called")
+        w("    /// through a maker that holds nothing, so a resolve retains nothing but the instance it returns.")
     else:
         w(f"    /// Resolves with {NUMBERS[n]} runtime argument{'s' if n > 1 else ''}.")
     w("    @inlinable @inline(__always)")
@@ -354,7 +363,7 @@ def entry_resolve(n):
     w(f"            return try _resolvePack({', '.join(['container'] + lower(n))})")
     w("        }")
     w("        if let shared = _sharedInstanceIfShared() { return shared }")
-    make = f"_Make{n}({', '.join(['box: factoryAddress!'] + [f'{v}: {v}' for v in lower(n)])})"
+    make = f"_Make{n}({', '.join(['box: factoryAddress!'] + [f'{v}: {v}' for v in lower(n)])})" if n else "_Make0()"
     out += wrapped("        ", "return try _resolve(", ["container", make], ")")
     w("    }")
     return out
@@ -381,14 +390,15 @@ def entry_resolve_scoped(n):
 
 def entry_arities():
     out = [HEADER, "//",
-           f"// The pack-free resolve path for factories of 0 to {FIXED} runtime arguments: the boxes that hold them, the",
-           "// makers through which a resolve calls them, and the entry's resolve methods for each arity. Functions",
+           f"// The pack-free resolve path for factories of 0 to {FIXED} runtime arguments: the boxes that hold them (a",
+           "// factory without arguments is held by its entry, ServiceEntry.swift), the makers through which a resolve",
+           "// calls them, and the entry's resolve methods for each arity. Functions",
            "// over parameter packs are not specialised by this compiler, so each arity has its own types; factories",
            "// of more arguments use `_FactoryBox` and `_MakePack` (ServiceEntry+Makers.swift).",
            "",
            "// MARK: - Boxes",
            ""]
-    for n in range(0, FIXED + 1):
+    for n in range(1, FIXED + 1):
         out += factory_box(n) + [""]
     out += ["// MARK: - Makers", ""]
     for n in range(0, FIXED + 1):
@@ -552,15 +562,19 @@ def register_method(n):
     w(f"        factory: @escaping @Sendable ({', '.join(['any Resolver'] + [f'Arg{i}' for i in range(1, n + 1)])}) throws -> Service")
     w("    ) -> ServiceEntry<Service> {")
     out += wrapped("        ", "let key = ServiceKey(", key_expression([f"Arg{i}" for i in range(1, n + 1)]), ")")
-    w(f"        return register(key, _Factory{n}(factory), kind: .arity{n}, site: RegistrationSite(file: file, line: line))")
+    if n == 0:
+        w("        return register(key, factory0: factory, site: RegistrationSite(file: file, line: line))")
+    else:
+        w(f"        return register(key, _Factory{n}(factory), kind: .arity{n}, site: RegistrationSite(file: file, line: line))")
     w("    }")
     return out
 
 
 def register_methods():
     out = [HEADER, "//",
-           f"// `register` for factories of 0 to {FIXED} runtime arguments: each stores a fixed-arity box (`_Factory0…{FIXED}`,",
-           "// ServiceEntry+Arities.swift) whose resolve path is pack-free. The form for any number of arguments is in",
+           f"// `register` for factories of 0 to {FIXED} runtime arguments: the entry holds a factory without arguments",
+           f"// itself, and one of 1 to {FIXED} arguments in a fixed-arity box (`_Factory1…{FIXED}`, ServiceEntry+Arities.swift),",
+           "// so that each resolve path is pack-free. The form for any number of arguments is in",
            "// Container+Registration.swift.",
            "",
            "extension Container {"]

@@ -61,8 +61,7 @@ extension ServiceEntry {
         }
         self.init(
             key: ServiceKey(serviceType: Service.self, argumentsType: argumentsType, name: nil, argumentCount: 0),
-            scope: objectScope, site: RegistrationSite(file: #fileID, line: #line), factory: _Factory0(call),
-            kind: .arity0)
+            scope: objectScope, site: RegistrationSite(file: #fileID, line: #line), factory0: call)
     }
 }
 

@@ -48,8 +48,7 @@ extension Container {
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let entry = ServiceEntry<Service>(
-            key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line),
-            factory: _Factory0(factory), kind: .arity0)
+            key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line), factory0: factory)
         entry.container = registryOwner
         writer.withLock {
             records.collectionElements[ObjectIdentifier(Service.self), default: []]

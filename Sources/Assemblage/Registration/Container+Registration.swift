@@ -46,7 +46,19 @@ extension Container {
         _ key: ServiceKey, _ box: AnyObject, kind: _FactoryKind,
         site: RegistrationSite
     ) -> ServiceEntry<Service> {
-        let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind)
+        register(ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind))
+    }
+
+    /// Registers a factory without runtime arguments (held by its entry).
+    func register<Service>(
+        _ key: ServiceKey, factory0: @escaping @Sendable (any Resolver) throws -> Service, site: RegistrationSite
+    ) -> ServiceEntry<Service> {
+        register(ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory0: factory0))
+    }
+
+    /// Adds `entry` and tells the behaviors.
+    func register<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
+        let key = entry.key
         entry.container = registryOwner
         let behaviors = add(entry)
         for behavior in behaviors {

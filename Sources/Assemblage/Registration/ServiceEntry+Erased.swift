@@ -85,8 +85,7 @@ extension ServiceEntry: _AnyEntry {
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
         if let target { return ServiceEntry(key: key, forwardingTo: target, site: site) }
         let copy = ServiceEntry(
-            key: key, scope: objectScope, site: site, factory: factory!,
-            kind: factoryKind)
+            key: key, scope: objectScope, site: site, factory: factory, kind: factoryKind, factory0: factory0)
         if let steps = words.object(.completions, as: AnyObject.self) {
             copy.words.exchangeRetained(.completions, steps)
         }

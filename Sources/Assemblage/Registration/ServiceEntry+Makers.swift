@@ -14,7 +14,8 @@ protocol _PackBoxMaking: AnyObject {
     func makePackBox() -> AnyObject
 }
 
-// The fixed-arity boxes `_Factory0…3` are generated: ServiceEntry+Arities.swift.
+// The fixed-arity boxes `_Factory1…3` are generated: ServiceEntry+Arities.swift (an entry holds a factory
+// without arguments itself).
 
 // MARK: - Makers
 
@@ -26,8 +27,9 @@ protocol _PackBoxMaking: AnyObject {
 /// of types, then needs no maker metadata per service type.
 @usableFromInline
 protocol _Maker {
-    /// Runs the factory, whose box makes `Service` (the entry's factory kind guarantees it).
-    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service
+    /// Runs the factory of `entry`, held by the entry or in a box that makes `Service` (the entry's factory kind
+    /// guarantees it).
+    func make<Service>(_ resolver: any Resolver, entry: ServiceEntry<Service>) throws -> Service
     /// The runtime arguments as a list (the `.multiton` scope's key).
     func arguments() -> [Any]
 }
@@ -43,7 +45,7 @@ struct _MakePack<each Arg>: _Maker {
         values = arguments
     }
     @usableFromInline
-    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
+    func make<Service>(_ resolver: any Resolver, entry _: ServiceEntry<Service>) throws -> Service {
         try box.assuming(_FactoryBox<Service, repeat each Arg>.self).with {
             try $0.call(resolver, repeat each values)
         }
@@ -59,7 +61,7 @@ struct _MakeClosure<Made>: _Maker {
         argumentList = arguments
         call = make
     }
-    func make<Service>(_ resolver: any Resolver, as: Service.Type) throws -> Service {
+    func make<Service>(_ resolver: any Resolver, entry _: ServiceEntry<Service>) throws -> Service {
         try call(resolver) as! Service  // Made is Service: the entry's closure path makes its own type
     }
     func arguments() -> [Any] { argumentList() }

@@ -22,8 +22,12 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The type of the runtime arguments (`Void` when there are none).
     public var argumentsType: Any.Type { key.argumentsType }
 
-    /// The factory: `_Factory0<Service>` … `_Factory3<Service, A, B, C>` for up to three arguments (specialised,
-    /// pack-free resolve paths), `_FactoryBox<Service, repeat each Arg>` for more; the key guarantees the types.
+    /// The factory of a registration without runtime arguments (``_FactoryKind/arity0``), the common case: held
+    /// here rather than in a box, so that registering allocates one object fewer and looks up no box type.
+    @usableFromInline let factory0: (@Sendable (any Resolver) throws -> Service)?
+    /// The factory of any other registration: `_Factory1<Service, A>` … `_Factory3<Service, A, B, C>` for one to
+    /// three arguments (specialised, pack-free resolve paths), `_FactoryBox<Service, repeat each Arg>` for more, the
+    /// isolated boxes; the key guarantees the types.
     @usableFromInline let factory: AnyObject?
     /// ``factory``, unowned (the entry holds it): the hot path reaches the box with no reference-count traffic.
     @usableFromInline let factoryAddress: _Unowned<AnyObject>?
@@ -53,10 +57,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         return made
     }
 
-    init(key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject, kind: _FactoryKind) {
+    init(
+        key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject?, kind: _FactoryKind,
+        factory0: (@Sendable (any Resolver) throws -> Service)? = nil
+    ) {
         self.key = key
+        self.factory0 = factory0
         self.factory = factory
-        self.factoryAddress = _Unowned(factory)
+        self.factoryAddress = factory.map(_Unowned.init)
         self.factoryKind = kind
         self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
         self.forwarded = nil
@@ -69,8 +77,17 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// A forwarding entry. When `target` is a ``_ModuleExportEntry`` around a `ServiceEntry<Service>` (a module's
     /// export of its own registration), the entry forwards with its type known: ``scopedKind``, whose resolve
     /// paths call the target's typed paths directly instead of the type-erased ones.
+    /// A registration whose factory takes no runtime arguments.
+    convenience init(
+        key: ServiceKey, scope: ObjectScope, site: RegistrationSite,
+        factory0: @escaping @Sendable (any Resolver) throws -> Service
+    ) {
+        self.init(key: key, scope: scope, site: site, factory: nil, kind: .arity0, factory0: factory0)
+    }
+
     init(key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite) {
         self.key = key
+        self.factory0 = nil
         self.factory = nil
         if let scoped = target as? _ModuleExportEntry, scoped.target is ServiceEntry<Service> {
             self.factoryAddress = _Unowned(scoped)
@@ -255,7 +272,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if let made = words.object(.packBox, as: AnyObject.self) { return made }
         return _Coordinator.shared.withLock {
             if let made = words.object(.packBox, as: AnyObject.self) { return made }
-            let made = (factory as! any _PackBoxMaking).makePackBox()
+            let made = factory0.map { _FactoryBox<Service>($0) } ?? (factory as! any _PackBoxMaking).makePackBox()
             words.exchangeRetained(.packBox, made)
             return made
         }
@@ -390,7 +407,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         _ make: M
     ) throws -> Service {
         do {
-            return try make.make(container, as: Service.self)
+            return try make.make(container, entry: self)
         } catch {
             throw state.factoryFailure(error, key)
         }
