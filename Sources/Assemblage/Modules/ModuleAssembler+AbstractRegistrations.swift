@@ -24,13 +24,13 @@ extension ModuleAssembler {
     ) -> [ModuleAssemblyError.Problem] {
         func pathOf(_ record: _ModuleRecord) -> [String] {
             let path = tree.path(to: record.type.type)
-            return path.isEmpty ? [record.type.name] : path
+            return path.isEmpty ? [record.name] : path
         }
         var declaring: [(container: Container, module: String, path: [String], declarations: [_AbstractRegistration])]
         declaring = records.compactMap { record in
             let declarations = record.container.abstractRegistrations
             if declarations.isEmpty { return nil }
-            return (record.container, record.type.name, pathOf(record), declarations)
+            return (record.container, record.name, pathOf(record), declarations)
         }
         for record in records {
             for replaced in record.type.type.replaces where replaced._declaresOnlyAbstractRegistrations {
@@ -40,7 +40,7 @@ extension ModuleAssembler {
                 module.assemble(container: scratch)
                 let declarations = scratch.abstractRegistrations
                 if declarations.isEmpty { continue }
-                declaring.append((record.container, record.type.name, pathOf(record), declarations))
+                declaring.append((record.container, record.name, pathOf(record), declarations))
             }
         }
         let rootDeclarations = root.abstractRegistrations

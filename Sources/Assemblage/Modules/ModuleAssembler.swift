@@ -113,7 +113,7 @@ public final class ModuleAssembler: Sendable {
                 do { try validation(node.type.type) } catch {
                     failures.append(
                         .init(
-                            .assemblyValidationFailed, module: node.type.name,
+                            .assemblyValidationFailed, module: node.name,
                             path: plan.path(to: position), related: ["\(error)"]))
                 }
             }
@@ -122,26 +122,29 @@ public final class ModuleAssembler: Sendable {
 
         let graph = _ModuleGraphContext(tree: plan.tree)
         let exportIndex = _FallbackIndex()
-        var byNode: [Int: _ModuleRecord] = [:]
-        for (position, node) in plan.nodes.enumerated() {
-            if case .parent(let record) = node.source { byNode[position] = record }
+        // Node → its record: the parent's modules now, this assembler's as they are made.
+        var byNode = [_ModuleRecord?](repeating: nil, count: plan.nodes.count)
+        for position in plan.nodes.indices {
+            if case .parent(let record) = plan.nodes[position].source { byNode[position] = record }
         }
         var records: [_ModuleRecord] = []
+        records.reserveCapacity(plan.order.count)
         var instances: [any ModuleAssembly] = []
+        instances.reserveCapacity(plan.order.count)
         for position in plan.order {
-            let node = plan.nodes[position]
-            guard case .instance(let instance) = node.source else { continue }
-            let exports = Container(label: "\(node.type.name) (exports)")
+            guard case .instance(let instance) = plan.nodes[position].source else { continue }
+            let name = plan.nodes[position].name
+            let exports = Container(label: name + " (exports)")
             let scope = _ModuleExporter(
-                module: node.type.name, exports: exports, graph: graph,
+                module: name, exports: exports, graph: graph,
                 index: (exportIndex, records.count))
-            let container = Container(behaviors: [scope], label: node.type.name)
-            let dependencies = node.dependencies.compactMap { byNode[$0] }
+            let container = Container(behaviors: [scope], label: name)
+            let dependencies = plan.nodes[position].dependencies.compactMap { byNode[$0] }
             Self.wire(container, to: dependencies)
             let lookupList = container.fallbackListForSharing()
             if seesParent, let parent { container.appendFallbacks([parent.root]) }
             let record = _ModuleRecord(
-                type: node.type, container: container, exports: exports,
+                type: plan.nodes[position].type, name: name, container: container, exports: exports,
                 lookupList: lookupList, dependencies: dependencies, scope: scope)
             byNode[position] = record
             records.append(record)
@@ -149,6 +152,7 @@ public final class ModuleAssembler: Sendable {
         }
 
         var index: [ObjectIdentifier: _ModuleRecord] = [:]
+        index.reserveCapacity(plan.requested.count)
         for (id, position) in plan.requested {
             if case .instance = plan.nodes[position].source { index[id] = byNode[position] }
         }
@@ -162,8 +166,8 @@ public final class ModuleAssembler: Sendable {
             }
             index[base] = index[target]
         }
-        graph.install(dynamicTargets: index.mapValues(\.container))
-        graph.install(modules: records.map { ($0.type.name, $0.container) })
+        graph.install(dynamicTargets: index)
+        graph.install(modules: records.map { ($0.name, $0.container) })
 
         // The root knows its graph (for `Resolver.moduleTree`), but is no module's scope.
         let root = Container(
@@ -191,7 +195,7 @@ public final class ModuleAssembler: Sendable {
             for failure in record.scope.createEagerServices(in: record.container) {
                 failures.append(
                     .init(
-                        .eagerSingletonFailed, module: record.type.name, path: [record.type.name],
+                        .eagerSingletonFailed, module: record.name, path: [record.name],
                         key: failure.key, resolutionError: failure.error))
             }
         }

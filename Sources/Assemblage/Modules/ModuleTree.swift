@@ -30,12 +30,12 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
 
     init(inputs: [String], pulledIn: [(module: String, by: String)], standIns: [String: String]) {
         self.inputs = inputs
-        let inputSet = Set(inputs)
-        self.pulledIn = pulledIn.filter { !inputSet.contains($0.module) }
+        // Few modules are passed in: searching them costs less than hashing every module's name into a set.
+        let inputSet = inputs.count > 8 ? Set(inputs) : nil
+        self.pulledIn = pulledIn.filter { inputSet?.contains($0.module) ?? !inputs.contains($0.module) }
         self.standIns = standIns
-        var sources: [String: String] = [:]
-        for entry in self.pulledIn where sources[entry.module] == nil { sources[entry.module] = entry.by }
-        self.sources = sources
+        // The first source of each module wins; one hash per module.
+        sources = Dictionary(self.pulledIn.lazy.map { ($0.module, $0.by) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Every module in the tree: the modules passed in, then the others in the order they were pulled in.
