@@ -131,6 +131,12 @@ public final class ModuleAssembler: Sendable {
         records.reserveCapacity(plan.order.count)
         var instances: [any ModuleAssembly] = []
         instances.reserveCapacity(plan.order.count)
+        // The modules some module here depends on other than last: their exports fall back to their dependencies'
+        // (see `wire`).
+        var searchedInside = [Bool](repeating: false, count: plan.nodes.count)
+        for position in plan.order {
+            for dependency in plan.nodes[position].dependencies.dropLast() { searchedInside[dependency] = true }
+        }
         for position in plan.order {
             guard case .instance(let instance) = plan.nodes[position].source else { continue }
             let name = plan.nodes[position].name
@@ -142,10 +148,12 @@ public final class ModuleAssembler: Sendable {
             let dependencies = plan.nodes[position].dependencies.compactMap { byNode[$0] }
             Self.wire(container, to: dependencies)
             let lookupList = container.fallbackListForSharing()
+            let exportsFallBack = searchedInside[position] && lookupList != nil
+            if exportsFallBack { exports.appendFallbacks([], tail: lookupList) }
             if seesParent, let parent { container.appendFallbacks([parent.root]) }
             let record = _ModuleRecord(
                 type: plan.nodes[position].type, name: name, container: container, exports: exports,
-                lookupList: lookupList, dependencies: dependencies, scope: scope)
+                lookupList: lookupList, exportsFallBack: exportsFallBack, dependencies: dependencies, scope: scope)
             byNode[position] = record
             records.append(record)
             instances.append(instance)
@@ -230,25 +238,30 @@ public final class ModuleAssembler: Sendable {
         self.failure = failure
     }
 
-    /// Makes `container` fall back to the exports of `dependencies`, transitively, depth-first in declared
-    /// order: the earlier dependencies' exports and lists copied (each container once), then the last
-    /// dependency's exports and its list, shared. A later copy of a container already listed is harmless
-    /// (lookup takes the first match), so the shared tail is never filtered.
+    /// Makes `container` fall back to the exports of `dependencies`, transitively, depth-first in declared order.
     ///
-    /// - Complexity: O(1) for a module with one dependency; for more, the size of all but the last
-    ///   dependency's closure.
+    /// The scope lists each dependency's exports, in order. The exports of a module that some module depends on
+    /// other than last fall back to that module's own list (the assembler sets it after wiring the module), so a
+    /// lookup that reaches them goes on into that module's dependencies; the last dependency's list, when its
+    /// exports do not, ends the scope's list, shared. Either way the scope searches its whole closure in the order
+    /// of a depth-first walk, while each module lists only its own dependencies. A container reached again
+    /// through another path (a diamond) answers as it did the first time: lookup takes the first match.
+    ///
+    /// A chain of modules (each the last dependency of the next) is a chain of shared lists, as it always was, so
+    /// that nothing walks it, or tears it down, recursively. A module of a parent assembler whose exports do not
+    /// fall back is listed with its list's containers, copied.
+    ///
+    /// - Complexity: O(dependencies), plus the size of the lists copied for a parent's modules.
     static func wire(_ container: Container, to dependencies: [_ModuleRecord]) {
         guard let last = dependencies.last else { return }
-        var prefix: [Container] = []
-        var seen = Set<ObjectIdentifier>()
+        var list: [Container] = []
+        list.reserveCapacity(dependencies.count)
         for dependency in dependencies.dropLast() {
-            for fallback in [dependency.exports] + (dependency.lookupList?.containers ?? [])
-            where seen.insert(ObjectIdentifier(fallback)).inserted {
-                prefix.append(fallback)
-            }
+            list.append(dependency.exports)
+            if !dependency.exportsFallBack, let closure = dependency.lookupList { list += closure.containers }
         }
-        if !seen.contains(ObjectIdentifier(last.exports)) { prefix.append(last.exports) }
-        container.appendFallbacks(prefix, tail: last.lookupList)
+        list.append(last.exports)
+        container.appendFallbacks(list, tail: last.exportsFallBack ? nil : last.lookupList)
     }
 
     /// Resolves from every module of the graph (and then from the parent's modules).

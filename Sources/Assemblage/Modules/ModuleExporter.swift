@@ -2,15 +2,18 @@
 //
 // Each module has two containers:
 // - its *scope* (`Container(label: "FeedModule")`): the module registers into it, and it falls back to the
-//   exports of every module it depends on (transitively, depth-first in declared order, each once);
-// - its *exports* (`"FeedModule (exports)"`): one forwarding entry per registration of the scope, with no
-//   fallbacks of its own. A forwarding entry resolves its registration *with the module's scope as the
-//   resolver*, wherever the lookup started.
+//   exports of the modules it depends on, in declared order;
+// - its *exports* (`"FeedModule (exports)"`): one forwarding entry per registration of the scope. A forwarding
+//   entry resolves its registration *with the module's scope as the resolver*, wherever the lookup started.
+//   The exports of a module that another depends on other than last also fall back to the module's own list
+//   (see `ModuleAssembler.wire`).
 //
 // A plain fallback would run a dependency's factory with the resolver where the lookup started (Swinject's
 // overlay semantics), so a module's factories would see whatever the dependent or the app root registers.
-// Going through exports keeps every factory in its own module's scope, and keeps lookup linear: exports
-// have no fallbacks, so a miss costs one probe per module in the closure, never a walk of a diamond twice.
+// Going through exports keeps every factory in its own module's scope. A scope searches the exports of its
+// whole closure, depth-first in declared order, while each module lists only its own dependencies; the core's
+// search stops probing a container reached twice (a diamond) once it has probed more than a few, so a miss
+// stays linear in the size of the closure.
 //
 // The exports are filled by a `Behavior` on the scope (`_ModuleExporter`), so registrations made after
 // assembly (in `loaded`, or by contributions) are exported too.
