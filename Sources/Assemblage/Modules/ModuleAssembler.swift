@@ -50,13 +50,14 @@
 ///
 /// A module assembler is `Sendable`; keep it (or its ``resolver``) alive as long as you resolve from it.
 public final class ModuleAssembler: Sendable {
-    /// Falls back to every module's exports, in assembly order, then to the parent's root.
-    let root: Container
     /// The modules this assembler assembled, in assembly order.
     let records: [_ModuleRecord]
     /// Every module type asked for in this graph (passed in, declared or replaced) → the module standing for it.
     let index: [ObjectIdentifier: _ModuleRecord]
     let graph: _ModuleGraphContext
+    /// Falls back to every module's exports, in assembly order, then to the parent's root. Declared after the
+    /// records and the graph, so that it lets go of the modules last, dependents first (see `_ModuleExporter`).
+    let root: Container
     let planWarnings: [ModuleAssemblyError.Problem]
 
     /// The assembler whose modules this one reuses.
@@ -179,7 +180,10 @@ public final class ModuleAssembler: Sendable {
 
         // The root knows its graph (for `Resolver.moduleTree`), but is no module's scope.
         let root = Container(
-            behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
+            behaviors: [
+                _ModuleExporter(
+                    module: nil, exports: nil, graph: graph, exportsDependentsFirst: records.reversed().map(\.exports))
+            ],
             label: "ModuleAssembler")
         root.appendFallbacks(
             records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,

@@ -40,10 +40,15 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     /// exports) and this module's position in assembly order.
     private(set) weak var exportIndex: _FallbackIndex?
     let position: Int
+    /// For an assembler's root: its modules' exports, dependents first. The root's fallback list holds them in
+    /// assembly order, dependencies first; held here too, they go away dependents first once both have let go
+    /// (a container's fallbacks before its behaviors), so that freeing one module's exports frees none of the
+    /// exports it falls back to, and a deep graph is not torn down recursively.
+    private let exportsDependentsFirst: [Container]
 
     init(
         module: String?, exports: Container?, graph: _ModuleGraphContext?,
-        index: (index: _FallbackIndex, position: Int)? = nil
+        index: (index: _FallbackIndex, position: Int)? = nil, exportsDependentsFirst: [Container] = []
     ) {
         self.module = module
         self.exports = exports
@@ -51,6 +56,7 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
         tree = graph?.tree
         exportIndex = index?.index
         position = index?.position ?? 0
+        self.exportsDependentsFirst = exportsDependentsFirst
     }
 
     /// Exports a new registration: a forwarding entry that resolves it in this module's scope.
