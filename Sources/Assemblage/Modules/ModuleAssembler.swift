@@ -199,7 +199,8 @@ public final class ModuleAssembler: Sendable {
 
         let abstractProblems = Self.checkAbstractRegistrations(
             records: records, root: root, parent: parent, inputs: modules, tree: plan.tree,
-            placeholders: overrideBehavior.usesAbstractPlaceholders)
+            placeholders: overrideBehavior.usesAbstractPlaceholders,
+            modulesDeclare: graph.declaresAbstractRegistrations)
         guard abstractProblems.isEmpty else { throw ModuleAssemblyError(abstractProblems) }
 
         var failures: [ModuleAssemblyError.Problem] = []

@@ -58,6 +58,8 @@ final class _ModuleGraphContext: Sendable {
         /// Every module assembled here, in assembly order: its type name and its scope.
         var modules: [(name: String, container: Container)] = []
         var warnings: [ModuleAssemblyError.Problem] = []
+        /// Whether a module of this graph declared an abstract registration.
+        var declaresAbstractRegistrations = false
     }
     private let state = _Locked(State())
     /// How the assembler pulled each module in.
@@ -89,6 +91,12 @@ final class _ModuleGraphContext: Sendable {
     }
 
     var warnings: [ModuleAssemblyError.Problem] { state.withLock { $0.warnings } }
+
+    /// Records that a module of this graph declared an abstract registration.
+    func noteAbstractDeclaration() { state.withLock { $0.declaresAbstractRegistrations = true } }
+
+    /// Whether a module of this graph declared an abstract registration (see `noteAbstractDeclaration()`).
+    var declaresAbstractRegistrations: Bool { state.withLock { $0.declaresAbstractRegistrations } }
 }
 
 /// The module graph as planned before anything is registered: which module stands for each type asked
@@ -248,7 +256,17 @@ struct _Replacements {
 /// cycle. The walk keeps its own stack of frames, so its depth is bounded by memory, not by the thread's
 /// stack.
 struct _Walk {
-    typealias Choice = (type: _ModuleType, source: _ModulePlan.Source)
+    /// The module chosen to stand for a module type asked for, and where it comes from. A struct rather than a
+    /// tuple: an optional tuple with an existential inside is copied through the runtime's generic witnesses.
+    struct Choice {
+        let type: _ModuleType
+        let source: _ModulePlan.Source
+
+        init(_ type: _ModuleType, _ source: _ModulePlan.Source) {
+            self.type = type
+            self.source = source
+        }
+    }
 
     let explicit: [ObjectIdentifier: any ModuleAssembly]
     let usesDefaultOverrides: Bool
@@ -269,23 +287,23 @@ struct _Walk {
     /// Every module type asked for, with how it was first asked for and what was chosen for it: one table for both,
     /// since every request needs both.
     private var requests: [ObjectIdentifier: Request] = [:]
-    /// The module types in the order they were first asked for.
-    private var requestOrder: [ObjectIdentifier] = []
+    /// The module types in the order they were first asked for, each with the node that first asked for it.
+    private var requestOrder: [(id: ObjectIdentifier, parent: Int?, type: _ModuleType)] = []
 
     /// How each module asked for was pulled in, and which module of this assembler stands for it when another does.
     func tree(inputs: [String]) -> ModuleTree {
         var pulledIn: [(module: String, by: String)] = []
         pulledIn.reserveCapacity(requestOrder.count)
         var standIns: [String: String] = [:]
-        for id in requestOrder {
-            guard let first = requests[id] else { continue }
+        for first in requestOrder {
             // The module standing for the request, when this assembler assembles it; its name is the request's
             // name when it is the requested type itself (the common case), so no name is spelled again.
-            var standIn: _ModulePlan.Node?
-            if let index = plan.requested[id], case .instance = plan.nodes[index].source { standIn = plan.nodes[index] }
-            let name = standIn.flatMap { $0.type == first.type ? $0.name : nil } ?? first.type.name
+            var standIn: Int?
+            if let index = plan.requested[first.id], case .instance = plan.nodes[index].source { standIn = index }
+            let name =
+                standIn.flatMap { plan.nodes[$0].type == first.type ? plan.nodes[$0].name : nil } ?? first.type.name
             if let parent = first.parent { pulledIn.append((name, plan.nodes[parent].name)) }
-            if let standIn, standIn.name != name { standIns[name] = standIn.name }
+            if let standIn, plan.nodes[standIn].name != name { standIns[name] = plan.nodes[standIn].name }
         }
         return ModuleTree(inputs: inputs, pulledIn: pulledIn, standIns: standIns)
     }
@@ -373,7 +391,7 @@ struct _Walk {
         } else {
             choice = choose(requested, from: parentNode, replacements: replacements.map)
             requests[requested.id] = Request(parent: parentNode, type: requested, choice: choice)
-            requestOrder.append(requested.id)
+            requestOrder.append((requested.id, parentNode, requested))
         }
         guard let choice else { return nil }
         if let index = nodeByType[choice.type.id] {
@@ -435,8 +453,8 @@ struct _Walk {
             target = next
         }
         func path() -> [String] { (parentNode.map { plan.path(to: $0) } ?? []) + [requested.name] }
-        if let record = parent?.record(for: target.id) { return (record.type, .parent(record)) }
-        if let module = explicit[target.id] { return (target, .instance(module)) }
+        if let record = parent?.record(for: target.id) { return Choice(record.type, .parent(record)) }
+        if let module = explicit[target.id] { return Choice(target, .instance(module)) }
         if usesDefaultOverrides, let base = target.type as? any DefaultModuleAssemblyOverride.Type {
             let override = _ModuleType(_overrideType(of: base))
             guard override.replaces.contains(target) else {
@@ -444,14 +462,14 @@ struct _Walk {
                     .init(.invalidDefaultOverride, module: target.name, path: path(), related: [override.name]))
                 return nil
             }
-            if let record = parent?.record(for: override.id) { return (record.type, .parent(record)) }
+            if let record = parent?.record(for: override.id) { return Choice(record.type, .parent(record)) }
             let instance = explicit[override.id] ?? _overrideInstance(of: base)
-            return (override, .instance(instance))
+            return Choice(override, .instance(instance))
         }
         // The requirement answers without a conformance scan; the cast covers a conformance to
         // AutoInitModuleAssembly declared apart from (after) the type's ModuleAssembly conformance.
-        if let made = target.type._makeIfAutoInit() { return (target, .instance(made)) }
-        if let auto = target.type as? any AutoInitModuleAssembly.Type { return (target, .instance(auto.init())) }
+        if let made = target.type._makeIfAutoInit() { return Choice(target, .instance(made)) }
+        if let auto = target.type as? any AutoInitModuleAssembly.Type { return Choice(target, .instance(auto.init())) }
         problems.add(.init(.moduleNotProvided, module: target.name, path: path()))
         return nil
     }
