@@ -204,8 +204,8 @@ public final class ModuleAssembler: Sendable {
         guard abstractProblems.isEmpty else { throw ModuleAssemblyError(abstractProblems) }
 
         var failures: [ModuleAssemblyError.Problem] = []
-        for record in records {
-            for failure in record.scope.createEagerServices(in: record.container) {
+        for record in graph.hasEagerRegistrations ? records : [] {
+            for failure in record.container._createEagerServices() {
                 failures.append(
                     .init(
                         .eagerSingletonFailed, module: record.name, path: [record.name],

@@ -19,10 +19,10 @@
 // assembly (in `loaded`, or by contributions) are exported too.
 
 /// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its
-/// exports, its module graph, and its eager registrations. Stored as a `Behavior` of the container.
+/// exports and its module graph. Stored as a `Behavior` of the container.
 final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationHints, @unchecked Sendable {
     // @unchecked Sendable: `module` is immutable; `exports` and `graph` are weak references written only
-    // in `init`; `eager` is a locked box.
+    // in `init`.
 
     /// The module's type name, or nil for a container that is not a module's scope.
     let module: String?
@@ -33,8 +33,6 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     /// The graph's module tree, kept by value so that a resolver still tells how its modules were pulled in after
     /// the assembler that planned them is gone (the tree's arrays are shared, not copied, between the modules).
     let tree: ModuleTree?
-    /// Registrations marked with ``ServiceEntry/eager()``, in the order they were marked.
-    let eager = _Locked<[_EagerService]>([])
 
     /// The assembler's export index (weak: the root's fallback list owns it, and it holds this module's
     /// exports) and this module's position in assembly order.
@@ -113,24 +111,33 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
         }
     }
 
-    /// Creates every eager registration in `container`; returns the failures, in order.
-    func createEagerServices(in container: Container) -> [(key: ServiceKey, error: ResolutionError)] {
-        var failures: [(key: ServiceKey, error: ResolutionError)] = []
-        for service in eager.withLock({ $0 }) {
-            do {
-                try service.create(container)
-            } catch {
-                failures.append((service.key, _asResolutionError(error)))
-            }
-        }
-        return failures
-    }
 }
 
 /// A registration to create when its module assembler finishes (see ``ServiceEntry/eager()``).
 struct _EagerService: Sendable {
     let key: ServiceKey
     let create: @Sendable (Container) throws -> Void
+}
+
+/// The registrations of a container marked with ``ServiceEntry/eager()``, in the order they were marked, each
+/// once. Kept in the container's extension state, so that the many containers with none keep nothing for them.
+struct _EagerServices: Sendable {
+    var services: [_EagerService] = []
+}
+
+extension Container {
+    /// Creates every eager registration of this container; returns the failures, in order.
+    func _createEagerServices() -> [(key: ServiceKey, error: ResolutionError)] {
+        var failures: [(key: ServiceKey, error: ResolutionError)] = []
+        for service in extensionState(_EagerServices.self, default: _EagerServices()).services {
+            do {
+                try service.create(self)
+            } catch {
+                failures.append((service.key, _asResolutionError(error)))
+            }
+        }
+        return failures
+    }
 }
 
 extension Container {

@@ -60,6 +60,8 @@ final class _ModuleGraphContext: Sendable {
         var warnings: [ModuleAssemblyError.Problem] = []
         /// Whether a module of this graph declared an abstract registration.
         var declaresAbstractRegistrations = false
+        /// Whether a module of this graph marked a registration eager.
+        var hasEagerRegistrations = false
     }
     private let state = _Locked(State())
     /// How the assembler pulled each module in.
@@ -97,6 +99,12 @@ final class _ModuleGraphContext: Sendable {
 
     /// Whether a module of this graph declared an abstract registration (see `noteAbstractDeclaration()`).
     var declaresAbstractRegistrations: Bool { state.withLock { $0.declaresAbstractRegistrations } }
+
+    /// Records that a module of this graph marked a registration eager.
+    func noteEagerRegistration() { state.withLock { $0.hasEagerRegistrations = true } }
+
+    /// Whether a module of this graph marked a registration eager (see `noteEagerRegistration()`).
+    var hasEagerRegistrations: Bool { state.withLock { $0.hasEagerRegistrations } }
 }
 
 /// The module graph as planned before anything is registered: which module stands for each type asked
