@@ -10,7 +10,6 @@ struct _ModuleType: @unchecked Sendable, Hashable {
     /// The type's name as `String(describing:)` spells it, without the dynamic casts that `String(describing:)`
     /// makes first (each first cast of a type scans every protocol conformance in the process).
     var name: String { _typeName(type, qualified: false) }
-    var dependencies: [_ModuleType] { type.dependencies.map(_ModuleType.init) }
     var replaces: [_ModuleType] { type.replaces.map(_ModuleType.init) }
 
     static func == (lhs: _ModuleType, rhs: _ModuleType) -> Bool { lhs.id == rhs.id }
@@ -326,7 +325,8 @@ struct _Walk {
     /// A module being walked: its dependencies, the modules it replaces, and the next dependency to visit.
     private struct Frame {
         let node: Int
-        let dependencies: [_ModuleType]
+        /// As the module declares them (each wrapped when visited, rather than all copied into a new array).
+        let dependencies: [any ModuleAssembly.Type]
         let replaces: [_ModuleType]
         var next = 0
         /// The dependencies found so far, as a set once there are too many to search the node's list.
@@ -354,7 +354,7 @@ struct _Walk {
                 plan.order.append(frame.node)
                 continue
             }
-            let dependency = frames[top].dependencies[frames[top].next]
+            let dependency = _ModuleType(frames[top].dependencies[frames[top].next])
             frames[top].next += 1
             let node = frames[top].node
             let type = plan.nodes[node].type
@@ -430,7 +430,7 @@ struct _Walk {
             }
         }
         framePosition[index] = frames.count
-        frames.append(Frame(node: index, dependencies: choice.type.dependencies, replaces: replaces))
+        frames.append(Frame(node: index, dependencies: choice.type.type.dependencies, replaces: replaces))
         return index
     }
 
