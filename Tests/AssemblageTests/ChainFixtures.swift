@@ -123,3 +123,37 @@ private func moduleType<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDig
 func chainModuleRoot(length: Int) -> any ModuleAssembly {
     chainModuleType(100_000 - length)._makeIfAutoInit()!
 }
+
+/// Module number `A B C D E` of a ladder: depends on the next number first (up to 99,999) and on
+/// ``LadderLeafModule`` last, so that every module but the last is a dependency other than last; registers its
+/// number as an `Int` named `"ladder n"`.
+struct LadderModule<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDigit, E: ChainDigit>: AutoInitModuleAssembly {
+    static var number: Int { chainNumber(A.self, B.self, C.self, D.self, E.self) }
+    static var dependencies: [any ModuleAssembly.Type] {
+        number < 99_999 ? [ladderModuleType(number + 1), LadderLeafModule.self] : [LadderLeafModule.self]
+    }
+    func assemble(container: Container) {
+        let number = Self.number
+        container.register(Int.self, name: "ladder \(number)") { _ in number }
+    }
+}
+
+/// The last dependency of every ``LadderModule``: registers `"leaf"`.
+struct LadderLeafModule: AutoInitModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [] }
+    func assemble(container: Container) { container.register(String.self) { _ in "leaf" } }
+}
+
+/// The ladder module type numbered `number`.
+func ladderModuleType(_ number: Int) -> any ModuleAssembly.Type {
+    precondition((0..<100_000).contains(number), "ladder numbers have five digits")
+    return ladderType(
+        digit(number / 10_000), digit(number / 1_000 % 10), digit(number / 100 % 10),
+        digit(number / 10 % 10), digit(number % 10))
+}
+
+private func ladderType<A: ChainDigit, B: ChainDigit, C: ChainDigit, D: ChainDigit, E: ChainDigit>(
+    _: A.Type, _: B.Type, _: C.Type, _: D.Type, _: E.Type
+) -> any ModuleAssembly.Type {
+    LadderModule<A, B, C, D, E>.self
+}

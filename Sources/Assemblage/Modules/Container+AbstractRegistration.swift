@@ -106,6 +106,8 @@ extension Container {
         updateExtensionState(_AbstractRegistrations.self, default: _AbstractRegistrations()) {
             $0.declarations.append(declaration)
         }
+        // A module assembler reads the declarations of its modules only when one of them declared any.
+        _moduleExporter(creating: false)?.graph?.noteAbstractDeclaration()
     }
 
     /// Registers a forwarding entry into the providing module's scope, told to the container's behaviors like any

@@ -17,20 +17,23 @@ extension ModuleAssembler {
     /// A replaced module that only declares abstract registrations (Knit's `AbstractAssembly`) is not assembled,
     /// but its declarations are checked against the module replacing it: they are read by assembling it into a
     /// container of its own, which is then dropped.
+    ///
+    /// `modulesDeclare` tells whether any module of `records` declared an abstract registration (when not, their
+    /// containers are not read).
     static func checkAbstractRegistrations(
         records: [_ModuleRecord], root: Container, parent: ModuleAssembler?,
         inputs: [any ModuleAssembly], tree: ModuleTree,
-        placeholders: Bool
+        placeholders: Bool, modulesDeclare: Bool = true
     ) -> [ModuleAssemblyError.Problem] {
         func pathOf(_ record: _ModuleRecord) -> [String] {
             let path = tree.path(to: record.type.type)
-            return path.isEmpty ? [record.type.name] : path
+            return path.isEmpty ? [record.name] : path
         }
         var declaring: [(container: Container, module: String, path: [String], declarations: [_AbstractRegistration])]
-        declaring = records.compactMap { record in
+        declaring = (modulesDeclare ? records : []).compactMap { record in
             let declarations = record.container.abstractRegistrations
             if declarations.isEmpty { return nil }
-            return (record.container, record.type.name, pathOf(record), declarations)
+            return (record.container, record.name, pathOf(record), declarations)
         }
         for record in records {
             for replaced in record.type.type.replaces where replaced._declaresOnlyAbstractRegistrations {
@@ -40,7 +43,7 @@ extension ModuleAssembler {
                 module.assemble(container: scratch)
                 let declarations = scratch.abstractRegistrations
                 if declarations.isEmpty { continue }
-                declaring.append((record.container, record.type.name, pathOf(record), declarations))
+                declaring.append((record.container, record.name, pathOf(record), declarations))
             }
         }
         let rootDeclarations = root.abstractRegistrations

@@ -122,7 +122,7 @@ extension ModuleAssembler {
         var known: [String] = []
         var assembler: ModuleAssembler? = self
         while let current = assembler {
-            known.append(contentsOf: current.records.map(\.type.name))
+            known.append(contentsOf: current.records.map(\.name))
             assembler = current.parent
         }
         throw ModuleAssemblyError([.init(.moduleNotInGraph, module: name, path: [name], related: known)])

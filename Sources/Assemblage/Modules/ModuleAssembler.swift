@@ -50,13 +50,14 @@
 ///
 /// A module assembler is `Sendable`; keep it (or its ``resolver``) alive as long as you resolve from it.
 public final class ModuleAssembler: Sendable {
-    /// Falls back to every module's exports, in assembly order, then to the parent's root.
-    let root: Container
     /// The modules this assembler assembled, in assembly order.
     let records: [_ModuleRecord]
     /// Every module type asked for in this graph (passed in, declared or replaced) → the module standing for it.
     let index: [ObjectIdentifier: _ModuleRecord]
     let graph: _ModuleGraphContext
+    /// Falls back to every module's exports, in assembly order, then to the parent's root. Declared after the
+    /// records and the graph, so that it lets go of the modules last, dependents first (see `_ModuleExporter`).
+    let root: Container
     let planWarnings: [ModuleAssemblyError.Problem]
 
     /// The assembler whose modules this one reuses.
@@ -113,7 +114,7 @@ public final class ModuleAssembler: Sendable {
                 do { try validation(node.type.type) } catch {
                     failures.append(
                         .init(
-                            .assemblyValidationFailed, module: node.type.name,
+                            .assemblyValidationFailed, module: node.name,
                             path: plan.path(to: position), related: ["\(error)"]))
                 }
             }
@@ -122,33 +123,45 @@ public final class ModuleAssembler: Sendable {
 
         let graph = _ModuleGraphContext(tree: plan.tree)
         let exportIndex = _FallbackIndex()
-        var byNode: [Int: _ModuleRecord] = [:]
-        for (position, node) in plan.nodes.enumerated() {
-            if case .parent(let record) = node.source { byNode[position] = record }
+        // Node → its record: the parent's modules now, this assembler's as they are made.
+        var byNode = [_ModuleRecord?](repeating: nil, count: plan.nodes.count)
+        for position in plan.nodes.indices {
+            if case .parent(let record) = plan.nodes[position].source { byNode[position] = record }
         }
         var records: [_ModuleRecord] = []
+        records.reserveCapacity(plan.order.count)
         var instances: [any ModuleAssembly] = []
+        instances.reserveCapacity(plan.order.count)
+        // The modules some module here depends on other than last: their exports fall back to their dependencies'
+        // (see `wire`).
+        var searchedInside = [Bool](repeating: false, count: plan.nodes.count)
         for position in plan.order {
-            let node = plan.nodes[position]
-            guard case .instance(let instance) = node.source else { continue }
-            let exports = Container(label: "\(node.type.name) (exports)")
+            for dependency in plan.nodes[position].dependencies.dropLast() { searchedInside[dependency] = true }
+        }
+        for position in plan.order {
+            guard case .instance(let instance) = plan.nodes[position].source else { continue }
+            let name = plan.nodes[position].name
+            let exports = Container(label: name + " (exports)")
             let scope = _ModuleExporter(
-                module: node.type.name, exports: exports, graph: graph,
+                module: name, exports: exports, graph: graph,
                 index: (exportIndex, records.count))
-            let container = Container(behaviors: [scope], label: node.type.name)
-            let dependencies = node.dependencies.compactMap { byNode[$0] }
+            let container = Container(behaviors: [scope], label: name)
+            let dependencies = plan.nodes[position].dependencies.compactMap { byNode[$0] }
             Self.wire(container, to: dependencies)
             let lookupList = container.fallbackListForSharing()
+            let exportsFallBack = searchedInside[position] && lookupList != nil
+            if exportsFallBack { exports.appendFallbacks([], tail: lookupList) }
             if seesParent, let parent { container.appendFallbacks([parent.root]) }
             let record = _ModuleRecord(
-                type: node.type, container: container, exports: exports,
-                lookupList: lookupList, dependencies: dependencies, scope: scope)
+                type: plan.nodes[position].type, name: name, container: container, exports: exports,
+                lookupList: lookupList, exportsFallBack: exportsFallBack, dependencies: dependencies, scope: scope)
             byNode[position] = record
             records.append(record)
             instances.append(instance)
         }
 
         var index: [ObjectIdentifier: _ModuleRecord] = [:]
+        index.reserveCapacity(plan.requested.count)
         for (id, position) in plan.requested {
             if case .instance = plan.nodes[position].source { index[id] = byNode[position] }
         }
@@ -162,12 +175,15 @@ public final class ModuleAssembler: Sendable {
             }
             index[base] = index[target]
         }
-        graph.install(dynamicTargets: index.mapValues(\.container))
-        graph.install(modules: records.map { ($0.type.name, $0.container) })
+        graph.install(dynamicTargets: index)
+        graph.install(modules: records.map { ($0.name, $0.container) })
 
         // The root knows its graph (for `Resolver.moduleTree`), but is no module's scope.
         let root = Container(
-            behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
+            behaviors: [
+                _ModuleExporter(
+                    module: nil, exports: nil, graph: graph, exportsDependentsFirst: records.reversed().map(\.exports))
+            ],
             label: "ModuleAssembler")
         root.appendFallbacks(
             records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,
@@ -183,15 +199,16 @@ public final class ModuleAssembler: Sendable {
 
         let abstractProblems = Self.checkAbstractRegistrations(
             records: records, root: root, parent: parent, inputs: modules, tree: plan.tree,
-            placeholders: overrideBehavior.usesAbstractPlaceholders)
+            placeholders: overrideBehavior.usesAbstractPlaceholders,
+            modulesDeclare: graph.declaresAbstractRegistrations)
         guard abstractProblems.isEmpty else { throw ModuleAssemblyError(abstractProblems) }
 
         var failures: [ModuleAssemblyError.Problem] = []
-        for record in records {
-            for failure in record.scope.createEagerServices(in: record.container) {
+        for record in graph.hasEagerRegistrations ? records : [] {
+            for failure in record.container._createEagerServices() {
                 failures.append(
                     .init(
-                        .eagerSingletonFailed, module: record.type.name, path: [record.type.name],
+                        .eagerSingletonFailed, module: record.name, path: [record.name],
                         key: failure.key, resolutionError: failure.error))
             }
         }
@@ -226,25 +243,30 @@ public final class ModuleAssembler: Sendable {
         self.failure = failure
     }
 
-    /// Makes `container` fall back to the exports of `dependencies`, transitively, depth-first in declared
-    /// order: the earlier dependencies' exports and lists copied (each container once), then the last
-    /// dependency's exports and its list, shared. A later copy of a container already listed is harmless
-    /// (lookup takes the first match), so the shared tail is never filtered.
+    /// Makes `container` fall back to the exports of `dependencies`, transitively, depth-first in declared order.
     ///
-    /// - Complexity: O(1) for a module with one dependency; for more, the size of all but the last
-    ///   dependency's closure.
+    /// The scope lists each dependency's exports, in order. The exports of a module that some module depends on
+    /// other than last fall back to that module's own list (the assembler sets it after wiring the module), so a
+    /// lookup that reaches them goes on into that module's dependencies; the last dependency's list, when its
+    /// exports do not, ends the scope's list, shared. Either way the scope searches its whole closure in the order
+    /// of a depth-first walk, while each module lists only its own dependencies. A container reached again
+    /// through another path (a diamond) answers as it did the first time: lookup takes the first match.
+    ///
+    /// A chain of modules (each the last dependency of the next) is a chain of shared lists, as it always was, so
+    /// that nothing walks it, or tears it down, recursively. A module of a parent assembler whose exports do not
+    /// fall back is listed with its list's containers, copied.
+    ///
+    /// - Complexity: O(dependencies), plus the size of the lists copied for a parent's modules.
     static func wire(_ container: Container, to dependencies: [_ModuleRecord]) {
         guard let last = dependencies.last else { return }
-        var prefix: [Container] = []
-        var seen = Set<ObjectIdentifier>()
+        var list: [Container] = []
+        list.reserveCapacity(dependencies.count)
         for dependency in dependencies.dropLast() {
-            for fallback in [dependency.exports] + (dependency.lookupList?.containers ?? [])
-            where seen.insert(ObjectIdentifier(fallback)).inserted {
-                prefix.append(fallback)
-            }
+            list.append(dependency.exports)
+            if !dependency.exportsFallBack, let closure = dependency.lookupList { list += closure.containers }
         }
-        if !seen.contains(ObjectIdentifier(last.exports)) { prefix.append(last.exports) }
-        container.appendFallbacks(prefix, tail: last.lookupList)
+        list.append(last.exports)
+        container.appendFallbacks(list, tail: last.exportsFallBack ? nil : last.lookupList)
     }
 
     /// Resolves from every module of the graph (and then from the parent's modules).

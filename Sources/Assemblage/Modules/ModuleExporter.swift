@@ -2,24 +2,27 @@
 //
 // Each module has two containers:
 // - its *scope* (`Container(label: "FeedModule")`): the module registers into it, and it falls back to the
-//   exports of every module it depends on (transitively, depth-first in declared order, each once);
-// - its *exports* (`"FeedModule (exports)"`): one forwarding entry per registration of the scope, with no
-//   fallbacks of its own. A forwarding entry resolves its registration *with the module's scope as the
-//   resolver*, wherever the lookup started.
+//   exports of the modules it depends on, in declared order;
+// - its *exports* (`"FeedModule (exports)"`): one forwarding entry per registration of the scope. A forwarding
+//   entry resolves its registration *with the module's scope as the resolver*, wherever the lookup started.
+//   The exports of a module that another depends on other than last also fall back to the module's own list
+//   (see `ModuleAssembler.wire`).
 //
 // A plain fallback would run a dependency's factory with the resolver where the lookup started (Swinject's
 // overlay semantics), so a module's factories would see whatever the dependent or the app root registers.
-// Going through exports keeps every factory in its own module's scope, and keeps lookup linear: exports
-// have no fallbacks, so a miss costs one probe per module in the closure, never a walk of a diamond twice.
+// Going through exports keeps every factory in its own module's scope. A scope searches the exports of its
+// whole closure, depth-first in declared order, while each module lists only its own dependencies; the core's
+// search stops probing a container reached twice (a diamond) once it has probed more than a few, so a miss
+// stays linear in the size of the closure.
 //
 // The exports are filled by a `Behavior` on the scope (`_ModuleExporter`), so registrations made after
 // assembly (in `loaded`, or by contributions) are exported too.
 
 /// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its
-/// exports, its module graph, and its eager registrations. Stored as a `Behavior` of the container.
+/// exports and its module graph. Stored as a `Behavior` of the container.
 final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationHints, @unchecked Sendable {
     // @unchecked Sendable: `module` is immutable; `exports` and `graph` are weak references written only
-    // in `init`; `eager` is a locked box.
+    // in `init`.
 
     /// The module's type name, or nil for a container that is not a module's scope.
     let module: String?
@@ -30,17 +33,20 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     /// The graph's module tree, kept by value so that a resolver still tells how its modules were pulled in after
     /// the assembler that planned them is gone (the tree's arrays are shared, not copied, between the modules).
     let tree: ModuleTree?
-    /// Registrations marked with ``ServiceEntry/eager()``, in the order they were marked.
-    let eager = _Locked<[_EagerService]>([])
 
     /// The assembler's export index (weak: the root's fallback list owns it, and it holds this module's
     /// exports) and this module's position in assembly order.
     private(set) weak var exportIndex: _FallbackIndex?
     let position: Int
+    /// For an assembler's root: its modules' exports, dependents first. The root's fallback list holds them in
+    /// assembly order, dependencies first; held here too, they go away dependents first once both have let go
+    /// (a container's fallbacks before its behaviors), so that freeing one module's exports frees none of the
+    /// exports it falls back to, and a deep graph is not torn down recursively.
+    private let exportsDependentsFirst: [Container]
 
     init(
         module: String?, exports: Container?, graph: _ModuleGraphContext?,
-        index: (index: _FallbackIndex, position: Int)? = nil
+        index: (index: _FallbackIndex, position: Int)? = nil, exportsDependentsFirst: [Container] = []
     ) {
         self.module = module
         self.exports = exports
@@ -48,6 +54,7 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
         tree = graph?.tree
         exportIndex = index?.index
         position = index?.position ?? 0
+        self.exportsDependentsFirst = exportsDependentsFirst
     }
 
     /// Exports a new registration: a forwarding entry that resolves it in this module's scope.
@@ -104,24 +111,33 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
         }
     }
 
-    /// Creates every eager registration in `container`; returns the failures, in order.
-    func createEagerServices(in container: Container) -> [(key: ServiceKey, error: ResolutionError)] {
-        var failures: [(key: ServiceKey, error: ResolutionError)] = []
-        for service in eager.withLock({ $0 }) {
-            do {
-                try service.create(container)
-            } catch {
-                failures.append((service.key, _asResolutionError(error)))
-            }
-        }
-        return failures
-    }
 }
 
 /// A registration to create when its module assembler finishes (see ``ServiceEntry/eager()``).
 struct _EagerService: Sendable {
     let key: ServiceKey
     let create: @Sendable (Container) throws -> Void
+}
+
+/// The registrations of a container marked with ``ServiceEntry/eager()``, in the order they were marked, each
+/// once. Kept in the container's extension state, so that the many containers with none keep nothing for them.
+struct _EagerServices: Sendable {
+    var services: [_EagerService] = []
+}
+
+extension Container {
+    /// Creates every eager registration of this container; returns the failures, in order.
+    func _createEagerServices() -> [(key: ServiceKey, error: ResolutionError)] {
+        var failures: [(key: ServiceKey, error: ResolutionError)] = []
+        for service in extensionState(_EagerServices.self, default: _EagerServices()).services {
+            do {
+                try service.create(self)
+            } catch {
+                failures.append((service.key, _asResolutionError(error)))
+            }
+        }
+        return failures
+    }
 }
 
 extension Container {

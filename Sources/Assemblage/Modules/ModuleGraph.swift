@@ -10,35 +10,40 @@ struct _ModuleType: @unchecked Sendable, Hashable {
     /// The type's name as `String(describing:)` spells it, without the dynamic casts that `String(describing:)`
     /// makes first (each first cast of a type scans every protocol conformance in the process).
     var name: String { _typeName(type, qualified: false) }
-    var dependencies: [_ModuleType] { type.dependencies.map(_ModuleType.init) }
     var replaces: [_ModuleType] { type.replaces.map(_ModuleType.init) }
 
     static func == (lhs: _ModuleType, rhs: _ModuleType) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-/// One assembled module: its type, its scope, its exports and the exports its scope falls back to.
+/// One assembled module: its type, its scope and its exports.
 final class _ModuleRecord: Sendable {
     let type: _ModuleType
+    /// `type.name`, spelled once.
+    let name: String
     /// Where the module registers, and what ``ModuleAssembler/resolver(for:)`` returns.
     let container: Container
-    /// Forwarding entries for `container`'s registrations, resolved in `container` (see ModuleScope.swift).
+    /// Forwarding entries for `container`'s registrations, resolved in `container` (see ModuleExporter.swift).
     let exports: Container
-    /// What `container` falls back to: its dependencies' exports, transitively, depth-first, first occurrence
-    /// first. The list ends with its last dependency's list, shared, so a chain of n modules costs O(n).
+    /// What `container` falls back to: its dependencies' exports, transitively, depth-first (see
+    /// `ModuleAssembler.wire`). Shared by the lists of its dependents, and by `exports` when `exportsFallBack`.
     let lookupList: _Fallbacks?
+    /// Whether `exports` falls back to `lookupList`: a lookup that reaches it searches the module's closure.
+    let exportsFallBack: Bool
     /// The modules it depends on, in declared order (after replacements).
     let dependencies: [_ModuleRecord]
     let scope: _ModuleExporter
 
     init(
-        type: _ModuleType, container: Container, exports: Container, lookupList: _Fallbacks?,
-        dependencies: [_ModuleRecord], scope: _ModuleExporter
+        type: _ModuleType, name: String, container: Container, exports: Container, lookupList: _Fallbacks?,
+        exportsFallBack: Bool, dependencies: [_ModuleRecord], scope: _ModuleExporter
     ) {
         self.type = type
+        self.name = name
         self.container = container
         self.exports = exports
         self.lookupList = lookupList
+        self.exportsFallBack = exportsFallBack
         self.dependencies = dependencies
         self.scope = scope
     }
@@ -47,10 +52,15 @@ final class _ModuleRecord: Sendable {
 /// What the modules of one assembler share at run time: where contributions go, and the warnings.
 final class _ModuleGraphContext: Sendable {
     private struct State {
-        var dynamicTargets: [ObjectIdentifier: Container] = [:]
+        /// Every module type asked for in the graph → the module standing for it (the assembler's index, shared).
+        var dynamicTargets: [ObjectIdentifier: _ModuleRecord] = [:]
         /// Every module assembled here, in assembly order: its type name and its scope.
         var modules: [(name: String, container: Container)] = []
         var warnings: [ModuleAssemblyError.Problem] = []
+        /// Whether a module of this graph declared an abstract registration.
+        var declaresAbstractRegistrations = false
+        /// Whether a module of this graph marked a registration eager.
+        var hasEagerRegistrations = false
     }
     private let state = _Locked(State())
     /// How the assembler pulled each module in.
@@ -58,7 +68,7 @@ final class _ModuleGraphContext: Sendable {
 
     init(tree: ModuleTree) { self.tree = tree }
 
-    func install(dynamicTargets: [ObjectIdentifier: Container]) {
+    func install(dynamicTargets: [ObjectIdentifier: _ModuleRecord]) {
         state.withLock { $0.dynamicTargets = dynamicTargets }
     }
 
@@ -72,7 +82,7 @@ final class _ModuleGraphContext: Sendable {
     }
 
     func dynamicTarget(for id: ObjectIdentifier) -> Container? {
-        state.withLock { $0.dynamicTargets[id] }
+        state.withLock { $0.dynamicTargets[id]?.container }
     }
 
     func warn(_ problem: ModuleAssemblyError.Problem) {
@@ -82,6 +92,18 @@ final class _ModuleGraphContext: Sendable {
     }
 
     var warnings: [ModuleAssemblyError.Problem] { state.withLock { $0.warnings } }
+
+    /// Records that a module of this graph declared an abstract registration.
+    func noteAbstractDeclaration() { state.withLock { $0.declaresAbstractRegistrations = true } }
+
+    /// Whether a module of this graph declared an abstract registration (see `noteAbstractDeclaration()`).
+    var declaresAbstractRegistrations: Bool { state.withLock { $0.declaresAbstractRegistrations } }
+
+    /// Records that a module of this graph marked a registration eager.
+    func noteEagerRegistration() { state.withLock { $0.hasEagerRegistrations = true } }
+
+    /// Whether a module of this graph marked a registration eager (see `noteEagerRegistration()`).
+    var hasEagerRegistrations: Bool { state.withLock { $0.hasEagerRegistrations } }
 }
 
 /// The module graph as planned before anything is registered: which module stands for each type asked
@@ -96,6 +118,8 @@ struct _ModulePlan {
 
     struct Node {
         let type: _ModuleType
+        /// `type.name`, spelled once: labels, the tree and diagnostics all use it.
+        let name: String
         let source: Source
         /// The node whose dependency first reached it (nil for a module passed in): its path from the roots
         /// is rebuilt from these links when a problem needs it, so a chain of n modules keeps n links
@@ -122,7 +146,7 @@ struct _ModulePlan {
         var names: [String] = []
         var current: Int? = node
         while let index = current {
-            names.append(nodes[index].type.name)
+            names.append(nodes[index].name)
             current = nodes[index].parent
         }
         return names.reversed()
@@ -239,7 +263,17 @@ struct _Replacements {
 /// cycle. The walk keeps its own stack of frames, so its depth is bounded by memory, not by the thread's
 /// stack.
 struct _Walk {
-    typealias Choice = (type: _ModuleType, source: _ModulePlan.Source)
+    /// The module chosen to stand for a module type asked for, and where it comes from. A struct rather than a
+    /// tuple: an optional tuple with an existential inside is copied through the runtime's generic witnesses.
+    struct Choice {
+        let type: _ModuleType
+        let source: _ModulePlan.Source
+
+        init(_ type: _ModuleType, _ source: _ModulePlan.Source) {
+            self.type = type
+            self.source = source
+        }
+    }
 
     let explicit: [ObjectIdentifier: any ModuleAssembly]
     let usesDefaultOverrides: Bool
@@ -250,24 +284,33 @@ struct _Walk {
     /// Set when a module reached declares a new replacement of a module this walk has already met.
     private(set) var needsRestart = false
     private var nodeByType: [ObjectIdentifier: Int] = [:]
-    private var choices: [ObjectIdentifier: Choice?] = [:]
-    /// Every module type asked for → the node whose dependency first asked for it (nil for one passed in).
-    private var requestedFrom: [ObjectIdentifier: (parent: Int?, name: String)] = [:]
-    /// The module types in the order they were first asked for.
-    private var requestOrder: [ObjectIdentifier] = []
+    /// A module type asked for: the node whose dependency first asked for it (nil for one passed in), and the
+    /// module chosen to stand for it (nil when none can).
+    private struct Request {
+        let parent: Int?
+        let type: _ModuleType
+        let choice: Choice?
+    }
+    /// Every module type asked for, with how it was first asked for and what was chosen for it: one table for both,
+    /// since every request needs both.
+    private var requests: [ObjectIdentifier: Request] = [:]
+    /// The module types in the order they were first asked for, each with the node that first asked for it.
+    private var requestOrder: [(id: ObjectIdentifier, parent: Int?, type: _ModuleType)] = []
 
     /// How each module asked for was pulled in, and which module of this assembler stands for it when another does.
     func tree(inputs: [String]) -> ModuleTree {
         var pulledIn: [(module: String, by: String)] = []
+        pulledIn.reserveCapacity(requestOrder.count)
         var standIns: [String: String] = [:]
-        for id in requestOrder {
-            guard let first = requestedFrom[id] else { continue }
-            if let parent = first.parent { pulledIn.append((first.name, plan.nodes[parent].type.name)) }
-            if let index = plan.requested[id], case .instance = plan.nodes[index].source,
-                plan.nodes[index].type.name != first.name
-            {
-                standIns[first.name] = plan.nodes[index].type.name
-            }
+        for first in requestOrder {
+            // The module standing for the request, when this assembler assembles it; its name is the request's
+            // name when it is the requested type itself (the common case), so no name is spelled again.
+            var standIn: Int?
+            if let index = plan.requested[first.id], case .instance = plan.nodes[index].source { standIn = index }
+            let name =
+                standIn.flatMap { plan.nodes[$0].type == first.type ? plan.nodes[$0].name : nil } ?? first.type.name
+            if let parent = first.parent { pulledIn.append((name, plan.nodes[parent].name)) }
+            if let standIn, plan.nodes[standIn].name != name { standIns[name] = plan.nodes[standIn].name }
         }
         return ModuleTree(inputs: inputs, pulledIn: pulledIn, standIns: standIns)
     }
@@ -275,20 +318,25 @@ struct _Walk {
     /// The names from a module passed in to the first place `type` was asked for, ending with `type`; nil
     /// when nothing asked for it.
     func path(toRequested type: ObjectIdentifier) -> [String]? {
-        guard let first = requestedFrom[type] else { return nil }
-        return (first.parent.map { plan.path(to: $0) } ?? []) + [first.name]
+        guard let first = requests[type] else { return nil }
+        return (first.parent.map { plan.path(to: $0) } ?? []) + [first.type.name]
     }
 
-    /// A module being walked: its dependencies, the next one to visit, and those found so far.
+    /// A module being walked: its dependencies, the modules it replaces, and the next dependency to visit.
     private struct Frame {
         let node: Int
-        let dependencies: [_ModuleType]
+        /// As the module declares them (each wrapped when visited, rather than all copied into a new array).
+        let dependencies: [any ModuleAssembly.Type]
+        let replaces: [_ModuleType]
         var next = 0
-        var found: Set<Int> = []
+        /// The dependencies found so far, as a set once there are too many to search the node's list.
+        var found: Set<Int>?
     }
     private var frames: [Frame] = []
-    /// node → its frame's position in `frames`, while it is there.
-    private var framePosition: [Int: Int] = [:]
+    /// node → its frame's position in `frames` while it is there, else -1.
+    private var framePosition: [Int] = []
+    /// How many dependencies a frame checks for repeats by searching its node's list, before it keeps a set.
+    private static let linearFoundLimit = 16
 
     init(explicit: [ObjectIdentifier: any ModuleAssembly], usesDefaultOverrides: Bool, parent: ModuleAssembler?) {
         self.explicit = explicit
@@ -302,15 +350,15 @@ struct _Walk {
         while let top = frames.indices.last {
             guard frames[top].next < frames[top].dependencies.count else {
                 let frame = frames.removeLast()
-                framePosition[frame.node] = nil
+                framePosition[frame.node] = -1
                 plan.order.append(frame.node)
                 continue
             }
-            let dependency = frames[top].dependencies[frames[top].next]
+            let dependency = _ModuleType(frames[top].dependencies[frames[top].next])
             frames[top].next += 1
             let node = frames[top].node
             let type = plan.nodes[node].type
-            if type.replaces.contains(dependency), dependency != type {
+            if !frames[top].replaces.isEmpty, frames[top].replaces.contains(dependency), dependency != type {
                 reportDependencyOnReplaced(node, dependency: dependency)
                 continue
             }
@@ -322,8 +370,21 @@ struct _Walk {
                 if dependency != type { reportDependencyOnReplaced(node, dependency: dependency) }
                 continue
             }
-            if frames[top].found.insert(index).inserted { plan.nodes[node].dependencies.append(index) }
+            if isNew(index, in: top) { plan.nodes[node].dependencies.append(index) }
         }
+    }
+
+    /// Whether the frame at `top` has not found `index` yet: a search of its node's dependencies while they are
+    /// few, a set past that (a module with hundreds of dependencies stays linear).
+    private mutating func isNew(_ index: Int, in top: Int) -> Bool {
+        let node = frames[top].node
+        if frames[top].found == nil {
+            if plan.nodes[node].dependencies.count < Self.linearFoundLimit {
+                return !plan.nodes[node].dependencies.contains(index)
+            }
+            frames[top].found = Set(plan.nodes[node].dependencies)
+        }
+        return frames[top].found?.insert(index).inserted ?? true
     }
 
     /// Visits the module that stands for `requested`: returns its node (pushing a frame when it is new and
@@ -332,44 +393,44 @@ struct _Walk {
         _ requested: _ModuleType, from parentNode: Int?, replacements: inout _Replacements,
         problems found: inout _Problems
     ) -> Int? {
-        if requestedFrom[requested.id] == nil {
-            requestedFrom[requested.id] = (parentNode, requested.name)
-            requestOrder.append(requested.id)
-        }
         let choice: Choice?
-        if let cached = choices[requested.id] {
-            choice = cached
+        if let request = requests[requested.id] {
+            choice = request.choice
         } else {
             choice = choose(requested, from: parentNode, replacements: replacements.map)
-            choices[requested.id] = choice
+            requests[requested.id] = Request(parent: parentNode, type: requested, choice: choice)
+            requestOrder.append((requested.id, parentNode, requested))
         }
         guard let choice else { return nil }
         if let index = nodeByType[choice.type.id] {
             plan.requested[requested.id] = index
-            if let position = framePosition[index], !(index == parentNode && requested != choice.type) {
+            let position = framePosition[index]
+            if position >= 0, !(index == parentNode && requested != choice.type) {
                 reportCycle(frames[position...].map(\.node))
             }
             return index
         }
         let index = plan.nodes.count
-        plan.nodes.append(.init(type: choice.type, source: choice.source, parent: parentNode))
+        plan.nodes.append(.init(type: choice.type, name: choice.type.name, source: choice.source, parent: parentNode))
+        framePosition.append(-1)
         nodeByType[choice.type.id] = index
         plan.requested[requested.id] = index
-        plan.requested[choice.type.id] = index
+        if choice.type != requested { plan.requested[choice.type.id] = index }
         guard case .instance = choice.source else { return index }
-        for base in choice.type.replaces {
+        let replaces = choice.type.replaces
+        for base in replaces {
             if base == choice.type {
                 problems.add(
                     .init(.replacesItself, module: base.name, path: plan.path(to: index)),
                     identity: "replacesItself|\(base.name)")
             } else if replacements.add(base, by: choice.type, path: plan.path(to: index), problems: &found),
-                choices[base.id] != nil || nodeByType[base.id] != nil
+                requests[base.id] != nil || nodeByType[base.id] != nil
             {
                 needsRestart = true
             }
         }
         framePosition[index] = frames.count
-        frames.append(Frame(node: index, dependencies: choice.type.dependencies))
+        frames.append(Frame(node: index, dependencies: choice.type.type.dependencies, replaces: replaces))
         return index
     }
 
@@ -380,9 +441,14 @@ struct _Walk {
         replacements: [ObjectIdentifier: _ModuleType]
     ) -> Choice? {
         var target = requested
-        var chain = [requested]
-        var inChain: Set<_ModuleType> = [requested]
-        while let next = replacements[target.id], next != target {
+        // The chain of replacements is followed only when there is one (most modules are not replaced).
+        var chain: [_ModuleType] = []
+        var inChain: Set<_ModuleType> = []
+        if let first = replacements.isEmpty ? nil : replacements[requested.id], first != requested {
+            chain = [requested]
+            inChain = [requested]
+        }
+        while !chain.isEmpty, let next = replacements[target.id], next != target {
             if !inChain.insert(next).inserted {
                 let start = chain.firstIndex(of: next) ?? 0
                 let loop = chain[start...].map(\.name) + [next.name]
@@ -395,8 +461,8 @@ struct _Walk {
             target = next
         }
         func path() -> [String] { (parentNode.map { plan.path(to: $0) } ?? []) + [requested.name] }
-        if let record = parent?.record(for: target.id) { return (record.type, .parent(record)) }
-        if let module = explicit[target.id] { return (target, .instance(module)) }
+        if let record = parent?.record(for: target.id) { return Choice(record.type, .parent(record)) }
+        if let module = explicit[target.id] { return Choice(target, .instance(module)) }
         if usesDefaultOverrides, let base = target.type as? any DefaultModuleAssemblyOverride.Type {
             let override = _ModuleType(_overrideType(of: base))
             guard override.replaces.contains(target) else {
@@ -404,20 +470,20 @@ struct _Walk {
                     .init(.invalidDefaultOverride, module: target.name, path: path(), related: [override.name]))
                 return nil
             }
-            if let record = parent?.record(for: override.id) { return (record.type, .parent(record)) }
+            if let record = parent?.record(for: override.id) { return Choice(record.type, .parent(record)) }
             let instance = explicit[override.id] ?? _overrideInstance(of: base)
-            return (override, .instance(instance))
+            return Choice(override, .instance(instance))
         }
         // The requirement answers without a conformance scan; the cast covers a conformance to
         // AutoInitModuleAssembly declared apart from (after) the type's ModuleAssembly conformance.
-        if let made = target.type._makeIfAutoInit() { return (target, .instance(made)) }
-        if let auto = target.type as? any AutoInitModuleAssembly.Type { return (target, .instance(auto.init())) }
+        if let made = target.type._makeIfAutoInit() { return Choice(target, .instance(made)) }
+        if let auto = target.type as? any AutoInitModuleAssembly.Type { return Choice(target, .instance(auto.init())) }
         problems.add(.init(.moduleNotProvided, module: target.name, path: path()))
         return nil
     }
 
     private mutating func reportCycle(_ members: [Int]) {
-        let names = members.map { plan.nodes[$0].type.name }
+        let names = members.map { plan.nodes[$0].name }
         problems.add(
             .init(.cycle, module: names[0], path: names + [names[0]]),
             identity: "cycle|\(Set(names).sorted())")
@@ -425,7 +491,7 @@ struct _Walk {
 
     /// `node` depends on `dependency`, which it replaces (directly, or through a chain of replacements).
     private mutating func reportDependencyOnReplaced(_ node: Int, dependency: _ModuleType) {
-        let name = plan.nodes[node].type.name
+        let name = plan.nodes[node].name
         problems.add(
             .init(
                 .dependsOnReplacedModule, module: name, path: plan.path(to: node),

@@ -26,16 +26,17 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
     private let pulledIn: [(module: String, by: String)]
     /// Module → the module of this graph used in its place.
     private let standIns: [String: String]
-    private let sources: [String: String]
+    /// Module → the module that pulled it in first, built on first use (assembling never reads it).
+    private let sourceTable: _ModuleSources
 
     init(inputs: [String], pulledIn: [(module: String, by: String)], standIns: [String: String]) {
         self.inputs = inputs
-        let inputSet = Set(inputs)
-        self.pulledIn = pulledIn.filter { !inputSet.contains($0.module) }
+        // Few modules are passed in: searching them costs less than hashing every module's name into a set.
+        let inputSet = inputs.count > 8 ? Set(inputs) : nil
+        self.pulledIn = pulledIn.filter { inputSet?.contains($0.module) ?? !inputs.contains($0.module) }
         self.standIns = standIns
-        var sources: [String: String] = [:]
-        for entry in self.pulledIn where sources[entry.module] == nil { sources[entry.module] = entry.by }
-        self.sources = sources
+        // The first source of each module wins; one hash per module.
+        sourceTable = _ModuleSources(self.pulledIn)
     }
 
     /// Every module in the tree: the modules passed in, then the others in the order they were pulled in.
@@ -53,7 +54,7 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Parameter module: A module's type name.
     /// - Returns: The name of the module that pulled it in.
-    public func source(of module: String) -> String? { sources[module] }
+    public func source(of module: String) -> String? { sourceTable.table[module] }
 
     /// The module used in place of `module` (a replacement or its default override), or `nil` when `module` itself
     /// is used or is not in the tree.
@@ -76,6 +77,7 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter module: A module's type name.
     /// - Returns: The module names from a module passed in to `module`.
     public func path(to module: String) -> [String] {
+        let sources = sourceTable.table
         guard inputs.contains(module) || sources[module] != nil else { return [] }
         var path = [module]
         var current = module
@@ -103,6 +105,7 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
         var lines: [String] = []
         var shown: Set<String> = []
         var children: [String: [String]] = [:]
+        let sources = sourceTable.table
         for entry in pulledIn where sources[entry.module] == entry.by {
             children[entry.by, default: []].append(entry.module)
         }
@@ -126,5 +129,24 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
     public static func == (lhs: ModuleTree, rhs: ModuleTree) -> Bool {
         lhs.inputs == rhs.inputs && lhs.standIns == rhs.standIns
             && lhs.pulledIn.map { [$0.module, $0.by] } == rhs.pulledIn.map { [$0.module, $0.by] }
+    }
+}
+
+/// The modules of a ``ModuleTree`` by the module that pulled each in first: a table of every module's name, made
+/// when the tree is first asked about a module rather than by every assembler, and shared by the tree's copies.
+final class _ModuleSources: Sendable {
+    private let pulledIn: [(module: String, by: String)]
+    private let built = _Locked<[String: String]?>(nil)
+
+    init(_ pulledIn: [(module: String, by: String)]) { self.pulledIn = pulledIn }
+
+    /// Module → the module that pulled it in first.
+    var table: [String: String] {
+        built.withLock { built in
+            if let table = built { return table }
+            let table = Dictionary(pulledIn.lazy.map { ($0.module, $0.by) }, uniquingKeysWith: { first, _ in first })
+            built = table
+            return table
+        }
     }
 }

@@ -24,7 +24,7 @@ extension ServiceEntry {
     public func eager() -> Self {
         let kind = objectScope.kind
         if kind != .singleton && kind != .container { inObjectScope(.singleton) }
-        guard let scope = container?._moduleExporter(creating: true) else { return self }
+        guard let container else { return self }
         let key = self.key
         let create: @Sendable (Container) throws -> Void
         if key.argumentCount == 0 {
@@ -36,9 +36,13 @@ extension ServiceEntry {
                     underlying: _EagerArgumentsError())
             }
         }
-        scope.eager.withLock { services in
-            if !services.contains(where: { $0.key == key }) { services.append(_EagerService(key: key, create: create)) }
+        container.updateExtensionState(_EagerServices.self, default: _EagerServices()) { eager in
+            if !eager.services.contains(where: { $0.key == key }) {
+                eager.services.append(_EagerService(key: key, create: create))
+            }
         }
+        // A module assembler reads the eager registrations of its modules only when one of them marked any.
+        container._moduleExporter(creating: false)?.graph?.noteEagerRegistration()
         return self
     }
 }
@@ -59,8 +63,7 @@ extension Container {
     /// - Throws: ``ResolutionError`` for the first registration that cannot be made; the ones before it
     ///   have been created.
     public func createEagerServices() throws(ResolutionError) {
-        guard let scope = _moduleExporter(creating: false) else { return }
-        if let failure = scope.createEagerServices(in: self).first { throw failure.error }
+        if let failure = _createEagerServices().first { throw failure.error }
     }
 }
 

@@ -74,18 +74,14 @@ struct LoadedProbeModule: ModuleAssembly, AutoInitModuleAssembly {
         try assembler.resetAll(chainModuleType(90_000))
     }
 
-    @Test func sharedFallbackListsKeepTheDepthFirstLookupOrder() throws {
+    @Test func aModuleScopeSearchesItsDependenciesExportsDepthFirstInDeclaredOrder() throws {
         // AppModule → Feed (→ Network, Storage, Analytics → Network), Profile (→ Network, Storage),
-        // Checkout (→ Network, Analytics): the last dependency's list is shared, not filtered, so a container may
-        // come again later in the list; lookup takes the first match, so only the first occurrences count.
+        // Checkout (→ Network, Analytics): each scope lists its own dependencies' exports, and a lookup goes on
+        // into theirs; a container reached again is not searched again.
         let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "/tmp/app")])
         let app = try #require(try assembler.resolver(for: AppModule.self) as? Container)
-        var firstOccurrences: [String] = []
-        for fallback in app.fallbacks where !firstOccurrences.contains(fallback.label) {
-            firstOccurrences.append(fallback.label)
-        }
         #expect(
-            firstOccurrences
+            app.lookupChain().dropFirst().map(\.label)
                 == [
                     "FeedModule", "NetworkModule", "StorageModule", "AnalyticsModule",
                     "ProfileModule", "CheckoutModule",

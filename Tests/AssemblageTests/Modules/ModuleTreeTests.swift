@@ -26,6 +26,22 @@ struct ModuleTreeTests {
         #expect(assembler.tree.source(of: "AppModule") == nil)
     }
 
+    @Test func copiesOfATreeAskedFromManyTasksAtOnceGiveTheSameSources() async throws {
+        // The table of sources is built on first use; every copy and every task sees the same one.
+        let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
+        let tree = assembler.tree
+        let sources = await withTaskGroup(of: [String?].self) { group in
+            for _ in 0..<8 {
+                let copy = tree
+                group.addTask { ["NetworkModule", "AnalyticsModule", "AppModule"].map { copy.source(of: $0) } }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(sources.count == 8)
+        #expect(sources.allSatisfy { $0 == ["FeedModule", "FeedModule", nil] })
+        #expect(tree == assembler.tree)
+    }
+
     @Test func aModuleOutsideTheTreeHasNoPath() throws {
         let assembler = try ModuleAssembler([FeedModule(), StorageModule(path: "app.db")])
         #expect(assembler.tree.path(to: CheckoutModule.self).isEmpty)
