@@ -140,7 +140,9 @@ private final class SectionOnAnotherThread: @unchecked Sendable {  // @unchecked
         #expect(ReclaimProbe.alive.current - before == 100)
         container.removeAll()
         #expect(eventually { ReclaimProbe.alive.current == before })
-        #expect(container.currentTable.capacity == 16, "removeAll returns the container to a fresh table")
+        #expect(
+            container.currentTable.capacity == _RegistrationTable.initialCapacity,
+            "removeAll returns the container to a fresh table")
         #expect(container.writer.withLock { container.table.count == 0 && container.records.replacements.isEmpty })
     }
 

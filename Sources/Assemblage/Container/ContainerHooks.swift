@@ -20,10 +20,25 @@ struct _ContainerHooks {
     /// Adds `behavior`; returns whether it is an observer.
     mutating func add(_ behavior: any Behavior) -> Bool {
         behaviors.append(behavior)
-        guard let observer = behavior as? any ContainerObserver else { return false }
+        guard Self.isObserver(type(of: behavior)), let observer = behavior as? any ContainerObserver else {
+            return false
+        }
         observers.append(observer)
         return true
     }
+
+    /// Whether values of `type` are observers, remembered by type: a module makes containers with a behavior of
+    /// its own, and the runtime's failing cast to `any ContainerObserver` costs that every time.
+    private static func isObserver(_ type: any Behavior.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if let known = observerTypes.withLock({ $0[id] }) { return known }
+        let observes = type is any ContainerObserver.Type
+        observerTypes.withLock { $0[id] = observes }
+        return observes
+    }
+
+    /// Behavior types seen, and whether each observes.
+    private static let observerTypes = _Locked<[ObjectIdentifier: Bool]>([:])
 
     /// The behaviors that adopt `Hook` (a protocol the core owns), in order.
     func behaviors<Hook>(adopting _: Hook.Type) -> [Hook] { behaviors.compactMap { $0 as? Hook } }

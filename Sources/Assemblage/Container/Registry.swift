@@ -47,7 +47,7 @@ final class _Registry: @unchecked Sendable {
     }
 
     init(behaviors: [any Behavior]) {
-        table = _RegistrationTable(capacity: 16)
+        table = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
         words.storeUnowned(0, table)
         for behavior in behaviors {
             if hooks.add(behavior) { markObserved() }

@@ -156,7 +156,7 @@ extension Container {
                 words.exchangeRetained(_shutdownWord, _ShutdownMark())
                 // Readers see an empty table from now on: every resolve (through a scope too) misses the inlined
                 // probe and reaches `_lookup`, which refuses it. No check on the resolve fast path.
-                let closed = _RegistrationTable(capacity: 16)
+                let closed = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
                 registry.closedTable = closed
                 words.storeUnowned(0, closed)
                 return true

@@ -122,7 +122,8 @@ public final class ModuleAssembler: Sendable {
         }
 
         let graph = _ModuleGraphContext(tree: plan.tree)
-        let exportIndex = _FallbackIndex()
+        let assemblerParent = _AssemblerParent(root: parent?.root, isRecorded: true)
+        let exportIndex = _FallbackIndex(expectedExports: plan.nodes.count)
         // Node → its record: the parent's modules now, this assembler's as they are made.
         var byNode = [_ModuleRecord?](repeating: nil, count: plan.nodes.count)
         for position in plan.nodes.indices {
@@ -144,7 +145,7 @@ public final class ModuleAssembler: Sendable {
             let exports = Container(label: name + " (exports)")
             let scope = _ModuleExporter(
                 module: name, exports: exports, graph: graph,
-                index: (exportIndex, records.count))
+                index: (exportIndex, records.count), assemblerParent: assemblerParent)
             let container = Container(behaviors: [scope], label: name)
             let dependencies = plan.nodes[position].dependencies.compactMap { byNode[$0] }
             Self.wire(container, to: dependencies)
@@ -182,17 +183,13 @@ public final class ModuleAssembler: Sendable {
         let root = Container(
             behaviors: [
                 _ModuleExporter(
-                    module: nil, exports: nil, graph: graph, exportsDependentsFirst: records.reversed().map(\.exports))
+                    module: nil, exports: nil, graph: graph, exportsDependentsFirst: records.reversed().map(\.exports),
+                    assemblerParent: assemblerParent)
             ],
             label: "ModuleAssembler")
         root.appendFallbacks(
             records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,
             indexedCount: records.count)
-        for container in [root] + records.map(\.container) {
-            container.updateExtensionState(_AssemblerParent.self, default: .unrecorded) {
-                $0 = _AssemblerParent(root: parent?.root, isRecorded: true)
-            }
-        }
 
         for (module, record) in zip(instances, records) { module.assemble(container: record.container) }
         postAssemble?(root)
@@ -339,9 +336,9 @@ public final class ModuleAssembler: Sendable {
     }
 }
 
-/// What a module assembler's containers (its resolver and its modules') record of where the assembler's own
-/// registrations end: the parent assembler's resolver, whose lookup holds everything the parent assembled, or
-/// `nil` without a parent. Read by APIs that tell a child's own registrations from the ones it reuses (Knit's
+/// What a module assembler's containers (its resolver and its modules', in their ``_ModuleExporter``) record of
+/// where the assembler's own registrations end: the parent assembler's resolver, whose lookup holds everything the
+/// parent assembled, or `nil` without a parent. Read by APIs that tell a child's own registrations from the ones it reuses (Knit's
 /// `ServiceCollection.entries`).
 struct _AssemblerParent: Sendable {
     let root: Container?

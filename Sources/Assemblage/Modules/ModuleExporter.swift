@@ -43,11 +43,16 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     /// (a container's fallbacks before its behaviors), so that freeing one module's exports frees none of the
     /// exports it falls back to, and a deep graph is not torn down recursively.
     private let exportsDependentsFirst: [Container]
+    /// Where the assembler's own registrations end (see ``_AssemblerParent``): recorded on the root and the
+    /// modules' scopes of an assembler, unrecorded elsewhere.
+    let assemblerParent: _AssemblerParent
 
     init(
         module: String?, exports: Container?, graph: _ModuleGraphContext?,
-        index: (index: _FallbackIndex, position: Int)? = nil, exportsDependentsFirst: [Container] = []
+        index: (index: _FallbackIndex, position: Int)? = nil, exportsDependentsFirst: [Container] = [],
+        assemblerParent: _AssemblerParent = .unrecorded
     ) {
+        self.assemblerParent = assemblerParent
         self.module = module
         self.exports = exports
         self.graph = graph

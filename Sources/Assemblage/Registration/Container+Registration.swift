@@ -124,7 +124,7 @@ extension Container {
             let removed =
                 table.liveEntries.map(\.entry)
                 + records.collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
-            let empty = _RegistrationTable(capacity: 16)
+            let empty = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
             let old = table
             table = empty
             registry.publish(empty)

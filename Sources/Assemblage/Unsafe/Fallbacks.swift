@@ -219,6 +219,9 @@ final class _FallbackIndex: @unchecked Sendable {
     /// The assembly position of the module whose export each key holds now.
     private var positions: [ServiceKey: Int] = [:]
 
+    /// An index for about `expectedExports` exports (one a module, say), sized once rather than grown.
+    init(expectedExports: Int = 0) { positions.reserveCapacity(expectedExports) }
+
     func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? { table._findOwn(key) }
 
     /// Records an export of the module at `position`, unless an earlier module exports the same key.

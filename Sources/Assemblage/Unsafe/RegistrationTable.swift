@@ -34,24 +34,36 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Whether the table still holds its entries (+1 each). An outgrown table hands them to its successor.
     private var ownsEntries = true
 
+    /// The capacity of a new registry's table: room for two registrations before it grows. Most containers a
+    /// program makes (modules, their exports, scopes' mirrors in validation) hold a few registrations.
+    static var initialCapacity: Int { 4 }
+
     init(capacity: Int) {
         precondition(capacity > 1 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
         self.capacity = capacity
         mask = capacity - 1
-        slots = .allocate(byteCount: capacity * 4, alignment: 4)
+        // One block, in this order: the entry words, the keys, the orders, the index slots (each part's size is a
+        // multiple of the next one's alignment). A table is made with every container, module and scope's
+        // registry: one allocation instead of four.
+        let dense = capacity / 2
+        let keysOffset = dense * MemoryLayout<UnsafeRawPointer>.stride
+        let ordersOffset = keysOffset + dense * MemoryLayout<ServiceKey>.stride
+        let slotsOffset = ordersOffset + dense * MemoryLayout<Int>.stride
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: slotsOffset + capacity * 4,
+            alignment: max(MemoryLayout<ServiceKey>.alignment, MemoryLayout<UnsafeRawPointer>.alignment))
+        block.initializeMemory(as: UInt.self, repeating: 0, count: dense)
+        entries = _AtomicWords(borrowing: block)
+        keys = (block + keysOffset).bindMemory(to: ServiceKey.self, capacity: dense)
+        orders = (block + ordersOffset).bindMemory(to: Int.self, capacity: dense)
+        slots = block + slotsOffset
         slots.initializeMemory(as: UInt32.self, repeating: 0, count: capacity)
-        keys = .allocate(capacity: capacity / 2)
-        entries = _AtomicWords(count: capacity / 2)
-        orders = .allocate(capacity: capacity / 2)
     }
 
     deinit {
         if ownsEntries { releaseEntries() }
         keys.deinitialize(count: count)
-        keys.deallocate()
-        orders.deallocate()
-        entries.deallocate()
-        slots.deallocate()
+        entries.base.deallocate()  // the whole block (see `init`)
     }
 
     @inlinable @inline(__always)

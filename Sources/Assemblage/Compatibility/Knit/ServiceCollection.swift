@@ -87,7 +87,7 @@ extension Container {
     /// Where this container's own collection elements end: a module assembler's parent resolver (recorded by
     /// the assembler), or else the container given to `Container(parent:)`, which is its first fallback.
     fileprivate var _collectionParent: Container? {
-        let recorded = extensionState(_AssemblerParent.self, default: .unrecorded)
+        let recorded = _moduleExporter(creating: false)?.assemblerParent ?? .unrecorded
         if recorded.isRecorded { return recorded.root }
         return lookupChain().dropFirst().first
     }
