@@ -14,12 +14,10 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
 
     private let lock = _Lock()
     private let condition = _Condition()
-    /// entry → the thread state creating it.
-    private var creators: [ObjectIdentifier: ObjectIdentifier] = [:]
+    /// entry → the thread state creating it, and the entry's key (for error messages).
+    private var creators: [ObjectIdentifier: (state: ObjectIdentifier, key: ServiceKey)] = [:]
     /// thread state → the entry it waits for.
     private var waiting: [ObjectIdentifier: ObjectIdentifier] = [:]
-    /// entry → its key, while it is being created (for error messages).
-    private var keys: [ObjectIdentifier: ServiceKey] = [:]
 
     func withLock<R>(_ body: () throws -> R) rethrows -> R { try lock.withLock(body) }
 
@@ -28,35 +26,33 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     ///
     /// - Returns: The ready value, or `nil` when the caller must create it and then call ``end(_:)``.
     func begin<T>(
-        _ entry: ObjectIdentifier, key: ServiceKey, state: ObjectIdentifier, path: [ServiceKey],
+        _ entry: ObjectIdentifier, key: ServiceKey, state: ObjectIdentifier, path: () -> [ServiceKey],
         isReady: () -> T?
     ) throws(ResolutionError) -> T? {
         lock.lock()
         defer { lock.unlock() }
         while true {
             if let ready = isReady() { return ready }
-            guard let owner = creators[entry] else {
-                creators[entry] = state
-                keys[entry] = key
+            guard let owner = creators[entry]?.state else {
+                creators[entry] = (state, key)
                 return nil
             }
             // Who does the owner wait for, and who creates that? If the chain comes back to us, waiting
             // would deadlock.
             var cycle: [ServiceKey] = [key]
             var thread = owner
-            while let awaited = waiting[thread], let next = creators[awaited] {
-                let awaitedKey = keys[awaited] ?? key
+            while let awaited = waiting[thread], let (next, awaitedKey) = creators[awaited] {
                 if next == state {
                     // We create `awaitedKey`, which needs `key`, whose creator needs …, which needs `awaitedKey`.
                     throw ResolutionError(
-                        code: .cycle, key: key, path: path + [key],
+                        code: .cycle, key: key, path: path() + [key],
                         cycle: [awaitedKey] + cycle + [awaitedKey])
                 }
                 cycle.append(awaitedKey)
                 thread = next
             }
             if owner == state {
-                throw ResolutionError(code: .cycle, key: key, path: path + [key], cycle: [key, key])
+                throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
             }
             waiting[state] = entry
             lock.wait(on: condition)
@@ -68,7 +64,6 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     func end(_ entry: ObjectIdentifier) {
         lock.withLock {
             creators[entry] = nil
-            keys[entry] = nil
         }
         condition.broadcast()
     }

@@ -19,9 +19,10 @@ final class _Registry: @unchecked Sendable {
     /// 4: non-nil when the inlined lookup must leave this registry's containers to the out-of-line one (see
     ///    `Container.usesSlowLookup`).
     /// 5: the `_Recorder` (retained) of a validation sandbox's container, else nil (see `Container.recorder`).
-    @usableFromInline let words = _AtomicWords(count: 6)
+    /// 6: ``writer``, a word lock.
+    @usableFromInline let words = _AtomicWords(count: 7)
     /// Guards every mutable property below.
-    let writer = _Lock()
+    let writer: _WordLock
     /// The table readers load now. A table it replaces (outgrown, or emptied by `removeAll`) is retired to
     /// the reclaimer, which frees it once no read section can be using it.
     var table: _RegistrationTable
@@ -47,6 +48,7 @@ final class _Registry: @unchecked Sendable {
     }
 
     init(behaviors: [any Behavior]) {
+        writer = _WordLock(in: words, at: 6)
         table = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
         words.storeUnowned(0, table)
         for behavior in behaviors {
@@ -102,7 +104,7 @@ extension Container {
 // The registry's members, as the container's: the code that registers, looks up and resets reads them here.
 extension Container {
     /// The registry's lock.
-    final var writer: _Lock { registry.writer }
+    final var writer: _WordLock { registry.writer }
     /// The registry's table (under the writer lock).
     final var table: _RegistrationTable {
         get { registry.table }

@@ -14,7 +14,7 @@ extension ServiceEntry {
         let reentry = try state.checkReentry(identity)
         if !reentry {
             if let ready = try _Coordinator.shared.begin(
-                identity, key: key, state: ObjectIdentifier(state), path: state.path,
+                identity, key: key, state: ObjectIdentifier(state), path: { state.path },
                 isReady: { _sharedInstance() })
             {
                 state.endRestoredGraph()
@@ -44,7 +44,7 @@ extension ServiceEntry {
         let reentry = try state.checkReentry(identity)
         if !reentry {
             if let ready = try _Coordinator.shared.begin(
-                identity, key: key, state: ObjectIdentifier(state), path: state.path,
+                identity, key: key, state: ObjectIdentifier(state), path: { state.path },
                 isReady: { storedInstance(kind, graphID) })
             {
                 state.endRestoredGraph()
@@ -91,7 +91,7 @@ extension ServiceEntry {
         let reentry = try state.checkReentry(identity)
         if !reentry {
             if let ready = try _Coordinator.shared.begin(
-                identity, key: key, state: ObjectIdentifier(state), path: state.path,
+                identity, key: key, state: ObjectIdentifier(state), path: { state.path },
                 isReady: { stored?.multiton[values] })
             {
                 state.endRestoredGraph()

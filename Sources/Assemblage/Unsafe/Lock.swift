@@ -1,3 +1,5 @@
+import _AssemblageShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -47,6 +49,27 @@ final class _Lock: @unchecked Sendable {  // @unchecked: all access to `mutex` g
 
     /// Waits on `condition`, which must be used only with this lock.
     func wait(on condition: _Condition) { pthread_cond_wait(condition.cond, mutex) }
+}
+
+/// A non-recursive lock in one word of an `_AtomicWords` block that its owner already allocates: the C shim's word
+/// lock (a futex on Linux, `os_unfair_lock` on Apple platforms). A registry's writer lock is one: every container,
+/// module and exports container has a registry, and a `_Lock` would cost each two more allocations.
+@usableFromInline
+struct _WordLock: @unchecked Sendable {  // @unchecked: the word is only touched through the shim's atomics.
+    private let word: UnsafeMutableRawPointer
+
+    /// The lock in word `index` of `words` (which must be 0, unlocked, and outlive the lock).
+    init(in words: _AtomicWords, at index: Int) { word = words.base + index &* MemoryLayout<UnsafeRawPointer>.stride }
+
+    func lock() { _asm_word_lock(word) }
+    func unlock() { _asm_word_unlock(word) }
+
+    @inline(__always)
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
 }
 
 /// A condition variable paired with a `_Lock`.
