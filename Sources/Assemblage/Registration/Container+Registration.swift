@@ -34,13 +34,23 @@ extension Container {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
-        let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(
-            key, _FactoryBox<Service, repeat each Arg>(factory), kind: .pack,
-            site: RegistrationSite(file: file, line: line))
+        register(
+            Service.self, name: name, arguments: repeat (each Arg).self, file: file, line: line,
+            box: _FactoryBox<Service, repeat each Arg>(factory), kind: .pack)
     }
 
     // `register` for 0 to 3 arguments is generated: Container+RegistrationArities.swift.
+
+    /// The registration that the `register` forms over a pack of arguments (this file's, and the main-actor and
+    /// async ones of Container+Isolation.swift) make of their factory's box: keyed by `Service`, `name` and the
+    /// argument types, recorded at `file`:`line`. The generated fixed-arity forms build their keys without a pack.
+    func register<Service, each Arg>(
+        _: Service.Type, name: String?, arguments _: repeat (each Arg).Type, file: String, line: Int,
+        box: AnyObject, kind: _FactoryKind
+    ) -> ServiceEntry<Service> {
+        let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
+        return register(key, box, kind: kind, site: RegistrationSite(file: file, line: line))
+    }
 
     func register<Service>(
         _ key: ServiceKey, _ box: AnyObject, kind: _FactoryKind,
