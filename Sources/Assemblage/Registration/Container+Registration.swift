@@ -57,12 +57,17 @@ extension Container {
         site: RegistrationSite
     ) -> ServiceEntry<Service> {
         let entry = ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind)
-        entry.container = registryOwner
-        let behaviors = add(entry)
-        for behavior in behaviors {
-            behavior.container(self, didRegisterType: Service.self, toService: entry, withName: key.name)
-        }
+        record(entry, resolvingTo: entry)
         return entry
+    }
+
+    /// Adds `added` (a registration, or a forwarder to one) to this container's registry, and tells the behaviors
+    /// that its type and name now resolve to `service`.
+    private func record<T, S>(_ added: ServiceEntry<T>, resolvingTo service: ServiceEntry<S>) {
+        added.container = registryOwner
+        for behavior in add(added) {
+            behavior.container(self, didRegisterType: T.self, toService: service, withName: added.key.name)
+        }
     }
 
     /// Makes `type` resolve to the same registration (and instances) as `entry`.
@@ -80,12 +85,7 @@ extension Container {
         let key = ServiceKey(
             serviceType: T.self, argumentsType: entry.key.argumentsType, name: name,
             argumentCount: entry.key.argumentCount)
-        let forwarder = ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site)
-        forwarder.container = registryOwner
-        let behaviors = add(forwarder)
-        for behavior in behaviors {
-            behavior.container(self, didRegisterType: T.self, toService: entry, withName: name)
-        }
+        record(ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site), resolvingTo: entry)
     }
 
     /// Inserts an entry under the writer lock; returns the behaviors to notify outside it.
