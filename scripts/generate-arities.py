@@ -484,8 +484,9 @@ def require_method(n):
     w("                name == nil")
     w(f"                    ? resolve({', '.join(['Service.self'] + resolve_labels(n))})")
     w(f"                    : resolve({', '.join(['Service.self', 'name: name'] + resolve_labels(n))})")
-    w("            }")
-    w(f"        ) {{ try $0._resolve({', '.join(['Service.self', 'name: name'] + values(n))}) }}")
+    w("            },")
+    w(f"            fast: {{ try $0._resolve({', '.join(['Service.self', 'name: name'] + values(n))}) }}")
+    w("        )")
     w("    }")
     return out
 
@@ -494,17 +495,17 @@ def require_shared():
     """The body every fixed-arity `require` calls, with its own key, foreign resolve and fast path."""
     return [
         f"    /// What every `require` of 0 to {FIXED} runtime arguments does: an Assemblage container resolves through",
-        "    /// `resolve`, its specialised fast path; any other resolver answers through `foreign` (its own `resolve`),",
+        "    /// `fast`, its specialised fast path; any other resolver answers through `foreign` (its own `resolve`),",
         "    /// and `nil` there becomes the error for `key`, which only that path builds. Every error is narrowed to a",
         "    /// ``ResolutionError``.",
         "    @inlinable @inline(__always)",
         "    func _require<Service>(",
         "        _ key: @autoclosure () -> ServiceKey, foreign: () -> Service?,",
-        "        _ resolve: (Container) throws -> Service",
+        "        fast: (Container) throws -> Service",
         "    ) throws(ResolutionError) -> Service {",
         "        do {",
         "            guard let container = _fastContainer else { return try _foreignRequired(foreign(), key(), self) }",
-        "            return try container.with(resolve)",
+        "            return try container.with(fast)",
         "        } catch {",
         "            throw _asResolutionError(error)",
         "        }",

@@ -30,8 +30,9 @@ extension Resolver {
                 name == nil
                     ? resolve(Service.self)
                     : resolve(Service.self, name: name)
-            }
-        ) { try $0._resolve(Service.self, name: name) }
+            },
+            fast: { try $0._resolve(Service.self, name: name) }
+        )
     }
 
     /// Resolves a registration with one runtime argument, or throws why it cannot be made.
@@ -54,8 +55,9 @@ extension Resolver {
                 name == nil
                     ? resolve(Service.self, argument: argument)
                     : resolve(Service.self, name: name, argument: argument)
-            }
-        ) { try $0._resolve(Service.self, name: name, argument) }
+            },
+            fast: { try $0._resolve(Service.self, name: name, argument) }
+        )
     }
 
     /// Resolves a registration with two runtime arguments, or throws why it cannot be made.
@@ -84,8 +86,9 @@ extension Resolver {
                 name == nil
                     ? resolve(Service.self, arguments: arg1, arg2)
                     : resolve(Service.self, name: name, arguments: arg1, arg2)
-            }
-        ) { try $0._resolve(Service.self, name: name, arg1, arg2) }
+            },
+            fast: { try $0._resolve(Service.self, name: name, arg1, arg2) }
+        )
     }
 
     /// Resolves a registration with three runtime arguments, or throws why it cannot be made.
@@ -112,22 +115,23 @@ extension Resolver {
                 name == nil
                     ? resolve(Service.self, arguments: arg1, arg2, arg3)
                     : resolve(Service.self, name: name, arguments: arg1, arg2, arg3)
-            }
-        ) { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
+            },
+            fast: { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
+        )
     }
 
     /// What every `require` of 0 to 3 runtime arguments does: an Assemblage container resolves through
-    /// `resolve`, its specialised fast path; any other resolver answers through `foreign` (its own `resolve`),
+    /// `fast`, its specialised fast path; any other resolver answers through `foreign` (its own `resolve`),
     /// and `nil` there becomes the error for `key`, which only that path builds. Every error is narrowed to a
     /// ``ResolutionError``.
     @inlinable @inline(__always)
     func _require<Service>(
         _ key: @autoclosure () -> ServiceKey, foreign: () -> Service?,
-        _ resolve: (Container) throws -> Service
+        fast: (Container) throws -> Service
     ) throws(ResolutionError) -> Service {
         do {
             guard let container = _fastContainer else { return try _foreignRequired(foreign(), key(), self) }
-            return try container.with(resolve)
+            return try container.with(fast)
         } catch {
             throw _asResolutionError(error)
         }
