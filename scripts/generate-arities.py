@@ -477,40 +477,23 @@ def require_method(n):
     for i, param in enumerate(params):
         w(f"        {param}{',' if i < len(params) - 1 else ''}")
     w("    ) throws(ResolutionError) -> Service {")
+    w("        do {")
+    w("            guard let container = _fastContainer else {")
+    w("                return try _foreignRequired(")
+    w("                    name == nil")
+    w(f"                        ? resolve({', '.join(['Service.self'] + resolve_labels(n))})")
+    w(f"                        : resolve({', '.join(['Service.self', 'name: name'] + resolve_labels(n))}),")
     types = ", ".join(f"Arg{i}.self" for i in range(1, n + 1))
-    w("        try _require(")
-    w(f"            ServiceKey(Service.self, name: name{', argumentTypes: ' + types if n else ''}),")
-    w("            foreign: {")
-    w("                name == nil")
-    w(f"                    ? resolve({', '.join(['Service.self'] + resolve_labels(n))})")
-    w(f"                    : resolve({', '.join(['Service.self', 'name: name'] + resolve_labels(n))})")
-    w("            },")
-    w(f"            fast: {{ try $0._resolve({', '.join(['Service.self', 'name: name'] + values(n))}) }}")
-    w("        )")
+    w(f"                    ServiceKey(Service.self, name: name{', argumentTypes: ' + types if n else ''}), self")
+    w("                )")
+    w("            }")
+    out += closure("            ", "return try container.with",
+                   f"try $0._resolve({', '.join(['Service.self', 'name: name'] + values(n))})")
+    w("        } catch {")
+    w("            throw _asResolutionError(error)")
+    w("        }")
     w("    }")
     return out
-
-
-def require_shared():
-    """The body every fixed-arity `require` calls, with its own key, foreign resolve and fast path."""
-    return [
-        f"    /// What every `require` of 0 to {FIXED} runtime arguments does: an Assemblage container resolves through",
-        "    /// `fast`, its specialised fast path; any other resolver answers through `foreign` (its own `resolve`),",
-        "    /// and `nil` there becomes the error for `key`, which only that path builds. Every error is narrowed to a",
-        "    /// ``ResolutionError``.",
-        "    @inlinable @inline(__always)",
-        "    func _require<Service>(",
-        "        _ key: @autoclosure () -> ServiceKey, foreign: () -> Service?,",
-        "        fast: (Container) throws -> Service",
-        "    ) throws(ResolutionError) -> Service {",
-        "        do {",
-        "            guard let container = _fastContainer else { return try _foreignRequired(foreign(), key(), self) }",
-        "            return try container.with(fast)",
-        "        } catch {",
-        "            throw _asResolutionError(error)",
-        "        }",
-        "    }",
-    ]
 
 
 def require_methods():
@@ -522,8 +505,7 @@ def require_methods():
     for n in range(0, FIXED + 1):
         out += require_method(n)
         out.append("")
-    out += require_shared()
-    out.append("}")
+    out[-1] = "}"
     return "\n".join(out) + "\n"
 
 

@@ -24,15 +24,19 @@ extension Resolver {
         _ serviceType: Service.Type = Service.self,
         name: String? = nil
     ) throws(ResolutionError) -> Service {
-        try _require(
-            ServiceKey(Service.self, name: name),
-            foreign: {
-                name == nil
-                    ? resolve(Service.self)
-                    : resolve(Service.self, name: name)
-            },
-            fast: { try $0._resolve(Service.self, name: name) }
-        )
+        do {
+            guard let container = _fastContainer else {
+                return try _foreignRequired(
+                    name == nil
+                        ? resolve(Service.self)
+                        : resolve(Service.self, name: name),
+                    ServiceKey(Service.self, name: name), self
+                )
+            }
+            return try container.with { try $0._resolve(Service.self, name: name) }
+        } catch {
+            throw _asResolutionError(error)
+        }
     }
 
     /// Resolves a registration with one runtime argument, or throws why it cannot be made.
@@ -49,15 +53,19 @@ extension Resolver {
         name: String? = nil,
         argument: Arg1
     ) throws(ResolutionError) -> Service {
-        try _require(
-            ServiceKey(Service.self, name: name, argumentTypes: Arg1.self),
-            foreign: {
-                name == nil
-                    ? resolve(Service.self, argument: argument)
-                    : resolve(Service.self, name: name, argument: argument)
-            },
-            fast: { try $0._resolve(Service.self, name: name, argument) }
-        )
+        do {
+            guard let container = _fastContainer else {
+                return try _foreignRequired(
+                    name == nil
+                        ? resolve(Service.self, argument: argument)
+                        : resolve(Service.self, name: name, argument: argument),
+                    ServiceKey(Service.self, name: name, argumentTypes: Arg1.self), self
+                )
+            }
+            return try container.with { try $0._resolve(Service.self, name: name, argument) }
+        } catch {
+            throw _asResolutionError(error)
+        }
     }
 
     /// Resolves a registration with two runtime arguments, or throws why it cannot be made.
@@ -80,15 +88,19 @@ extension Resolver {
         arguments arg1: Arg1,
         _ arg2: Arg2
     ) throws(ResolutionError) -> Service {
-        try _require(
-            ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self),
-            foreign: {
-                name == nil
-                    ? resolve(Service.self, arguments: arg1, arg2)
-                    : resolve(Service.self, name: name, arguments: arg1, arg2)
-            },
-            fast: { try $0._resolve(Service.self, name: name, arg1, arg2) }
-        )
+        do {
+            guard let container = _fastContainer else {
+                return try _foreignRequired(
+                    name == nil
+                        ? resolve(Service.self, arguments: arg1, arg2)
+                        : resolve(Service.self, name: name, arguments: arg1, arg2),
+                    ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self), self
+                )
+            }
+            return try container.with { try $0._resolve(Service.self, name: name, arg1, arg2) }
+        } catch {
+            throw _asResolutionError(error)
+        }
     }
 
     /// Resolves a registration with three runtime arguments, or throws why it cannot be made.
@@ -109,29 +121,16 @@ extension Resolver {
         _ arg2: Arg2,
         _ arg3: Arg3
     ) throws(ResolutionError) -> Service {
-        try _require(
-            ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self, Arg3.self),
-            foreign: {
-                name == nil
-                    ? resolve(Service.self, arguments: arg1, arg2, arg3)
-                    : resolve(Service.self, name: name, arguments: arg1, arg2, arg3)
-            },
-            fast: { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
-        )
-    }
-
-    /// What every `require` of 0 to 3 runtime arguments does: an Assemblage container resolves through
-    /// `fast`, its specialised fast path; any other resolver answers through `foreign` (its own `resolve`),
-    /// and `nil` there becomes the error for `key`, which only that path builds. Every error is narrowed to a
-    /// ``ResolutionError``.
-    @inlinable @inline(__always)
-    func _require<Service>(
-        _ key: @autoclosure () -> ServiceKey, foreign: () -> Service?,
-        fast: (Container) throws -> Service
-    ) throws(ResolutionError) -> Service {
         do {
-            guard let container = _fastContainer else { return try _foreignRequired(foreign(), key(), self) }
-            return try container.with(fast)
+            guard let container = _fastContainer else {
+                return try _foreignRequired(
+                    name == nil
+                        ? resolve(Service.self, arguments: arg1, arg2, arg3)
+                        : resolve(Service.self, name: name, arguments: arg1, arg2, arg3),
+                    ServiceKey(Service.self, name: name, argumentTypes: Arg1.self, Arg2.self, Arg3.self), self
+                )
+            }
+            return try container.with { try $0._resolve(Service.self, name: name, arg1, arg2, arg3) }
         } catch {
             throw _asResolutionError(error)
         }
