@@ -117,23 +117,15 @@ public struct RequestScopeMiddleware<Context: ScopedRequestContext>: RouterMiddl
         var context = context
         var headers = HTTPFields()
         do {
-            return try await container.withScope(label: label) { scope in
-                do {
-                    if container.hasAnyRegistration(of: Request.self) { try scope.provide(request) }
-                    context.scope = scope
-                    try await provide(request, &context, scope)
-                    var response = try await next(request, context)
-                    if let responseHeaders {
-                        headers = responseHeaders(scope)
-                        response.headers.replace(with: headers)
-                    }
-                    return response
-                } catch {
-                    // Read while the scope is open: its values are gone once it ends.
-                    if let responseHeaders { headers = responseHeaders(scope) }
-                    throw error
-                }
+            var response = try await container.withRequestScope(
+                label: label, request: request, responseHeaders: responseHeaders, headers: &headers
+            ) { scope in
+                context.scope = scope
+                try await provide(request, &context, scope)
+                return try await next(request, context)
             }
+            if responseHeaders != nil { response.headers.replace(with: headers) }
+            return response
         } catch let error as ErrorWithResponseHeaders {
             throw error
         } catch {

@@ -94,24 +94,16 @@ public struct RequestScopeMiddleware: AsyncMiddleware {
         if container.isShutDown { throw Abort(.serviceUnavailable) }
         var headers = HTTPHeaders()
         do {
-            return try await container.withScope(label: label) { scope in
-                do {
-                    if container.hasAnyRegistration(of: Request.self) { try scope.provide(request) }
-                    request.storage[ScopeKey.self] = scope
-                    defer { request.storage[ScopeKey.self] = nil }
-                    try await provide(request, scope)
-                    let response = try await next.respond(to: request)
-                    if let responseHeaders {
-                        headers = responseHeaders(scope)
-                        response.headers.replace(with: headers)
-                    }
-                    return response
-                } catch {
-                    // Read while the scope is open: its values are gone once it ends.
-                    if let responseHeaders { headers = responseHeaders(scope) }
-                    throw error
-                }
+            let response = try await container.withRequestScope(
+                label: label, request: request, responseHeaders: responseHeaders, headers: &headers
+            ) { scope in
+                request.storage[ScopeKey.self] = scope
+                defer { request.storage[ScopeKey.self] = nil }
+                try await provide(request, scope)
+                return try await next.respond(to: request)
             }
+            if responseHeaders != nil { response.headers.replace(with: headers) }
+            return response
         } catch {
             // Also a disposal failure after a response was made: that response is lost, the error is answered.
             guard responseHeaders != nil else { throw error }

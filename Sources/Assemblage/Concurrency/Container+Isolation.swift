@@ -51,10 +51,9 @@ extension Container {
         line: Int = #line,
         mainActorFactory: @escaping @MainActor @Sendable (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
-        let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        return register(
-            key, _MainActorFactoryBox<Service>(mainActorFactory), kind: .mainActor,
-            site: RegistrationSite(file: file, line: line))
+        register(
+            Service.self, name: name, file: file, line: line, box: _MainActorFactoryBox<Service>(mainActorFactory),
+            kind: .mainActor)
     }
 
     /// Registers a main-actor factory that takes runtime arguments.
@@ -84,10 +83,9 @@ extension Container {
         line: Int = #line,
         mainActorFactory: @escaping @MainActor @Sendable (any Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
-        let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(
-            key, _MainActorFactoryBox<Service, repeat each Arg>(mainActorFactory),
-            kind: .mainActor, site: RegistrationSite(file: file, line: line))
+        register(
+            Service.self, name: name, arguments: repeat (each Arg).self, file: file, line: line,
+            box: _MainActorFactoryBox<Service, repeat each Arg>(mainActorFactory), kind: .mainActor)
     }
 
     // MARK: Async factories
@@ -141,10 +139,8 @@ extension Container {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) -> ServiceEntry<Service> {
-        let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        return register(
-            key, _AsyncFactoryBox<Service>(factory), kind: .async,
-            site: RegistrationSite(file: file, line: line))
+        register(
+            Service.self, name: name, file: file, line: line, box: _AsyncFactoryBox<Service>(factory), kind: .async)
     }
 
     /// Registers an `async` factory that takes runtime arguments.
@@ -169,10 +165,9 @@ extension Container {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver, repeat each Arg) async throws -> Service
     ) -> ServiceEntry<Service> {
-        let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(
-            key, _AsyncFactoryBox<Service, repeat each Arg>(factory), kind: .async,
-            site: RegistrationSite(file: file, line: line))
+        register(
+            Service.self, name: name, arguments: repeat (each Arg).self, file: file, line: line,
+            box: _AsyncFactoryBox<Service, repeat each Arg>(factory), kind: .async)
     }
 
     // MARK: Reading isolation

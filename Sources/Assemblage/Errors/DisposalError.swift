@@ -82,6 +82,14 @@ public struct DisposalError: AssemblageError {
     static func reportUnhandled(_ error: DisposalError) { _unhandledDisposalHandler.withLock { $0 }.call(error) }
 }
 
+extension DisposalError.Failure {
+    /// The failure of a disposer that threw `error` for an instance of `key`: a `_RequiresAsyncDisposal` error
+    /// means the instance was left undisposed because only an `await` could dispose it.
+    init(key: ServiceKey, thrown error: any Error) {
+        self.init(key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+    }
+}
+
 /// The handler, boxed: a closure kept as a generic lock's value would be wrapped in reabstraction thunks on every
 /// read, each report calling through all the earlier ones.
 private final class _DisposalHandler: Sendable {

@@ -251,9 +251,7 @@ func _disposeSynchronously(
             try record.disposer.disposeSynchronously(record.instance)
             for observer in observers { observer.instanceDisposed(record.key, owner: owner) }
         } catch {
-            let failure = DisposalError.Failure(
-                key: record.key, underlying: error,
-                requiresAsyncDisposal: error is _RequiresAsyncDisposal)
+            let failure = DisposalError.Failure(key: record.key, thrown: error)
             for observer in observers { observer.disposalFailed(failure, owner: owner) }
             failures.append(failure)
         }

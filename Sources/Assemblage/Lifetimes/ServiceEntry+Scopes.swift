@@ -146,13 +146,8 @@ extension ServiceEntry {
         do {
             try disposer.disposeSynchronously(instance)
         } catch {
-            DisposalError.reportUnhandled(
-                DisposalError(
-                    owner: "a scope",
-                    failures: [
-                        DisposalError.Failure(
-                            key: key, underlying: error, requiresAsyncDisposal: error is _RequiresAsyncDisposal)
-                    ]))
+            let failure = DisposalError.Failure(key: key, thrown: error)
+            DisposalError.reportUnhandled(DisposalError(owner: "a scope", failures: [failure]))
         }
         return false
     }

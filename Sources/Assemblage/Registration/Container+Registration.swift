@@ -34,13 +34,23 @@ extension Container {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver, repeat each Arg) throws -> Service
     ) -> ServiceEntry<Service> {
-        let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
-        return register(
-            key, _FactoryBox<Service, repeat each Arg>(factory), kind: .pack,
-            site: RegistrationSite(file: file, line: line))
+        register(
+            Service.self, name: name, arguments: repeat (each Arg).self, file: file, line: line,
+            box: _FactoryBox<Service, repeat each Arg>(factory), kind: .pack)
     }
 
     // `register` for 0 to 3 arguments is generated: Container+RegistrationArities.swift.
+
+    /// The registration that the `register` forms over a pack of arguments (this file's, and the main-actor and
+    /// async ones of Container+Isolation.swift) make of their factory's box: keyed by `Service`, `name` and the
+    /// argument types, recorded at `file`:`line`. The generated fixed-arity forms build their keys without a pack.
+    func register<Service, each Arg>(
+        _: Service.Type, name: String?, arguments _: repeat (each Arg).Type, file: String, line: Int,
+        box: AnyObject, kind: _FactoryKind
+    ) -> ServiceEntry<Service> {
+        let key = ServiceKey(Service.self, name: name, argumentTypes: repeat (each Arg).self)
+        return register(key, box, kind: kind, site: RegistrationSite(file: file, line: line))
+    }
 
     func register<Service>(
         _ key: ServiceKey, _ box: AnyObject, kind: _FactoryKind,
@@ -58,13 +68,17 @@ extension Container {
 
     /// Adds `entry` and tells the behaviors.
     func register<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
-        let key = entry.key
-        entry.container = registryOwner
-        let behaviors = add(entry)
-        for behavior in behaviors {
-            behavior.container(self, didRegisterType: Service.self, toService: entry, withName: key.name)
-        }
+        record(entry, resolvingTo: entry)
         return entry
+    }
+
+    /// Adds `added` (a registration, or a forwarder to one) to this container's registry, and tells the behaviors
+    /// that its type and name now resolve to `service`.
+    private func record<T, S>(_ added: ServiceEntry<T>, resolvingTo service: ServiceEntry<S>) {
+        added.container = registryOwner
+        for behavior in add(added) {
+            behavior.container(self, didRegisterType: T.self, toService: service, withName: added.key.name)
+        }
     }
 
     /// Makes `type` resolve to the same registration (and instances) as `entry`.
@@ -82,12 +96,7 @@ extension Container {
         let key = ServiceKey(
             serviceType: T.self, argumentsType: entry.key.argumentsType, name: name,
             argumentCount: entry.key.argumentCount)
-        let forwarder = ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site)
-        forwarder.container = registryOwner
-        let behaviors = add(forwarder)
-        for behavior in behaviors {
-            behavior.container(self, didRegisterType: T.self, toService: entry, withName: name)
-        }
+        record(ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site), resolvingTo: entry)
     }
 
     /// Inserts an entry under the writer lock; returns the behaviors to notify outside it.

@@ -80,18 +80,7 @@ public final class HeadlessNavigationHost<View>: NavigationHost {
         completion: @escaping @MainActor @Sendable () -> Void
     ) {
         transitions.append(transition)
-        switch transition {
-        case .setRoot(let view):
-            layers = [Layer(views: [view], isNavigationStack: true)]
-        case .push(let view):
-            if !layers.isEmpty { layers[layers.count - 1].views.append(view) }
-        case .pop:
-            if let top = layers.indices.last, layers[top].views.count > 1 { layers[top].views.removeLast() }
-        case .present(let view, let inNavigationStack):
-            layers.append(Layer(views: [view], isNavigationStack: inNavigationStack))
-        case .dismiss:
-            if layers.count > 1 { layers.removeLast() }
-        }
+        apply(transition)
         if completesTransitionsImmediately {
             completion()
         } else {
@@ -151,8 +140,7 @@ public final class HeadlessNavigationHost<View>: NavigationHost {
     ///
     /// Does nothing when the top layer holds a single view.
     public func simulateUserPop() {
-        guard let top = layers.indices.last, layers[top].views.count > 1 else { return }
-        layers[top].views.removeLast()
+        guard apply(.pop) else { return }
         coordinator?.hostDidPop()
     }
 
@@ -164,8 +152,13 @@ public final class HeadlessNavigationHost<View>: NavigationHost {
     ///
     /// Does nothing when no modal is shown.
     public func simulateUserDismiss() {
-        guard layers.count > 1 else { return }
-        layers.removeLast()
+        guard apply(.dismiss) else { return }
         coordinator?.hostDidDismiss()
+    }
+
+    /// Applies `transition` to ``layers``; returns whether anything changed.
+    @discardableResult
+    private func apply(_ transition: HostTransition<View>) -> Bool {
+        transition.apply(to: &layers, views: \.views) { Layer(views: [$0], isNavigationStack: $1) }
     }
 }

@@ -70,13 +70,7 @@ public final class TerminalNavigationHost: NavigationHost {
         _ transition: HostTransition<TerminalScreen>, animated: Bool,
         completion: @escaping @MainActor @Sendable () -> Void
     ) {
-        switch transition {
-        case .setRoot(let screen): layers = [[screen]]
-        case .push(let screen): if !layers.isEmpty { layers[layers.count - 1].append(screen) }
-        case .pop: if let top = layers.indices.last, layers[top].count > 1 { layers[top].removeLast() }
-        case .present(let screen, _): layers.append([screen])
-        case .dismiss: if layers.count > 1 { layers.removeLast() }
-        }
+        transition.apply(to: &layers, views: \.self) { screen, _ in [screen] }
         completion()
     }
 
