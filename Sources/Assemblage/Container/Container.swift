@@ -173,6 +173,13 @@ struct _RegistrationRecords {
     /// Counts registrations, to order the live ones (the table keeps each entry's number). A replaced or removed
     /// entry leaves the table and is retired, so the container holds what is registered, not its history.
     var count = 0
+
+    /// Counts one more registration and returns its number.
+    mutating func nextOrder() -> Int {
+        count += 1
+        return count
+    }
+
     /// What replaced what, per key, for diagnostics: the distinct pairs of sites, not the entries.
     var replacements: [ServiceKey: _ReplacementRecord] = [:]
     /// Decorators registered here, by service type.

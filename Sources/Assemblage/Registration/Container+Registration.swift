@@ -101,18 +101,23 @@ extension Container {
 
     /// Inserts an entry under the writer lock; returns the behaviors to notify outside it.
     func add(_ entry: any _AnyEntry) -> [any Behavior] {
+        let key = entry.key
         var retired: [AnyObject] = []
         writer.lock()
-        if table.find(entry.key) == nil, !table.hasRoomForOneMore {
-            let outgrown = table
-            table = outgrown.grown()
-            registry.publish(table)
+        // The registry's fields are read and written once each (each access is checked at run time), and the key is
+        // probed before growth only when the table is at its load limit (a new key then needs the room).
+        var current = table
+        if !current.hasRoomForOneMore, current.find(key) == nil {
+            let outgrown = current
+            current = outgrown.grown()
+            table = current
+            registry.publish(current)
             outgrown.disownEntries()  // the new table holds them all
             retired.append(outgrown)
         }
-        records.count += 1
-        if let earlier = table.insert(entry, order: records.count) {
-            records.replacements[entry.key, default: _ReplacementRecord()].add(
+        let order = records.nextOrder()
+        if let earlier = current.insert(entry, key: key, order: order) {
+            records.replacements[key, default: _ReplacementRecord()].add(
                 replaced: (earlier as! any _AnyEntry).site,
                 by: entry.site)
             retired.append(earlier)

@@ -102,17 +102,18 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Whether one more key fits without passing the load factor.
     var hasRoomForOneMore: Bool { count < capacity / 2 }
 
-    /// Inserts or replaces (writers only). Returns the replaced entry, +1 (the caller retires it).
+    /// Inserts or replaces `entry`, registered under `key` (writers only). Returns the replaced entry, +1 (the caller
+    /// retires it).
     @discardableResult
-    func insert(_ entry: any _AnyEntry, order: Int) -> AnyObject? {
+    func insert(_ entry: any _AnyEntry, key: ServiceKey, order: Int) -> AnyObject? {
         let pointer = Unmanaged.passRetained(entry as AnyObject).toOpaque()
-        if let position = position(of: entry.key) {
+        if let position = position(of: key) {
             let old = entries.loadAcquire(position)
             orders[position] = order
             entries.storeRelease(position, pointer)
             return old.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
         }
-        append(entry.key, pointer, order: order)
+        append(key, pointer, order: order)
         return nil
     }
 
