@@ -30,11 +30,13 @@ struct _ContainerHooks {
     /// Whether values of `type` are observers, remembered by type: a module makes containers with a behavior of
     /// its own, and the runtime's failing cast to `any ContainerObserver` costs that every time.
     private static func isObserver(_ type: any Behavior.Type) -> Bool {
-        let id = ObjectIdentifier(type)
-        if let known = observerTypes.withLock({ $0[id] }) { return known }
-        let observes = type is any ContainerObserver.Type
-        observerTypes.withLock { $0[id] = observes }
-        return observes
+        observerTypes.withLock { known in
+            let id = ObjectIdentifier(type)
+            if let observes = known[id] { return observes }
+            let observes = type is any ContainerObserver.Type
+            known[id] = observes
+            return observes
+        }
     }
 
     /// Behavior types seen, and whether each observes.

@@ -1,13 +1,3 @@
-/// Whether any decorator was ever registered in the process: the resolve path checks one relaxed load
-/// before it looks for decorators, so that containers without decorators pay nothing for them.
-@usableFromInline
-enum _Decorators {
-    @inlinable @inline(__always)
-    static var anyRegistered: Bool { _Shim.anyDecorators }
-
-    static func markRegistered() { _Shim.markDecorators() }
-}
-
 /// A decorator with its exact service type.
 @usableFromInline
 final class _DecoratorBox<Service>: Sendable {
@@ -67,7 +57,7 @@ extension Container {
             serviceType: Service.self, name: name, box: _DecoratorBox(decorator),
             site: RegistrationSite(file: file, line: line))
         writer.withLock { records.decorators[ObjectIdentifier(Service.self), default: []].append(record) }
-        _Decorators.markRegistered()
+        _Shim.markDecorators()
         for hooks in contributionHooks() { hooks.container(self, didAddDecorator: record) }
     }
 

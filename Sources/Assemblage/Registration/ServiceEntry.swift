@@ -394,7 +394,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             if stored { state.markCompleting() }
             try _complete(instance, completions, container, state)
         }
-        if _Decorators.anyRegistered {
+        if _Shim.anyDecorators {
             return try _decorate(instance, container, state, replacingInGraph: stored)
         }
         return instance

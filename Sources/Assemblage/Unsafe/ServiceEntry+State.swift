@@ -76,9 +76,6 @@ extension _AtomicWords {
     // The raw words, for this folder; the typed accessors below are the rest of the library's.
 
     @inlinable @inline(__always)
-    func loadAcquire(_ word: _EntryWord) -> UnsafeMutableRawPointer? { loadAcquire(word.rawValue) }
-
-    @inlinable @inline(__always)
     func exchange(_ word: _EntryWord, _ value: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
         exchange(word.rawValue, value)
     }

@@ -17,7 +17,8 @@ func _withReadSection<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
 /// The C shim's process-wide flags and thread facts, as Swift properties (each an inlined load or call).
 @usableFromInline
 enum _Shim {
-    /// Whether any decorator was ever registered, in any container (one relaxed load).
+    /// Whether any decorator was ever registered, in any container (one relaxed load): the resolve path checks it
+    /// before it looks for decorators, so that containers without decorators pay nothing for them.
     @inlinable @inline(__always)
     static var anyDecorators: Bool { _asm_any_decorators() }
 
