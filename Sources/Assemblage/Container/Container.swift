@@ -67,13 +67,14 @@ public class Container: @unchecked Sendable {
             serialization: nil, registeringClosure: registeringClosure)
     }
 
-    /// The designated initializer; `serialization` is the lock of a synchronized view (see `synchronize()`).
+    /// The designated initializer; `serialization` is the lock of a synchronized view (see `synchronize()`);
+    /// `checkingObservers` false when the caller knows that no behavior is a ``ContainerObserver``.
     init(
         parent: Container?, defaultObjectScope: ObjectScope, behaviors: [any Behavior], label: String,
-        serialization: _Lock?, registeringClosure: (Container) -> Void
+        serialization: _Lock?, checkingObservers: Bool = true, registeringClosure: (Container) -> Void
     ) {
         role = serialization.map { .synchronizedView($0) } ?? .container
-        registry = _Registry(behaviors: behaviors)
+        registry = _Registry(behaviors: behaviors, checkingObservers: checkingObservers)
         words = registry.words
         self.defaultObjectScope = defaultObjectScope
         self.label = label

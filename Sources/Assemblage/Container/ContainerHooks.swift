@@ -27,6 +27,27 @@ struct _ContainerHooks {
         return true
     }
 
+    /// Adds `added` in order; returns whether any is an observer. (A new container's behaviors are taken as they
+    /// come: one array, not one grown element by element.)
+    /// `checkingObservers` false: the caller knows that none is an observer.
+    mutating func add(contentsOf added: [any Behavior], checkingObservers: Bool) -> Bool {
+        guard !added.isEmpty else { return false }
+        if behaviors.isEmpty {
+            behaviors = added
+        } else {
+            behaviors += added
+        }
+        guard checkingObservers else { return false }
+        var observes = false
+        for behavior in added where Self.isObserver(type(of: behavior)) {
+            if let observer = behavior as? any ContainerObserver {
+                observers.append(observer)
+                observes = true
+            }
+        }
+        return observes
+    }
+
     /// Whether values of `type` are observers, remembered by type: a module makes containers with a behavior of
     /// its own, and the runtime's failing cast to `any ContainerObserver` costs that every time.
     private static func isObserver(_ type: any Behavior.Type) -> Bool {

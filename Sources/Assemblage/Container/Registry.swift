@@ -20,7 +20,7 @@ final class _Registry: @unchecked Sendable {
     ///    `Container.usesSlowLookup`).
     /// 5: the `_Recorder` (retained) of a validation sandbox's container, else nil (see `Container.recorder`).
     /// 6: ``writer``, a word lock.
-    @usableFromInline let words = _AtomicWords(count: 7)
+    @usableFromInline let words: _AtomicWords
     /// Guards every mutable property below.
     let writer: _WordLock
     /// The table readers load now. A table it replaces (outgrown, or emptied by `removeAll`) is retired to
@@ -47,12 +47,17 @@ final class _Registry: @unchecked Sendable {
         words.storeUnowned(0, table)
     }
 
-    init(behaviors: [any Behavior]) {
+    /// A registry told about registrations by `behaviors`; `checkingObservers` false when the caller knows that
+    /// none of them is a ``ContainerObserver`` (a module's scope and its exporter), which skips the type test.
+    init(behaviors: [any Behavior], checkingObservers: Bool = true) {
+        let words = _AtomicWords(count: 7)
+        self.words = words
         writer = _WordLock(in: words, at: 6)
-        table = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
+        let table = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
+        self.table = table
         words.storeUnowned(0, table)
-        for behavior in behaviors {
-            if hooks.add(behavior) { markObserved() }
+        if !behaviors.isEmpty, hooks.add(contentsOf: behaviors, checkingObservers: checkingObservers) {
+            words.setFlag(_observedWord)
         }
     }
 

@@ -4,7 +4,10 @@
 extension ServiceEntry {
     /// The `onDispose` closure, if any (unretained: the entry holds it).
     var _disposer: (any _AnyDisposer)? {
-        words.object(.disposer, as: _Disposer<Service>.self)
+        // Tested first: naming `_Disposer<Service>` costs a search of the runtime's metadata cache in unspecialised
+        // code, and most registrations have no closure.
+        guard words.isSet(.disposer) else { return nil }
+        return words.object(.disposer, as: _Disposer<Service>.self)
     }
 
     func _setDisposer(_ disposer: _Disposer<Service>) -> Self {

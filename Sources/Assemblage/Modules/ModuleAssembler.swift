@@ -146,7 +146,9 @@ public final class ModuleAssembler: Sendable {
             let scope = _ModuleExporter(
                 module: name, exports: exports, graph: graph,
                 index: (exportIndex, records.count), assemblerParent: assemblerParent)
-            let container = Container(behaviors: [scope], label: name)
+            let container = Container(
+                parent: nil, defaultObjectScope: .graph, behaviors: [scope], label: name, serialization: nil,
+                checkingObservers: false, registeringClosure: { _ in })
             let dependencies = plan.nodes[position].dependencies.compactMap { byNode[$0] }
             Self.wire(container, to: dependencies)
             let lookupList = container.fallbackListForSharing()

@@ -71,12 +71,12 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
         let key = ServiceKey(
             serviceType: Type.self, argumentsType: entry.key.argumentsType, name: name,
             argumentCount: entry.key.argumentCount)
+        let export = _ModuleExportEntry(target: entry.erased, scope: container, position: position)
         let proxy = ServiceEntry<Type>(
-            key: key, forwardingTo: _ModuleExportEntry(target: entry, scope: container),
-            site: entry.site)
+            key: key, forwardingTo: export, site: entry.site, typedExport: Type.self == Service.self ? export : nil)
         proxy.container = exports
-        _ = exports.add(proxy)
-        exportIndex?.offer(proxy, position: position)
+        _ = exports.add(proxy, key: key)
+        exportIndex?.offer(proxy, key: key, position: position)
     }
 
     /// Exports a collection element: a forwarding element that resolves it in this module's scope, so that

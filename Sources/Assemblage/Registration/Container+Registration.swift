@@ -76,7 +76,9 @@ extension Container {
     /// that its type and name now resolve to `service`.
     private func record<T, S>(_ added: ServiceEntry<T>, resolvingTo service: ServiceEntry<S>) {
         added.container = registryOwner
-        for behavior in add(added) {
+        // Added as an object with its key, not as `any _AnyEntry`: the existential would look up the entry's
+        // generic metadata again, which with thousands of service types is a search of a large runtime cache.
+        for behavior in add(added, key: added.key) {
             behavior.container(self, didRegisterType: T.self, toService: service, withName: added.key.name)
         }
     }
@@ -100,8 +102,11 @@ extension Container {
     }
 
     /// Inserts an entry under the writer lock; returns the behaviors to notify outside it.
-    func add(_ entry: any _AnyEntry) -> [any Behavior] {
-        let key = entry.key
+    func add(_ entry: any _AnyEntry) -> [any Behavior] { add(entry, key: entry.key) }
+
+    /// Inserts `entry` (an `_AnyEntry`) under `key`, its key, under the writer lock; returns the behaviors to notify
+    /// outside it.
+    func add(_ entry: AnyObject, key: ServiceKey) -> [any Behavior] {
         var retired: [AnyObject] = []
         writer.lock()
         // The registry's fields are read and written once each (each access is checked at run time), and the key is
@@ -119,7 +124,7 @@ extension Container {
         if let earlier = current.insert(entry, key: key, order: order) {
             records.replacements[key, default: _ReplacementRecord()].add(
                 replaced: (earlier as! any _AnyEntry).site,
-                by: entry.site)
+                by: (entry as! any _AnyEntry).site)
             retired.append(earlier)
         }
         let behaviors = hooks.behaviors
@@ -127,6 +132,22 @@ extension Container {
         // Unpublished above; released once no read section can still be using them.
         _Reclaimer.retire(retired)
         return behaviors
+    }
+
+    /// Gives an empty registry a table with room for `count` registrations, so that filling it does not grow the
+    /// table step by step (a module assembler's fallback index, sized for its modules' exports).
+    func reserveTable(for count: Int) {
+        var capacity = _RegistrationTable.initialCapacity
+        while capacity / 2 < count { capacity *= 2 }
+        let outgrown: _RegistrationTable? = writer.withLock {
+            guard table.count == 0, table.capacity < capacity else { return nil }
+            let old = table
+            table = _RegistrationTable(capacity: capacity)
+            registry.publish(table)
+            return old
+        }
+        // Unpublished above; released once no read section can still be using it.
+        if let outgrown { _Reclaimer.retire(outgrown) }
     }
 
     /// Removes every registration, collection element and decorator, and drops the instances they kept

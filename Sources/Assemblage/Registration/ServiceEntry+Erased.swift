@@ -80,6 +80,12 @@ extension ServiceEntry: _AnyEntry {
 
     @usableFromInline var forwardTarget: (any _AnyEntry)? { forwarded }
 
+    /// This entry as an `any _AnyEntry`, made from the entry's own type (its isa) rather than by looking up
+    /// `ServiceEntry<Service>`'s metadata, which unspecialised code does at each conversion (a search of a runtime
+    /// cache as large as the number of service types).
+    @inline(never)
+    var erased: any _AnyEntry { self }
+
     @usableFromInline func _adoptIntoSandbox(_ container: Container) { self.container = container }
 
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {

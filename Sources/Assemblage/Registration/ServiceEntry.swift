@@ -85,12 +85,25 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.init(key: key, scope: scope, site: site, factory: nil, kind: .arity0, factory0: factory0)
     }
 
-    init(key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite) {
+    convenience init(key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite) {
+        let scoped = target as? _ModuleExportEntry
+        self.init(
+            key: key, forwardingTo: target, site: site,
+            typedExport: scoped.flatMap { $0.target is ServiceEntry<Service> ? $0 : nil })
+    }
+
+    /// A forwarding entry; `typedExport` is `target` when it is a ``_ModuleExportEntry`` around a
+    /// `ServiceEntry<Service>` (a module exporting its own registration under its own type, which the exporter knows
+    /// without the dynamic casts).
+    init(
+        key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite,
+        typedExport: _ModuleExportEntry?
+    ) {
         self.key = key
         self.factory0 = nil
         self.factory = nil
-        if let scoped = target as? _ModuleExportEntry, scoped.target is ServiceEntry<Service> {
-            self.factoryAddress = _Unowned(scoped)
+        if let typedExport {
+            self.factoryAddress = _Unowned(typedExport)
             self.factoryKind = .scopedForwarding
         } else {
             self.factoryAddress = nil

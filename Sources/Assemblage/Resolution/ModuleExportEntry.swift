@@ -12,9 +12,14 @@ final class _ModuleExportEntry: _AnyEntry, @unchecked Sendable {  // @unchecked:
     @usableFromInline let unownedTarget: _Unowned<AnyObject>
     @usableFromInline let unownedScope: _Unowned<Container>
 
-    init(target: any _AnyEntry, scope: Container) {
+    /// The module's position in its assembler's order, which decides between two modules exporting one key in the
+    /// assembler's fallback index (see ``_FallbackIndex``); 0 outside an assembler.
+    let position: Int
+
+    init(target: any _AnyEntry, scope: Container, position: Int = 0) {
         self.target = target
         self.scope = scope
+        self.position = position
         unownedTarget = _Unowned(target as AnyObject)
         unownedScope = _Unowned(scope)
     }
@@ -55,7 +60,7 @@ final class _ModuleExportEntry: _AnyEntry, @unchecked Sendable {  // @unchecked:
     /// Never in a table itself; validation re-creates it around the copies (see `_Sandbox`).
     @usableFromInline func _adoptIntoSandbox(_ container: Container) {}
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
-        _ModuleExportEntry(target: target ?? self.target, scope: scope)
+        _ModuleExportEntry(target: target ?? self.target, scope: scope, position: position)
     }
 }
 

@@ -208,28 +208,33 @@ final class _Fallbacks: @unchecked Sendable {
 
 /// The registrations of the first containers of a fallback list merged into one table: for each key, the entry
 /// offered at the earliest position (the one a search of those containers in order would find first), so that
-/// one probe answers for all of them. Whoever builds the list keeps it current with ``offer(_:position:)``: the
-/// module assembler keeps one over its modules' exports (Modules/ModuleScope.swift).
+/// one probe answers for all of them. Whoever builds the list keeps it current with ``offer(_:key:position:)``: the
+/// module assembler keeps one over its modules' exports (Modules/ModuleExporter.swift).
 final class _FallbackIndex: @unchecked Sendable {
-    // @unchecked: `positions` is guarded by `lock`; `table` is a container.
+    // @unchecked: `table` is a container, written only under `lock`.
     /// Holds the merged entries (its table only: it has no fallbacks, and no walk of the fallback graph
     /// reaches it, so diagnostics see the exports themselves).
-    private let table = Container(label: "fallback index")
+    private let table: Container
     private let lock = _Lock()
-    /// The assembly position of the module whose export each key holds now.
-    private var positions: [ServiceKey: Int] = [:]
 
     /// An index for about `expectedExports` exports (one a module, say), sized once rather than grown.
-    init(expectedExports: Int = 0) { positions.reserveCapacity(expectedExports) }
+    init(expectedExports: Int = 0) {
+        table = Container(label: "fallback index")
+        if expectedExports > 0 { table.reserveTable(for: expectedExports) }
+    }
 
     func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? { table._findOwn(key) }
 
-    /// Records an export of the module at `position`, unless an earlier module exports the same key.
-    func offer(_ entry: any _AnyEntry, position: Int) {
+    /// Records `entry`, an export of the module at `position` (a forwarder to a ``_ModuleExportEntry``), unless
+    /// an earlier module exports the same key. The holder's position is its export's: no table of positions.
+    func offer(_ entry: AnyObject, key: ServiceKey, position: Int) {
         lock.withLock {
-            if let holder = positions[entry.key], holder < position { return }
-            positions[entry.key] = position
-            _ = table.add(entry)
+            if let holder = table.currentTable.entry(for: key),
+                let export = holder.forwardTarget as? _ModuleExportEntry, export.position < position
+            {
+                return
+            }
+            _ = table.add(entry, key: key)
         }
     }
 }

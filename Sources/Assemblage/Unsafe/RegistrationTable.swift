@@ -105,8 +105,8 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Inserts or replaces `entry`, registered under `key` (writers only). Returns the replaced entry, +1 (the caller
     /// retires it).
     @discardableResult
-    func insert(_ entry: any _AnyEntry, key: ServiceKey, order: Int) -> AnyObject? {
-        let pointer = Unmanaged.passRetained(entry as AnyObject).toOpaque()
+    func insert(_ entry: AnyObject, key: ServiceKey, order: Int) -> AnyObject? {
+        let pointer = Unmanaged.passRetained(entry).toOpaque()
         if let position = position(of: key) {
             let old = entries.loadAcquire(position)
             orders[position] = order

@@ -42,6 +42,21 @@ private struct LookupTopModule: ModuleAssembly, AutoInitModuleAssembly {
         #expect(try assembler.resolver(for: LookupTopModule.self).require(String.self, name: "shared") == "from top")
     }
 
+    @Test func rootPrefersTheEarlierModuleWhateverOrderTheRegistrationsCameIn() throws {
+        let assembler = try ModuleAssembler([LookupTopModule()])
+        let base = try #require(try assembler.resolver(for: LookupBaseModule.self) as? Container)
+        let top = try #require(try assembler.resolver(for: LookupTopModule.self) as? Container)
+        // The later module registered "top" during assembly; the earlier one registers it now: the earlier wins.
+        base.register(String.self, name: "top") { _ in "base, after assembly" }
+        #expect(try assembler.resolver.require(String.self, name: "top") == "base, after assembly")
+        // The later module registers a key the earlier one exports: the earlier one's stays.
+        top.register(String.self, name: "one") { (_: Resolver, _: Int) in "top's one" }
+        #expect(try assembler.resolver.require(String.self, name: "one", argument: 2) == "base 2")
+        // A new key from either module reaches the root.
+        top.register(Int.self, name: "new") { _ in 7 }
+        #expect(try assembler.resolver.require(Int.self, name: "new") == 7)
+    }
+
     @Test func reRegistrationInsideAModuleReplacesItsExport() throws {
         let assembler = try ModuleAssembler([LookupTopModule()])
         #expect(try assembler.resolver.require(String.self, name: "replaced") == "second")
