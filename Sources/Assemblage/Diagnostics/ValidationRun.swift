@@ -19,6 +19,11 @@ final class _ValidationRun {
     var isolatedNotRun: [(entry: any _AnyEntry, isolation: ServiceIsolation)] = []
     let visible: (winners: [VisibleRegistration], shadowed: [ValidationIssue], collectionTypes: [ObjectIdentifier])
 
+    /// The mirrors refer to one another through their registrations and fallbacks: those links are cut first, so
+    /// that each mirror is freed on its own rather than from inside another's deinit (which, over a chain of ten
+    /// thousand modules, would overflow the stack).
+    deinit { sandbox.dismantle() }
+
     init(_ container: Container, _ options: ValidationOptions) {
         self.container = container
         self.options = options

@@ -25,7 +25,44 @@ final class _Sandbox {
     /// node id → isolation of its factory.
     private(set) var isolation: [String: ServiceIsolation] = [:]
 
+    /// Mirrored containers whose fallbacks are still to be mirrored and appended (see ``mirror(_:)``).
+    private var unwired: [(copy: Container, own: [Container], tail: _Fallbacks?, indexed: Int)] = []
+    private var wiring = false
+    /// The fallback indexes of the mirrors (a module assembler's root answers for its modules' exports through
+    /// one), each with the mirrored containers it stands for: filled by ``finish()``, once the exports are copied,
+    /// so that a lookup from the mirrored root probes one table, as the original's does, not every module's.
+    private var indexes: [(index: _FallbackIndex, containers: [Container])] = []
+
+    /// The mirror of `original`, with its fallbacks mirrored, transitively.
+    ///
+    /// A loop, not a recursion: each container is copied when first reached, and its fallbacks are mirrored and
+    /// appended from a list of pending work, so a chain of ten thousand modules does not deepen the stack.
     func mirror(_ original: Container) -> Container {
+        let copy = copyWithoutFallbacks(original)
+        guard !wiring else { return copy }
+        wiring = true
+        defer { wiring = false }
+        while let (pending, own, tail, indexed) = unwired.popLast() {
+            let copies = own.map(copyWithoutFallbacks)
+            guard indexed > 0 else {
+                pending.appendFallbacks(copies, tail: mirror(tail))
+                continue
+            }
+            let index = _FallbackIndex(expectedExports: indexed)
+            indexes.append((index, Array(copies.prefix(indexed))))
+            pending.appendFallbacks(copies, index: index, indexedCount: indexed, tail: mirror(tail))
+        }
+        return copy
+    }
+
+    /// Cuts the links between the mirrors (their registrations, collection elements, decorators and fallbacks),
+    /// once validation is over and they are shut down.
+    func dismantle() {
+        for container in containers { container.detachForTeardown() }
+    }
+
+    /// The mirror of `original`, made now if needed, its fallbacks left to ``mirror(_:)``'s loop.
+    private func copyWithoutFallbacks(_ original: Container) -> Container {
         if let copy = copies[ObjectIdentifier(original)] { return copy }
         let copy = Container(defaultObjectScope: original.defaultObjectScope, label: original.label)
         copy.recorder = recorder
@@ -34,7 +71,10 @@ final class _Sandbox {
         let (live, elements, decorators, extensions, fallbacks) = original.writer.withLock {
             (
                 original.liveEntriesLocked(), original.records.collectionElements, original.records.decorators,
-                original.hooks.extensionStorage, original.fallbackList.map { (own: $0.own, tail: $0.tail) }
+                original.hooks.extensionStorage,
+                original.fallbackList.map {
+                    (own: $0.own, tail: $0.tail, indexed: $0.index == nil ? 0 : $0.indexedCount)
+                }
             )
         }
         for entry in live {
@@ -69,9 +109,7 @@ final class _Sandbox {
             copy.records.decorators = decorators
             copy.hooks.extensionStorage = extensions
         }
-        if let fallbacks {
-            copy.appendFallbacks(fallbacks.own.map(mirror), tail: mirror(fallbacks.tail))
-        }
+        if let fallbacks { unwired.append((copy, fallbacks.own, fallbacks.tail, fallbacks.indexed)) }
         return copy
     }
 
@@ -86,7 +124,7 @@ final class _Sandbox {
         }
         var tail = cursor.flatMap { listCopies[ObjectIdentifier($0)] }
         for original in pending.reversed() {
-            let copy = _Fallbacks(original.own.map(mirror), tail: tail)
+            let copy = _Fallbacks(original.own.map(copyWithoutFallbacks), tail: tail)
             listCopies[ObjectIdentifier(original)] = copy
             tail = copy
         }
@@ -105,7 +143,8 @@ final class _Sandbox {
                 guard let scoped = element.entry.forwardTarget as? _ModuleExportEntry else { continue }
                 let scope = mirror(scoped.scope)
                 guard let target = entryCopies[ObjectIdentifier(scoped.target)] else { continue }
-                let copied = element.entry._sandboxCopy(forwardingTo: _ModuleExportEntry(target: target, scope: scope))
+                let copied = element.entry._sandboxCopy(
+                    forwardingTo: _ModuleExportEntry(target: target, scope: scope, position: scoped.position))
                 container.writer.withLock {
                     container.records.collectionElements[type, default: []]
                         .append(_CollectionElement(entry: copied, name: element.name, priority: element.priority))
@@ -119,7 +158,7 @@ final class _Sandbox {
                 if let scoped = target as? _ModuleExportEntry {
                     let scope = mirror(scoped.scope)
                     copiedTarget = entryCopies[ObjectIdentifier(scoped.target)].map {
-                        _ModuleExportEntry(target: $0, scope: scope)
+                        _ModuleExportEntry(target: $0, scope: scope, position: scoped.position)
                     }
                 } else {
                     copiedTarget = entryCopies[ObjectIdentifier(target)]
@@ -129,6 +168,12 @@ final class _Sandbox {
                 _ = container.add(original._sandboxCopy(forwardingTo: copiedTarget))
             }
         }
+        for (index, containers) in indexes {
+            for (position, container) in containers.enumerated() {
+                for entry in container.currentEntries { index.offer(entry, key: entry.key, position: position) }
+            }
+        }
+        indexes = []
     }
 
     /// Resolves `entry` at top level; returns why it failed, or nil.

@@ -5,6 +5,17 @@ final class _DecoratorBox<Service>: Sendable {
     init(_ call: @escaping @Sendable (any Resolver, Service) throws -> Service) { self.call = call }
 }
 
+/// The service types any container of the process has a decorator for (it never shrinks). Once any decorator
+/// exists, every creation asks for its type's decorators: the others are answered here, without a search of the
+/// creating container's lookup chain, which in a graph of thousands of modules is thousands of containers.
+enum _DecoratedTypes {
+    private static let types = _Locked<Set<ObjectIdentifier>>([])
+
+    static func insert(_ type: Any.Type) { types.withLock { _ = $0.insert(ObjectIdentifier(type)) } }
+
+    static func contains(_ type: Any.Type) -> Bool { types.withLock { $0.contains(ObjectIdentifier(type)) } }
+}
+
 /// One registered decorator.
 struct _DecoratorRecord {
     let serviceType: Any.Type
@@ -56,6 +67,7 @@ extension Container {
         let record = _DecoratorRecord(
             serviceType: Service.self, name: name, box: _DecoratorBox(decorator),
             site: RegistrationSite(file: file, line: line))
+        _DecoratedTypes.insert(Service.self)
         writer.withLock { records.decorators[ObjectIdentifier(Service.self), default: []].append(record) }
         _Shim.markDecorators()
         for hooks in contributionHooks() { hooks.container(self, didAddDecorator: record) }
@@ -63,6 +75,8 @@ extension Container {
 
     /// The decorators for instances of `type` named `name`, in the order they apply.
     func decorators(for type: Any.Type, name: String?) -> [AnyObject] {
+        // Only a type some container decorates searches the lookup chain, which in a deep module graph is long.
+        guard _DecoratedTypes.contains(type) else { return [] }
         var perContainer: [[AnyObject]] = []
         for container in lookupChain() {
             let records = container.writer.withLock { container.records.decorators[ObjectIdentifier(type)] ?? [] }

@@ -337,6 +337,27 @@ extension Container {
         if let replaced { _Reclaimer.retire(replaced) }
     }
 
+    /// Drops this container's registrations, collection elements, decorators and fallbacks, telling no one: for a
+    /// validation sandbox's mirrors once the run is over (see `_Sandbox.dismantle()`), so that containers that refer
+    /// to one another are not freed one from inside another's deinit.
+    func detachForTeardown() {
+        let dropped: [AnyObject] = writer.withLock {
+            let empty = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
+            let old: [AnyObject] = [table] + (fallbackList.map { [$0] } ?? [])
+            table = empty
+            registry.publish(empty)
+            fallbackList = nil
+            words.storeUnowned(1, nil)
+            records.count = 0
+            records.replacements = [:]
+            records.decorators.removeAll()
+            records.collectionElements.removeAll()
+            return old
+        }
+        // Unpublished above; released once no read section can still be using them.
+        _Reclaimer.retire(dropped)
+    }
+
     /// The current fallback list, marked as shared so that it keeps its containers when a later change
     /// replaces it: another container's list is about to end with it (a module's scope, see `tail` above).
     func fallbackListForSharing() -> _Fallbacks? {

@@ -86,6 +86,16 @@ private struct WiringChildOfParent: AutoInitModuleAssembly {
         #expect(weakScope == nil)
     }
 
+    @Test func aLongLadderValidatesAndItsSandboxGoesAway() throws {
+        // The sandbox mirrors ten thousand modules without recursing into each one's fallbacks, looks keys up from
+        // the mirrored root through one index (not module by module, which made validation quadratic), and frees
+        // the mirrors one by one.
+        let assembler = try ModuleAssembler([ladderModuleType(90_000)._makeIfAutoInit()!])
+        let report = assembler.validate()
+        #expect(report.isValid, "\(report)")
+        #expect(report.checkedCount == 10_001)
+    }
+
     @Test func aLongLadderGoesAwayWithTheResolverThatOutlivedItsAssembler() throws {
         weak var weakScope: Container?
         var resolver: (any Resolver)?
