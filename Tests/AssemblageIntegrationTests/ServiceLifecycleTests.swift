@@ -34,7 +34,42 @@ private struct Worker: Service {
     }
 }
 
+/// The pool in a module of its own, as a Knit-style app would register it.
+private struct PoolModule: ModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [] }
+    let events: Events
+    func assemble(container: Container) {
+        let events = events
+        container.register(Pool.self) { _ in Pool(events: events) }.inObjectScope(.container)
+    }
+}
+
+/// The worker's module, which depends on the pool's.
+private struct WorkerModule: ModuleAssembly {
+    static var dependencies: [any ModuleAssembly.Type] { [PoolModule.self] }
+    let events: Events
+    func assemble(container: Container) {
+        let events = events
+        container.register(Worker.self) { r in Worker(pool: try r.require(Pool.self), events: events) }
+    }
+}
+
 @Suite struct ServiceLifecycleTests {
+    @Test func aModuleGraphsContainerServiceDisposesWhatItsModulesMade() async throws {
+        let events = Events()
+        let assembler = try ModuleAssembler([WorkerModule(events: events), PoolModule(events: events)])
+        let group = try await assembler.container.serviceGroup(running: [Worker.self], logger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            while !events.all.contains("worker running") { try await Task.sleep(for: .milliseconds(5)) }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        // The pool lives in PoolModule's container: shutting the assembler's container down reached it.
+        #expect(events.all == ["worker running", "worker stopped", "pool closed"])
+        #expect(throws: ResolutionError.self) { try assembler.resolver.require(Pool.self) }
+    }
+
     private func app(_ events: Events) -> Container {
         let container = Container(label: "app")
         container.register(Pool.self) { _ in Pool(events: events) }.inObjectScope(.container)

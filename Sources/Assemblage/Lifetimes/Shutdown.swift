@@ -86,7 +86,10 @@ extension Container {
     public func shutdown() async throws(DisposalError) {
         guard let records = _takeInstances(closing: true) else { return }
         let owner = "container \"\(registryOwner.label)\""
-        let failures = await _disposeToCompletion(records, owner: owner, observers: observers)
+        var failures = await _disposeToCompletion(records, owner: owner, observers: observers)
+        for owned in ownedContainers {
+            do { try await owned.shutdown() } catch { failures += error.failures }
+        }
         if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
     }
 
@@ -108,7 +111,10 @@ extension Container {
     public func shutdownSynchronously() throws(DisposalError) {
         guard let records = _takeInstances(closing: true) else { return }
         let owner = "container \"\(registryOwner.label)\""
-        let failures = _disposeSynchronously(records, owner: owner, observers: observers)
+        var failures = _disposeSynchronously(records, owner: owner, observers: observers)
+        for owned in ownedContainers {
+            do { try owned.shutdownSynchronously() } catch { failures += error.failures }
+        }
         if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
     }
 
@@ -125,9 +131,12 @@ extension Container {
     /// - Throws: ``DisposalError`` listing every disposer that threw; the others were disposed all the same.
     public func disposeInstances() async throws(DisposalError) {
         let owner = "container \"\(registryOwner.label)\""
-        let failures = await _disposeToCompletion(
+        var failures = await _disposeToCompletion(
             _takeInstances(closing: false) ?? [], owner: owner,
             observers: observers)
+        for owned in ownedContainers {
+            do { try await owned.disposeInstances() } catch { failures += error.failures }
+        }
         if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
     }
 
@@ -142,8 +151,17 @@ extension Container {
     @available(*, noasync, message: "in an async context, use `try await disposeInstances()`")
     public func disposeInstancesSynchronously() throws(DisposalError) {
         let owner = "container \"\(registryOwner.label)\""
-        let failures = _disposeSynchronously(_takeInstances(closing: false) ?? [], owner: owner, observers: observers)
+        var failures = _disposeSynchronously(_takeInstances(closing: false) ?? [], owner: owner, observers: observers)
+        for owned in ownedContainers {
+            do { try owned.disposeInstancesSynchronously() } catch { failures += error.failures }
+        }
         if !failures.isEmpty { throw DisposalError(owner: owner, failures: failures) }
+    }
+
+    /// The containers whose lifetime this one owns (a module assembler's root owns its modules' containers,
+    /// dependents first): shut down, or disposed, right after it.
+    var ownedContainers: [Container] {
+        behaviors(adopting: (any _OwnedContainers).self).flatMap(\.ownedContainers)
     }
 
     /// Takes what the container disposes, newest first, and drops the instances it keeps (singletons included)
@@ -187,6 +205,14 @@ extension Container {
 }
 
 /// The kinds of ``ContainerError`` about a container's end.
+/// A behavior through which a container owns other containers' lifetimes: a module assembler's root, whose resolves
+/// return what its modules' containers make. Shutting the container down (or disposing its instances) does the same
+/// to those, in the order given, after its own.
+protocol _OwnedContainers {
+    /// The containers, in the order they are shut down.
+    var ownedContainers: [Container] { get }
+}
+
 extension ContainerError.Code {
     /// The container was shut down, so it makes no more scopes.
     public static var shutDown: Self { Self("shutDown") }

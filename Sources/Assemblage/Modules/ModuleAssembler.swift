@@ -186,7 +186,7 @@ public final class ModuleAssembler: Sendable {
             behaviors: [
                 _ModuleExporter(
                     module: nil, exports: nil, graph: graph, exportsDependentsFirst: records.reversed().map(\.exports),
-                    assemblerParent: assemblerParent)
+                    scopesDependentsFirst: records.reversed().map(\.container), assemblerParent: assemblerParent)
             ],
             label: "ModuleAssembler")
         root.appendFallbacks(

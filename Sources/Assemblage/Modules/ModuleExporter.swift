@@ -20,7 +20,9 @@
 
 /// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its
 /// exports and its module graph. Stored as a `Behavior` of the container.
-final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationHints, @unchecked Sendable {
+final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationHints, _OwnedContainers,
+    @unchecked Sendable
+{
     // @unchecked Sendable: `module` is immutable; `exports` and `graph` are weak references written only
     // in `init`.
 
@@ -43,6 +45,9 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     /// (a container's fallbacks before its behaviors), so that freeing one module's exports frees none of the
     /// exports it falls back to, and a deep graph is not torn down recursively.
     private let exportsDependentsFirst: [Container]
+    /// For an assembler's root: its modules' scopes, dependents first, shut down after the root (their instances
+    /// are the ones the root's resolves return, and a dependent's may use its dependencies' as it is disposed).
+    let ownedContainers: [Container]
     /// Where the assembler's own registrations end (see ``_AssemblerParent``): recorded on the root and the
     /// modules' scopes of an assembler, unrecorded elsewhere.
     let assemblerParent: _AssemblerParent
@@ -50,8 +55,9 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
     init(
         module: String?, exports: Container?, graph: _ModuleGraphContext?,
         index: (index: _FallbackIndex, position: Int)? = nil, exportsDependentsFirst: [Container] = [],
-        assemblerParent: _AssemblerParent = .unrecorded
+        scopesDependentsFirst: [Container] = [], assemblerParent: _AssemblerParent = .unrecorded
     ) {
+        ownedContainers = scopesDependentsFirst
         self.assemblerParent = assemblerParent
         self.module = module
         self.exports = exports

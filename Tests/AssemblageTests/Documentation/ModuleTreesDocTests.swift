@@ -291,6 +291,18 @@ enum ModulesDoc {
             #expect(after.storage !== before.storage)
         }
 
+        @Test func shutdown() async throws {
+            let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "feed.sqlite")])
+            _ = try assembler.resolver.require(FeedService.self)
+            // snippet: modules-shutdown
+            try await assembler.shutdown()  // AppModule's instances, then FeedModule's, … StorageModule's last
+            // A framework that takes a container ends the graph the same way:
+            // ContainerService(assembler.container), RequestScopeMiddleware(container: assembler.container)
+            // end-snippet
+            #expect(assembler.container.isShutDown)
+            #expect(throws: ResolutionError.self) { try assembler.resolver.require(FeedService.self) }
+        }
+
         @Test func dynamicModules() throws {
             // snippet: modules-contributions
             let full = try ModuleAssembler([ShellModule(), SearchModule()])
