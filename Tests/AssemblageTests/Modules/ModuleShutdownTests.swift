@@ -31,15 +31,16 @@ private struct ShutdownFeedModule: ModuleAssembly {
 }
 
 @Suite struct ModuleShutdownTests {
+    /// The graph, and a registration of the app's own in the assembler's container.
     private func assemble(_ log: DisposalLog, failing: Bool = false) throws -> ModuleAssembler {
-        try ModuleAssembler(
-            [ShutdownFeedModule(log: log), ShutdownStorageModule(log: log, failing: failing)],
-            postAssemble: { root in
-                root.register(Tracked.self, name: "app") { r in
-                    Tracked("app", log: log, dependencies: [try r.require(Tracked.self, name: "feed")])
-                }
-                .inObjectScope(.container)
-            })
+        let assembler = try ModuleAssembler([
+            ShutdownFeedModule(log: log), ShutdownStorageModule(log: log, failing: failing),
+        ])
+        assembler.container.register(Tracked.self, name: "app") { r in
+            Tracked("app", log: log, dependencies: [try r.require(Tracked.self, name: "feed")])
+        }
+        .inObjectScope(.container)
+        return assembler
     }
 
     @Test func shuttingTheAssemblerDownDisposesEveryModuleDependentsFirst() async throws {
