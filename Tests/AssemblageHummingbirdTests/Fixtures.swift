@@ -158,26 +158,36 @@ struct TestApp {
     /// Runs the application until `body` returns, then shuts it down gracefully and waits for the container's
     /// disposal.
     func serve<R: Sendable>(_ body: @Sendable (Int) async throws -> R) async throws -> R {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = application { port in
-            continuation.yield(port)
-            continuation.finish()
-        }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test-app")))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw TestFailure() }
-            do {
-                let result = try await body(port)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+        try await serveApplication(application, body)
+    }
+}
+
+/// Runs the application `makeApplication` builds (given the callback that receives its port) until `body` returns,
+/// then shuts it down gracefully and waits for its services, the container's disposal among them.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, *)
+func serveApplication<App: ApplicationProtocol, R: Sendable>(
+    _ makeApplication: (@escaping @Sendable (Int) async -> Void) -> App,
+    _ body: @Sendable (Int) async throws -> R
+) async throws -> R {
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let app = makeApplication { port in
+        continuation.yield(port)
+        continuation.finish()
+    }
+    let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test-app")))
+    return try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestFailure() }
+        do {
+            let result = try await body(port)
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return result
+        } catch {
+            await group.triggerGracefulShutdown()
+            try? await tasks.waitForAll()
+            throw error
         }
     }
 }

@@ -3,7 +3,6 @@ import Assemblage
 import AssemblageHummingbird
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import Testing
 
 // A server wired from a module graph (Knit-style): the integration takes the assembler's container, its request
@@ -48,30 +47,22 @@ private struct WorkModule: ModuleAssembly {
             let work = try context.require(Work.self)
             return "\(work.tag.value) \(work === (try context.require(Work.self)))"
         }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: {
-                continuation.yield($0.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: Logger(label: "module-graph"))
-        app.addContainer(assembler.container)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "module-graph")))
-        let answers = try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw TestFailure() }
-            let answers = try await withClient(connections: 2) { client in
+        let application = { (onPort: @escaping @Sendable (Int) async -> Void) in
+            var app = Application(
+                router: router,
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await onPort($0.localAddress?.port ?? 0) },
+                logger: Logger(label: "module-graph"))
+            app.addContainer(assembler.container)
+            return app
+        }
+        let answers = try await serveApplication(application) { port in
+            try await withClient(connections: 2) { client in
                 [
                     try await get(client, port: port, "work", tag: "a"),
                     try await get(client, port: port, "work", tag: "b"),
                 ]
             }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return answers
         }
         #expect(answers.map(\.status) == [200, 200])
         #expect(answers.map(\.body) == ["a true", "b true"])

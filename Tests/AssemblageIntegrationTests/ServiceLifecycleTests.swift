@@ -54,17 +54,22 @@ private struct WorkerModule: ModuleAssembly {
     }
 }
 
+/// Runs `group` until the worker has started, then shuts it down gracefully and waits for it.
+private func runUntilTheWorkerRuns(_ group: ServiceGroup, _ events: Events) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        while !events.all.contains("worker running") { try await Task.sleep(for: .milliseconds(5)) }
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+    }
+}
+
 @Suite struct ServiceLifecycleTests {
     @Test func aModuleGraphsContainerServiceDisposesWhatItsModulesMade() async throws {
         let events = Events()
         let assembler = try ModuleAssembler([WorkerModule(events: events), PoolModule(events: events)])
         let group = try await assembler.container.serviceGroup(running: [Worker.self], logger: Logger(label: "test"))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            while !events.all.contains("worker running") { try await Task.sleep(for: .milliseconds(5)) }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
+        try await runUntilTheWorkerRuns(group, events)
         // The pool lives in PoolModule's container: shutting the assembler's container down reached it.
         #expect(events.all == ["worker running", "worker stopped", "pool closed"])
         #expect(throws: ResolutionError.self) { try assembler.resolver.require(Pool.self) }
@@ -83,12 +88,7 @@ private struct WorkerModule: ModuleAssembly {
         let group = try await container.serviceGroup(
             running: [Worker.self],
             logger: Logger(label: "test"))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            while !events.all.contains("worker running") { try await Task.sleep(for: .milliseconds(5)) }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
+        try await runUntilTheWorkerRuns(group, events)
         #expect(events.all == ["worker running", "worker stopped", "pool closed"])
         try await container.shutdown()  // nothing left to dispose
         #expect(events.all.filter { $0 == "pool closed" }.count == 1)

@@ -20,16 +20,12 @@ struct _ContainerHooks {
     /// Adds `behavior`; returns whether it is an observer.
     mutating func add(_ behavior: any Behavior) -> Bool {
         behaviors.append(behavior)
-        guard Self.isObserver(type(of: behavior)), let observer = behavior as? any ContainerObserver else {
-            return false
-        }
-        observers.append(observer)
-        return true
+        return keepIfObserver(behavior)
     }
 
-    /// Adds `added` in order; returns whether any is an observer. (A new container's behaviors are taken as they
-    /// come: one array, not one grown element by element.)
-    /// `checkingObservers` false: the caller knows that none is an observer.
+    /// Adds `added` in order; returns whether any is an observer. A new container's behaviors are taken as they
+    /// come (one array, not one grown element by element); with `checkingObservers` false, the caller knows that
+    /// none is an observer and no type is tested.
     mutating func add(contentsOf added: [any Behavior], checkingObservers: Bool) -> Bool {
         guard !added.isEmpty else { return false }
         if behaviors.isEmpty {
@@ -39,13 +35,19 @@ struct _ContainerHooks {
         }
         guard checkingObservers else { return false }
         var observes = false
-        for behavior in added where Self.isObserver(type(of: behavior)) {
-            if let observer = behavior as? any ContainerObserver {
-                observers.append(observer)
-                observes = true
-            }
+        for behavior in added {
+            if keepIfObserver(behavior) { observes = true }
         }
         return observes
+    }
+
+    /// Adds `behavior` to ``observers`` when it is one; returns whether it was.
+    private mutating func keepIfObserver(_ behavior: any Behavior) -> Bool {
+        guard Self.isObserver(type(of: behavior)), let observer = behavior as? any ContainerObserver else {
+            return false
+        }
+        observers.append(observer)
+        return true
     }
 
     /// Whether values of `type` are observers, remembered by type: a module makes containers with a behavior of

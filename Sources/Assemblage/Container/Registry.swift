@@ -56,9 +56,7 @@ final class _Registry: @unchecked Sendable {
         let table = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
         self.table = table
         words.storeUnowned(0, table)
-        if !behaviors.isEmpty, hooks.add(contentsOf: behaviors, checkingObservers: checkingObservers) {
-            words.setFlag(_observedWord)
-        }
+        if hooks.add(contentsOf: behaviors, checkingObservers: checkingObservers) { markObserved() }
     }
 
     deinit {

@@ -159,19 +159,25 @@ extension Container {
             let removed =
                 table.liveEntries.map(\.entry)
                 + records.collectionElements.values.flatMap { $0.map(\.entry as (_CollectionElement) -> any _AnyEntry) }
-            let empty = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
-            let old = table
-            table = empty
-            registry.publish(empty)
-            records.count = 0
-            records.replacements = [:]
-            records.decorators.removeAll()
-            records.collectionElements.removeAll()
-            return (removed, old)
+            return (removed, emptyRegistrationsLocked())
         }
         for entry in removed { entry._reset(matching: nil, includingSingletons: true) }
         // Unpublished above; released once no read section can still be using them.
         _Reclaimer.retire([oldTable as AnyObject] + removed.map { $0 as AnyObject })
+    }
+
+    /// Replaces the table with an empty one and forgets the registration records (call under the writer lock);
+    /// returns the old table, which the caller retires.
+    private func emptyRegistrationsLocked() -> _RegistrationTable {
+        let old = table
+        let empty = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
+        table = empty
+        registry.publish(empty)
+        records.count = 0
+        records.replacements = [:]
+        records.decorators.removeAll()
+        records.collectionElements.removeAll()
+        return old
     }
 
     /// Discards the instances kept for registrations in `objectScope`, here and in the fallback containers.
@@ -342,17 +348,10 @@ extension Container {
     /// to one another are not freed one from inside another's deinit.
     func detachForTeardown() {
         let dropped: [AnyObject] = writer.withLock {
-            let empty = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
-            let old: [AnyObject] = [table] + (fallbackList.map { [$0] } ?? [])
-            table = empty
-            registry.publish(empty)
+            let list = fallbackList
             fallbackList = nil
             words.storeUnowned(1, nil)
-            records.count = 0
-            records.replacements = [:]
-            records.decorators.removeAll()
-            records.collectionElements.removeAll()
-            return old
+            return [emptyRegistrationsLocked()] + (list.map { [$0] } ?? [])
         }
         // Unpublished above; released once no read section can still be using them.
         _Reclaimer.retire(dropped)
