@@ -78,6 +78,7 @@ public class Container: @unchecked Sendable {
         words = registry.words
         self.defaultObjectScope = defaultObjectScope
         self.label = label
+        registry.entryOwner = _EntryOwner(self)
         // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
         if serialization != nil { setUsesSlowLookup(true) }
         if let parent { appendFallback(parent) }
@@ -171,15 +172,9 @@ struct _ReplacementRecord {
 
 /// What a container knows about its registrations besides the table readers probe (guarded by its writer lock).
 struct _RegistrationRecords {
-    /// Counts registrations, to order the live ones (the table keeps each entry's number). A replaced or removed
-    /// entry leaves the table and is retired, so the container holds what is registered, not its history.
-    var count = 0
-
-    /// Counts one more registration and returns its number.
-    mutating func nextOrder() -> Int {
-        count += 1
-        return count
-    }
+    // Registrations are numbered by the registry's `lastOrder`, to order the live ones (the table keeps each
+    // entry's number). A replaced or removed entry leaves the table and is retired, so the container holds what is
+    // registered, not its history.
 
     /// What replaced what, per key, for diagnostics: the distinct pairs of sites, not the entries.
     var replacements: [ServiceKey: _ReplacementRecord] = [:]

@@ -118,6 +118,10 @@ extension Container {
     ///
     /// - Parameter behavior: The behavior.
     public func addBehavior(_ behavior: any Behavior) {
-        if writer.withLock({ hooks.add(behavior) }) { registry.markObserved() }
+        let observes = writer.withLock {
+            defer { registry.behaviors = hooks.behaviors }
+            return hooks.add(behavior)
+        }
+        if observes { registry.markObserved() }
     }
 }

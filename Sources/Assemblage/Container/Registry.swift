@@ -34,9 +34,18 @@ final class _Registry: @unchecked Sendable {
     /// Behaviors, observers, the Swinject debug hook and the state higher layers keep here (see
     /// ``_ContainerHooks``).
     var hooks = _ContainerHooks()
+    /// `hooks.behaviors`, copied whenever a behavior is added: registering reads it with one plain load, where
+    /// reading it through ``hooks`` (which callers change in place) takes a run-time exclusivity check.
+    var behaviors: [any Behavior] = []
+    /// The number of the last registration made here (see ``_RegistrationRecords``); kept out of ``records`` for
+    /// the same reason.
+    var lastOrder = 0
     /// The instances the container made that are disposed when it shuts down, in creation order (made on first
     /// use, see `Container.disposals`).
     var disposalList: _DisposalList?
+    /// The token entries registered here hold to reach the container (see ``_EntryOwner``); set by the container's
+    /// initializer, before the container is shared, and never changed.
+    var entryOwner: _EntryOwner?
     /// Once the container is shut down: the empty table readers load from then on (word 0), so that every
     /// resolve misses the inlined probe and the out-of-line lookup refuses it; ``table`` stays the writers'.
     var closedTable: _RegistrationTable?
@@ -57,6 +66,7 @@ final class _Registry: @unchecked Sendable {
         self.table = table
         words.storeUnowned(0, table)
         if hooks.add(contentsOf: behaviors, checkingObservers: checkingObservers) { markObserved() }
+        self.behaviors = hooks.behaviors
     }
 
     deinit {
@@ -70,6 +80,16 @@ final class _Registry: @unchecked Sendable {
 
     /// Whether an observer was ever added.
     var isObserved: Bool { words.isSet(_observedWord) }
+}
+
+/// What a registration holds to reach the container that owns it: the container, weakly (a registration can outlive
+/// its container). One per container (a scope's view shares its container's), so that registering makes no weak
+/// reference of its own: each entry retains the token instead.
+final class _EntryOwner: Sendable {
+    /// The container, while it exists.
+    weak let container: Container?
+
+    init(_ container: Container) { self.container = container }
 }
 
 /// The index, among a registry's atomic words, of the one that says it has observers (non-nil).

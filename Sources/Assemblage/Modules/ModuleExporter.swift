@@ -159,6 +159,7 @@ extension Container {
             guard creating else { return nil }
             let scope = _ModuleExporter(module: nil, exports: nil, graph: nil)
             _ = hooks.add(scope)
+            registry.behaviors = hooks.behaviors
             return scope
         }
     }

@@ -75,7 +75,7 @@ extension Container {
     /// Adds `added` (a registration, or a forwarder to one) to this container's registry, and tells the behaviors
     /// that its type and name now resolve to `service`.
     private func record<T, S>(_ added: ServiceEntry<T>, resolvingTo service: ServiceEntry<S>) {
-        added.container = registryOwner
+        added.owner = registry.entryOwner  // the registry owner's (a scope's view shares its owner's registry)
         // Added as an object with its key, not as `any _AnyEntry`: the existential would look up the entry's
         // generic metadata again, which with thousands of service types is a search of a large runtime cache.
         for behavior in add(added, key: added.key) {
@@ -120,14 +120,15 @@ extension Container {
             outgrown.disownEntries()  // the new table holds them all
             retired.append(outgrown)
         }
-        let order = records.nextOrder()
+        registry.lastOrder += 1
+        let order = registry.lastOrder
         if let earlier = current.insert(entry, key: key, order: order) {
             records.replacements[key, default: _ReplacementRecord()].add(
                 replaced: (earlier as! any _AnyEntry).site,
                 by: (entry as! any _AnyEntry).site)
             retired.append(earlier)
         }
-        let behaviors = hooks.behaviors
+        let behaviors = registry.behaviors
         writer.unlock()
         // Unpublished above; released once no read section can still be using them.
         _Reclaimer.retire(retired)
@@ -173,7 +174,7 @@ extension Container {
         let empty = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
         table = empty
         registry.publish(empty)
-        records.count = 0
+        registry.lastOrder = 0
         records.replacements = [:]
         records.decorators.removeAll()
         records.collectionElements.removeAll()

@@ -40,8 +40,15 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     @usableFromInline let forwarded: (any _AnyEntry)?
     /// What the registration publishes to lock-free readers, one atomic word each (see ``_EntryWord``).
     @usableFromInline let words: _AtomicWords
-    /// The container that owns the registration.
-    weak var container: Container?
+    /// The token of the container that owns the registration (see ``_EntryOwner``): one strong reference,
+    /// where a weak reference to the container itself would cost each registration the runtime's weak-reference
+    /// bookkeeping.
+    var owner: _EntryOwner?
+    /// The container that owns the registration, while it exists.
+    var container: Container? {
+        get { owner?.container }
+        set { owner = newValue?.registry.entryOwner }
+    }
     /// Where the registration was made, for diagnostics.
     public let site: RegistrationSite
 

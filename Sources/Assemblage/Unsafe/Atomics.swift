@@ -9,23 +9,35 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
     @usableFromInline let base: UnsafeMutableRawPointer
 
     init(count: Int) {
-        base = .allocate(
-            byteCount: count * MemoryLayout<UnsafeRawPointer>.stride,
-            alignment: MemoryLayout<UnsafeRawPointer>.alignment)
-        base.initializeMemory(as: UInt.self, repeating: 0, count: count)
+        base = Self.allocateZeroed(byteCount: count * MemoryLayout<UnsafeRawPointer>.stride)
     }
 
     /// `byteCount` zeroed bytes aligned to 8, for a 64-bit counter (`_asm_increment_u64`), whatever the pointer
     /// size.
     init(counterBytes byteCount: Int) {
-        base = .allocate(byteCount: byteCount, alignment: 8)
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        base = Self.allocateZeroed(byteCount: byteCount)
     }
 
     /// Words at `base`, which another object owns (and frees); never call ``deallocate()`` on them.
     init(borrowing base: UnsafeMutableRawPointer) { self.base = base }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { Self.deallocate(base) }
+
+    /// `byteCount` zeroed bytes aligned to 16 (`calloc`, through the C shim: see `_asm_calloc`), freed with
+    /// ``deallocate(_:)``. Running out of memory stops the process, as Swift's own allocation does.
+    static func allocateZeroed(byteCount: Int) -> UnsafeMutableRawPointer {
+        guard let block = _asm_calloc(byteCount) else { fatalError("Assemblage: out of memory") }
+        return block
+    }
+
+    /// `byteCount` uninitialised bytes aligned to 16 (`malloc`), freed with ``deallocate(_:)``.
+    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+        guard let block = _asm_malloc(byteCount) else { fatalError("Assemblage: out of memory") }
+        return block
+    }
+
+    /// Frees a block from ``allocateZeroed(byteCount:)`` or ``allocate(byteCount:)``.
+    static func deallocate(_ block: UnsafeMutableRawPointer) { _asm_free(block) }
 
     @inlinable @inline(__always)
     func loadAcquire(_ index: Int) -> UnsafeMutableRawPointer? {

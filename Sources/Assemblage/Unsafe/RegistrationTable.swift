@@ -33,6 +33,10 @@ final class _RegistrationTable: @unchecked Sendable {
     private(set) var count = 0
     /// Whether the table still holds its entries (+1 each). An outgrown table hands them to its successor.
     private var ownsEntries = true
+    /// Whether the table owns its keys' names. An outgrown table's keys are moved, bit for bit, into its successor,
+    /// which then owns them: the old table's copies stay readable for the sections that loaded it (its successor
+    /// is unpublished no earlier than it, so it is freed no earlier either) but are not destroyed with it.
+    private var ownsKeys = true
 
     /// The capacity of a new registry's table: room for two registrations before it grows. Most containers a
     /// program makes (modules, their exports, scopes' mirrors in validation) hold a few registrations.
@@ -49,9 +53,8 @@ final class _RegistrationTable: @unchecked Sendable {
         let keysOffset = dense * MemoryLayout<UnsafeRawPointer>.stride
         let ordersOffset = keysOffset + dense * MemoryLayout<ServiceKey>.stride
         let slotsOffset = ordersOffset + dense * MemoryLayout<Int>.stride
-        let block = UnsafeMutableRawPointer.allocate(
-            byteCount: slotsOffset + capacity * 4,
-            alignment: max(MemoryLayout<ServiceKey>.alignment, MemoryLayout<UnsafeRawPointer>.alignment))
+        // The entry words and the index slots start empty; keys and orders are written before they are read.
+        let block = _AtomicWords.allocate(byteCount: slotsOffset + capacity * 4)
         block.initializeMemory(as: UInt.self, repeating: 0, count: dense)
         entries = _AtomicWords(borrowing: block)
         keys = (block + keysOffset).bindMemory(to: ServiceKey.self, capacity: dense)
@@ -62,8 +65,8 @@ final class _RegistrationTable: @unchecked Sendable {
 
     deinit {
         if ownsEntries { releaseEntries() }
-        keys.deinitialize(count: count)
-        entries.base.deallocate()  // the whole block (see `init`)
+        if ownsKeys { keys.deinitialize(count: count) }
+        entries.deallocate()  // the whole block (see `init`)
     }
 
     @inlinable @inline(__always)
@@ -120,12 +123,16 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Adds a key that is not in the table, with a +1 entry pointer.
     private func append(_ key: ServiceKey, _ entry: UnsafeMutableRawPointer, order: Int) {
         precondition(hasRoomForOneMore, "registration table over its load factor")
-        let position = count
-        (keys + position).initialize(to: key)
+        (keys + count).initialize(to: key)
+        publish(at: count, hash: key.hash, entry, order: order)
+    }
+
+    /// Publishes the key already stored at dense position `position` (the next one), with a +1 entry pointer.
+    private func publish(at position: Int, hash: Int, _ entry: UnsafeMutableRawPointer, order: Int) {
         orders[position] = order
         entries.storeRelease(position, entry)
         count += 1
-        var index = key.hash & mask
+        var index = hash & mask
         while slot(index) != 0 { index = (index &+ 1) & mask }
         _asm_store_release_u32(slots + index &* 4, UInt32(position + 1))
     }
@@ -159,15 +166,18 @@ final class _RegistrationTable: @unchecked Sendable {
         releaseEntries()
     }
 
-    /// A larger copy holding the same entries (writers only).
+    /// A larger copy holding the same entries (writers only). The keys move to the copy (see ``ownsKeys``).
     func grown() -> _RegistrationTable {
         let table = _RegistrationTable(capacity: capacity * 2)
         for position in 0..<count {
-            guard let entry = entries.loadAcquire(position) else { continue }
-            table.append(
-                keys[position], Unmanaged<AnyObject>.fromOpaque(entry).retain().toOpaque(),
+            let entry = entries.loadAcquire(position)!  // a position is published with its entry, never emptied
+            UnsafeMutableRawPointer(table.keys + position).copyMemory(
+                from: keys + position, byteCount: MemoryLayout<ServiceKey>.stride)
+            table.publish(
+                at: position, hash: keys[position].hash, Unmanaged<AnyObject>.fromOpaque(entry).retain().toOpaque(),
                 order: orders[position])
         }
+        ownsKeys = false
         return table
     }
 }

@@ -82,6 +82,64 @@ import Testing
         #expect(!parent.hasAnyRegistration(of: Food.self))
     }
 
+    @Test func emptyNameIsANameOfItsOwn() {
+        let container = Container()
+        container.register(Animal.self) { _ in Cat(name: "unnamed") }
+        container.register(Animal.self, name: "") { _ in Cat(name: "empty") }
+        #expect(container.resolve(Animal.self)?.name == "unnamed")
+        #expect(container.resolve(Animal.self, name: "")?.name == "empty")
+        #expect(ServiceKey(Animal.self, name: "") != ServiceKey(Animal.self))
+        #expect(ServiceKey(Animal.self, name: "").name == "")
+        #expect(ServiceKey(Animal.self).name == nil)
+        #expect(ServiceKey(Animal.self, name: "", argumentTypes: Int.self).argumentCount == 1)
+        #expect(
+            ServiceKey(Animal.self, name: "", argumentTypes: Int.self).description
+                == "Animal (name: \"\", arguments: Int)")
+    }
+
+    @Test func namesSurviveTableGrowthAndRemoveAll() {
+        let container = Container()
+        for round in 0..<2 {
+            for index in 0..<300 {
+                container.register(Int.self, name: "n\(index)") { _ in index + round }
+            }
+            #expect(container.resolve(Int.self, name: "n0") == round)
+            #expect(container.resolve(Int.self, name: "n299") == 299 + round)
+            #expect(container.resolve(Int.self) == nil)
+            container.removeAll()
+            #expect(container.resolve(Int.self, name: "n0") == nil)
+        }
+    }
+
+    @Test func behaviorAddedLaterIsToldOfLaterRegistrationsOnly() {
+        final class Recorder: Behavior, @unchecked Sendable {
+            var seen: [String] = []
+            func container<Type, Service>(
+                _ container: Container, didRegisterType type: Type.Type,
+                toService entry: ServiceEntry<Service>, withName name: String?
+            ) {
+                seen.append("\(Type.self)/\(name ?? "-")")
+            }
+        }
+        let container = Container()
+        container.register(Cat.self, name: "before") { _ in Cat() }
+        let recorder = Recorder()
+        container.addBehavior(recorder)
+        container.register(Cat.self, name: "after") { _ in Cat() }
+        #expect(recorder.seen == ["Cat/after"])
+    }
+
+    @Test func anEntryOutlivingItsContainerForwardsNowhere() {
+        var container: Container? = Container()
+        let entry = container!.register(Cat.self) { _ in Cat() }.inObjectScope(.container)
+        _ = container!.resolve(Cat.self)
+        weak let gone = container
+        container = nil
+        #expect(gone == nil)
+        entry.implements(Animal.self)  // its container is gone: nothing to add the forward to
+        #expect(entry.objectScope === ObjectScope.container)
+    }
+
     @Test func behaviorIsNotifiedOfRegistrationsAndForwards() {
         final class Recorder: Behavior, @unchecked Sendable {
             var seen: [String] = []
