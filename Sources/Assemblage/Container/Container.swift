@@ -78,7 +78,6 @@ public class Container: @unchecked Sendable {
         words = registry.words
         self.defaultObjectScope = defaultObjectScope
         self.label = label
-        registry.entryOwner = _EntryOwner(self)
         // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
         if serialization != nil { setUsesSlowLookup(true) }
         if let parent { appendFallback(parent) }

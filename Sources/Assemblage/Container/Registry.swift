@@ -20,6 +20,8 @@ final class _Registry: @unchecked Sendable {
     ///    `Container.usesSlowLookup`).
     /// 5: the `_Recorder` (retained) of a validation sandbox's container, else nil (see `Container.recorder`).
     /// 6: ``writer``, a word lock.
+    /// 7: the `_EntryOwner` (retained) that registrations made here hold, made with the first one (see
+    ///    `Container.entryOwner`), else nil.
     @usableFromInline let words: _AtomicWords
     /// Guards every mutable property below.
     let writer: _WordLock
@@ -43,9 +45,6 @@ final class _Registry: @unchecked Sendable {
     /// The instances the container made that are disposed when it shuts down, in creation order (made on first
     /// use, see `Container.disposals`).
     var disposalList: _DisposalList?
-    /// The token entries registered here hold to reach the container (see ``_EntryOwner``); set by the container's
-    /// initializer, before the container is shared, and never changed.
-    var entryOwner: _EntryOwner?
     /// Once the container is shut down: the empty table readers load from then on (word 0), so that every
     /// resolve misses the inlined probe and the out-of-line lookup refuses it; ``table`` stays the writers'.
     var closedTable: _RegistrationTable?
@@ -59,7 +58,7 @@ final class _Registry: @unchecked Sendable {
     /// A registry told about registrations by `behaviors`; `checkingObservers` false when the caller knows that
     /// none of them is a ``ContainerObserver`` (a module's scope and its exporter), which skips the type test.
     init(behaviors: [any Behavior], checkingObservers: Bool = true) {
-        let words = _AtomicWords(count: 7)
+        let words = _AtomicWords(count: 8)
         self.words = words
         writer = _WordLock(in: words, at: 6)
         let table = _RegistrationTable(capacity: _RegistrationTable.initialCapacity)
@@ -72,6 +71,7 @@ final class _Registry: @unchecked Sendable {
     deinit {
         words.exchangeRetained(_shutdownWord, nil)
         words.exchangeRetained(_recorderWord, nil)
+        words.exchangeRetained(_entryOwnerWord, nil)
         words.deallocate()
     }
 
@@ -83,8 +83,8 @@ final class _Registry: @unchecked Sendable {
 }
 
 /// What a registration holds to reach the container that owns it: the container, weakly (a registration can outlive
-/// its container). One per container (a scope's view shares its container's), so that registering makes no weak
-/// reference of its own: each entry retains the token instead.
+/// its container). One per registry, made with its first registration (a scope's view shares its container's), so
+/// that registering makes no weak reference of its own: each entry retains the token instead.
 final class _EntryOwner: Sendable {
     /// The container, while it exists.
     weak let container: Container?
@@ -100,8 +100,27 @@ let _observedWord = 2
 @usableFromInline let _slowLookupWord = 4
 /// The index, among a registry's atomic words, of a validation sandbox's recorder.
 let _recorderWord = 5
+/// The index, among a registry's atomic words, of the registrations' `_EntryOwner`.
+let _entryOwnerWord = 7
 
 extension Container {
+    /// The token registrations made here hold to reach the registry's owner (see ``_EntryOwner``), made on first
+    /// use: a container that never registers anything forms no weak reference to itself.
+    final var entryOwner: _EntryOwner {
+        words.object(_entryOwnerWord, as: _EntryOwner.self) ?? makeEntryOwner()
+    }
+
+    /// Makes the registry's ``entryOwner`` unless another thread just did.
+    @inline(never)
+    private func makeEntryOwner() -> _EntryOwner {
+        writer.withLock {
+            if let made = words.object(_entryOwnerWord, as: _EntryOwner.self) { return made }
+            let owner = _EntryOwner(registryOwner)
+            words.exchangeRetained(_entryOwnerWord, owner)
+            return owner
+        }
+    }
+
     /// The container whose registry this is: this one, or for a scope's view, the container the scope was made
     /// from (outwards, for scopes of scopes), or the module's container a request scope's view resolves in.
     /// Registrations made through a scope belong to it.

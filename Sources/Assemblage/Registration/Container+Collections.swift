@@ -49,7 +49,7 @@ extension Container {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         let entry = ServiceEntry<Service>(
             key: key, scope: defaultObjectScope, site: RegistrationSite(file: file, line: line), factory0: factory)
-        entry.owner = registry.entryOwner  // the registry owner's (a scope's view shares its owner's registry)
+        entry.owner = entryOwner  // the registry owner's (a scope's view shares its owner's registry)
         writer.withLock {
             records.collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: entry, name: name, priority: priority))

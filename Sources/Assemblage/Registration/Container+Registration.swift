@@ -75,7 +75,7 @@ extension Container {
     /// Adds `added` (a registration, or a forwarder to one) to this container's registry, and tells the behaviors
     /// that its type and name now resolve to `service`.
     private func record<T, S>(_ added: ServiceEntry<T>, resolvingTo service: ServiceEntry<S>) {
-        added.owner = registry.entryOwner  // the registry owner's (a scope's view shares its owner's registry)
+        added.owner = entryOwner  // the registry owner's (a scope's view shares its owner's registry)
         // Added as an object with its key, not as `any _AnyEntry`: the existential would look up the entry's
         // generic metadata again, which with thousands of service types is a search of a large runtime cache.
         for behavior in add(added, key: added.key) {

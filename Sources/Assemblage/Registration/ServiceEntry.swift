@@ -47,7 +47,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The container that owns the registration, while it exists.
     var container: Container? {
         get { owner?.container }
-        set { owner = newValue?.registry.entryOwner }
+        set { owner = newValue?.entryOwner }
     }
     /// Where the registration was made, for diagnostics.
     public let site: RegistrationSite

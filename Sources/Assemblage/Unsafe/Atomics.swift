@@ -23,14 +23,19 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
 
     func deallocate() { Self.deallocate(base) }
 
-    /// `byteCount` zeroed bytes aligned to 16 (`calloc`, through the C shim: see `_asm_calloc`), freed with
-    /// ``deallocate(_:)``. Running out of memory stops the process, as Swift's own allocation does.
+    /// `byteCount` zeroed bytes aligned to 16 (`malloc` through the C shim, see `_asm_malloc`, then zeroed here:
+    /// for the few words of a registration, cheaper than `calloc`), freed with ``deallocate(_:)``.
     static func allocateZeroed(byteCount: Int) -> UnsafeMutableRawPointer {
-        guard let block = _asm_calloc(byteCount) else { fatalError("Assemblage: out of memory") }
+        let block = allocate(byteCount: byteCount)
+        let words = byteCount / MemoryLayout<UInt>.stride
+        block.initializeMemory(as: UInt.self, repeating: 0, count: words)
+        let tail = byteCount - words * MemoryLayout<UInt>.stride
+        if tail > 0 { (block + (byteCount - tail)).initializeMemory(as: UInt8.self, repeating: 0, count: tail) }
         return block
     }
 
-    /// `byteCount` uninitialised bytes aligned to 16 (`malloc`), freed with ``deallocate(_:)``.
+    /// `byteCount` uninitialised bytes aligned to 16 (`malloc`), freed with ``deallocate(_:)``. Running out of
+    /// memory stops the process, as Swift's own allocation does.
     static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         guard let block = _asm_malloc(byteCount) else { fatalError("Assemblage: out of memory") }
         return block
