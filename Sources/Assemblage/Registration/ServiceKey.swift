@@ -15,21 +15,15 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// The type of the runtime arguments: `Void` for none, the argument's type for one, a tuple for several.
     public let argumentsType: Any.Type
     /// The registration name, or `nil` for the unnamed registration.
-    public var name: String? { countAndOption & ServiceKey.namedBit != 0 ? storedName : nil }
-    /// The name, empty when there is none (``countAndOption`` tells the two apart). A plain `String` rather than a
-    /// `String?`: Swift 6.3 copies an optional string through its type's value witnesses (tens of instructions,
-    /// measured on register.10000, where the registration table copies every key), a string with one retain.
-    @usableFromInline let storedName: String
+    public let name: String?
     /// How many runtime arguments the registration takes. Part of the key, so that one tuple-typed argument
     /// and several arguments of the same types never match each other.
-    public var argumentCount: Int { countAndOption & 0x7FFF_FFFF }
-    /// ``argumentCount`` in the low 31 bits, whether the key has a name in bit 31 (``namedBit``), and the number
-    /// of the key's interned ``ServiceKeyOption`` (0 for none) in the high bits: one word, so that the key keeps
-    /// the layout of word-sized fields that the optimiser folds into a few compares on the resolve path (a
-    /// separate 32-bit option field broke that folding and slowed every resolve).
+    public var argumentCount: Int { countAndOption & 0xFFFF_FFFF }
+    /// ``argumentCount`` in the low 32 bits and the number of the key's interned ``ServiceKeyOption`` (0 for
+    /// none) in the high bits: one word, so that the key keeps the layout of word-sized fields that the optimiser
+    /// folds into a few compares on the resolve path (a separate 32-bit option field broke that folding and
+    /// slowed every resolve).
     @usableFromInline let countAndOption: Int
-    /// The bit of ``countAndOption`` set when the key has a name (an empty name included).
-    @usableFromInline static var namedBit: Int { 1 << 31 }
     @usableFromInline let hash: Int
 
     /// The extra discriminator of this key, if an extension registered with one (Swinject's `option`).
@@ -48,14 +42,23 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     public init(serviceType: Any.Type, argumentsType: Any.Type, name: String?, argumentCount: Int) {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
-        storedName = name ?? ""
-        countAndOption = name == nil ? argumentCount : argumentCount | ServiceKey.namedBit
+        self.name = name
+        countAndOption = argumentCount
         var h = UInt(bitPattern: ObjectIdentifier(serviceType)) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt(bitPattern: ObjectIdentifier(argumentsType)) &* 0xC2B2_AE3D_27D4_EB4F
         if let name { h ^= ServiceKey.hashName(name) }
         h ^= UInt(bitPattern: argumentCount) &* 0x1656_67B1_9E37_79F9
         h ^= h >> 29
         hash = Int(bitPattern: h)
+    }
+
+    /// A copy of `key` whose name is `name` (the table's copy, see `_RegistrationTable.append`).
+    init(copying key: ServiceKey, name: String?) {
+        serviceType = key.serviceType
+        argumentsType = key.argumentsType
+        self.name = name
+        countAndOption = key.countAndOption
+        hash = key.hash
     }
 
     /// Creates a key with an extension's discriminator, as Swinject's extensions (e.g. SwinjectStoryboard)
@@ -73,9 +76,9 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     ) {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
-        storedName = name ?? ""
+        self.name = name
         let optionID = option.map(_KeyOptions.intern) ?? 0
-        countAndOption = Int(optionID) << 32 | (name == nil ? 0 : ServiceKey.namedBit)
+        countAndOption = Int(optionID) << 32
         hash =
             ServiceKey(serviceType: serviceType, argumentsType: argumentsType, name: name, argumentCount: 0).hash
             ^ Int(bitPattern: UInt(optionID) &* 0x2545_F491_4F6C_DD1D)
@@ -127,7 +130,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     static func _same(_ lhs: ServiceKey, _ rhs: ServiceKey) -> Bool {
         lhs.hash == rhs.hash && ObjectIdentifier(lhs.serviceType) == ObjectIdentifier(rhs.serviceType)
             && ObjectIdentifier(lhs.argumentsType) == ObjectIdentifier(rhs.argumentsType)
-            && lhs.countAndOption == rhs.countAndOption && lhs.storedName == rhs.storedName
+            && lhs.countAndOption == rhs.countAndOption && lhs.name == rhs.name
     }
 
     /// Feeds the key's precomputed hash (of its types, argument count and name) to `hasher`.
