@@ -15,9 +15,9 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     private let lock = _Lock()
     private let condition = _Condition()
     /// entry → the thread state creating it, and the entry's key (for error messages).
-    private var creators: [ObjectIdentifier: (state: ObjectIdentifier, key: ServiceKey)] = [:]
+    private var creators: [_IdentityKey: (state: ObjectIdentifier, key: ServiceKey)] = [:]
     /// thread state → the entry it waits for.
-    private var waiting: [ObjectIdentifier: ObjectIdentifier] = [:]
+    private var waiting: [_IdentityKey: ObjectIdentifier] = [:]
 
     func withLock<R>(_ body: () throws -> R) rethrows -> R { try lock.withLock(body) }
 
@@ -33,15 +33,16 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
         defer { lock.unlock() }
         while true {
             if let ready = isReady() { return ready }
-            guard let owner = creators[entry]?.state else {
-                creators[entry] = (state, key)
+            guard let owner = creators[_IdentityKey(entry)]?.state else {
+                creators[_IdentityKey(entry)] = (state, key)
                 return nil
             }
             // Who does the owner wait for, and who creates that? If the chain comes back to us, waiting
             // would deadlock.
             var cycle: [ServiceKey] = [key]
             var thread = owner
-            while let awaited = waiting[thread], let (next, awaitedKey) = creators[awaited] {
+            while let awaited = waiting[_IdentityKey(thread)], let (next, awaitedKey) = creators[_IdentityKey(awaited)]
+            {
                 if next == state {
                     // We create `awaitedKey`, which needs `key`, whose creator needs …, which needs `awaitedKey`.
                     throw ResolutionError(
@@ -54,16 +55,16 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
             if owner == state {
                 throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
             }
-            waiting[state] = entry
+            waiting[_IdentityKey(state)] = entry
             lock.wait(on: condition)
-            waiting[state] = nil
+            waiting[_IdentityKey(state)] = nil
         }
     }
 
     /// Marks the creation of `entry` finished (successfully or not) and wakes the waiters.
     func end(_ entry: ObjectIdentifier) {
         lock.withLock {
-            creators[entry] = nil
+            creators[_IdentityKey(entry)] = nil
         }
         condition.broadcast()
     }

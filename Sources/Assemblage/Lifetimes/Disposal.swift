@@ -162,7 +162,7 @@ final class _DisposalCache: Sendable {
     /// process has; the table costs one lock and one lookup.
     static func find(for instance: Any) -> (any _AnyDisposer)? {
         let type = Swift.type(of: instance)
-        let key = ObjectIdentifier(type)
+        let key = _IdentityKey(type)
         if let known = byType.withLock({ $0[key] }) { return known }
         let found = lookUp(type)
         byType.withLock { $0[key] = .some(found) }
@@ -170,7 +170,7 @@ final class _DisposalCache: Sendable {
     }
 
     /// The disposers found so far, by the instance's dynamic type (nil: its type is not disposable).
-    private static let byType = _Locked<[ObjectIdentifier: (any _AnyDisposer)?]>([:])
+    private static let byType = _Locked<[_IdentityKey: (any _AnyDisposer)?]>([:])
 
     /// The conformance of `type` to the disposal protocols. Metatypes are cast, not instances, so that a type that
     /// conforms to neither costs no check for a bridged representation.

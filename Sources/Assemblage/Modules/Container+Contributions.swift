@@ -35,7 +35,7 @@ extension Container {
         _ contributions: (ModuleContribution) -> Void
     ) -> Bool {
         guard let scope = _moduleExporter(creating: false), let graph = scope.graph else { return false }
-        guard let target = graph.dynamicTarget(for: _TypeID(module)) else {
+        guard let target = graph.dynamicTarget(for: _IdentityKey(module)) else {
             let name = _ModuleType(module).name
             graph.warn(
                 .init(

@@ -117,7 +117,7 @@ extension ModuleAssembler {
     }
 
     func requireRecord(_ module: any ModuleAssembly.Type) throws(ModuleAssemblyError) -> _ModuleRecord {
-        if let record = record(for: _TypeID(module)) { return record }
+        if let record = record(for: _IdentityKey(module)) { return record }
         let name = _ModuleType(module).name
         var known: [String] = []
         var assembler: ModuleAssembler? = self

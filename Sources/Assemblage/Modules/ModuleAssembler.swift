@@ -53,7 +53,7 @@ public final class ModuleAssembler: Sendable {
     /// The modules this assembler assembled, in assembly order.
     let records: [_ModuleRecord]
     /// Every module type asked for in this graph (passed in, declared or replaced) → the module standing for it.
-    let index: [_TypeID: _ModuleRecord]
+    let index: [_IdentityKey: _ModuleRecord]
     let graph: _ModuleGraphContext
     /// Falls back to every module's exports, in assembly order, then to the parent's root. Declared after the
     /// records and the graph, so that it lets go of the modules last, dependents first (see `_ModuleExporter`).
@@ -163,7 +163,7 @@ public final class ModuleAssembler: Sendable {
             instances.append(instance)
         }
 
-        var index: [_TypeID: _ModuleRecord] = [:]
+        var index: [_IdentityKey: _ModuleRecord] = [:]
         index.reserveCapacity(plan.requested.count)
         for (id, position) in plan.requested {
             if plan.nodes[position].isInstance { index[id] = byNode[position] }
@@ -320,7 +320,7 @@ public final class ModuleAssembler: Sendable {
     /// - Parameter module: A module type.
     /// - Returns: `true` when resolving from ``resolver(for:)`` with `module` would succeed.
     public func contains(_ module: any ModuleAssembly.Type) -> Bool {
-        record(for: _TypeID(module)) != nil
+        record(for: _IdentityKey(module)) != nil
     }
 
     /// How each module of the graph was pulled in: the modules passed in, and for every other module the module
@@ -333,7 +333,7 @@ public final class ModuleAssembler: Sendable {
     public var tree: ModuleTree { graph.tree }
 
     /// The module standing for `id` here or in a parent.
-    func record(for id: _TypeID) -> _ModuleRecord? {
+    func record(for id: _IdentityKey) -> _ModuleRecord? {
         index[id] ?? parent?.record(for: id)
     }
 }

@@ -80,7 +80,8 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
         let export = _ModuleExportEntry(target: entry.erased, scope: container, position: position)
         let proxy = ServiceEntry<Type>(
             key: key, forwardingTo: export, site: entry.site, typedExport: Type.self == Service.self ? export : nil)
-        proxy.container = exports
+        // No owner: an export only forwards, holds no instance and is never configured, so nothing asks it for its
+        // container, and the exports container needs no owner token (one allocation fewer per module).
         _ = exports.add(proxy, key: key)
         exportIndex?.offer(proxy, key: key, position: position)
     }
@@ -94,8 +95,7 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
         guard let exports else { return }
         let proxy = ServiceEntry<Service>(
             key: entry.key, forwardingTo: _ModuleExportEntry(target: entry, scope: container),
-            site: entry.site)
-        proxy.container = exports
+            site: entry.site)  // no owner, as above
         exports.writer.withLock {
             exports.records.collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: proxy, name: name, priority: priority))

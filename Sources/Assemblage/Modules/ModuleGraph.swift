@@ -1,23 +1,3 @@
-/// A type's identity as a dictionary key. Planning a module graph looks types up in several dictionaries, a dozen
-/// times per module; `ObjectIdentifier` is hashed with SipHash (about a hundred instructions each, measured on
-/// `assemble.moduleTree1000`), where a metadata address, which no one outside the process chooses, needs only a
-/// multiplication to spread its bits.
-struct _TypeID: Hashable, Sendable {
-    let id: ObjectIdentifier
-
-    init(_ type: Any.Type) { id = ObjectIdentifier(type) }
-
-    static func == (lhs: _TypeID, rhs: _TypeID) -> Bool { lhs.id == rhs.id }
-    func hash(into hasher: inout Hasher) { hasher.combine(id) }
-
-    /// The hash `Dictionary` and `Set` use: the address times an odd constant, folded so that the low bits (the
-    /// bucket) depend on every bit, mixed with the table's seed.
-    func _rawHashValue(seed: Int) -> Int {
-        let product = (UInt(bitPattern: id) ^ UInt(bitPattern: seed)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(bitPattern: product ^ (product >> 29))
-    }
-}
-
 /// A module type as a value.
 struct _ModuleType: @unchecked Sendable, Hashable {
     // @unchecked Sendable: a metatype is an immutable, process-wide value; `any ModuleAssembly.Type` is not
@@ -26,7 +6,7 @@ struct _ModuleType: @unchecked Sendable, Hashable {
 
     init(_ type: any ModuleAssembly.Type) { self.type = type }
 
-    var id: _TypeID { _TypeID(type) }
+    var id: _IdentityKey { _IdentityKey(type) }
     /// The type's name as `String(describing:)` spells it, without the dynamic casts that `String(describing:)`
     /// makes first (each first cast of a type scans every protocol conformance in the process).
     var name: String { _typeName(type, qualified: false) }
@@ -73,7 +53,7 @@ final class _ModuleRecord: Sendable {
 final class _ModuleGraphContext: Sendable {
     private struct State {
         /// Every module type asked for in the graph → the module standing for it (the assembler's index, shared).
-        var dynamicTargets: [_TypeID: _ModuleRecord] = [:]
+        var dynamicTargets: [_IdentityKey: _ModuleRecord] = [:]
         /// Every module assembled here, in assembly order: its type name and its scope.
         var modules: [(name: String, container: Container)] = []
         var warnings: [ModuleAssemblyError.Problem] = []
@@ -88,7 +68,7 @@ final class _ModuleGraphContext: Sendable {
 
     init(tree: ModuleTree) { self.tree = tree }
 
-    func install(dynamicTargets: [_TypeID: _ModuleRecord]) {
+    func install(dynamicTargets: [_IdentityKey: _ModuleRecord]) {
         state.withLock { $0.dynamicTargets = dynamicTargets }
     }
 
@@ -101,7 +81,7 @@ final class _ModuleGraphContext: Sendable {
         state.withLock { $0.modules }.filter { $0.container.registersOwn(key) }
     }
 
-    func dynamicTarget(for id: _TypeID) -> Container? {
+    func dynamicTarget(for id: _IdentityKey) -> Container? {
         state.withLock { $0.dynamicTargets[id]?.container }
     }
 
@@ -164,9 +144,9 @@ struct _ModulePlan {
     /// The nodes this assembler assembles, dependencies first.
     var order: [Int] = []
     /// Every module type asked for (passed in, declared, or replaced) → the node that stands for it.
-    var requested: [_TypeID: Int] = [:]
+    var requested: [_IdentityKey: Int] = [:]
     /// Every replacement known when the walk ended: base type → replacing type.
-    var replacements: [_TypeID: _ModuleType] = [:]
+    var replacements: [_IdentityKey: _ModuleType] = [:]
     var problems: [ModuleAssemblyError.Problem] = []
     var warnings: [ModuleAssemblyError.Problem] = []
     /// How each module asked for was pulled in (set when the walk has ended).
@@ -195,7 +175,7 @@ struct _ModulePlan {
         parent: ModuleAssembler?
     ) -> _ModulePlan {
         var problems = _Problems()
-        var explicit: [_TypeID: any ModuleAssembly] = [:]
+        var explicit: [_IdentityKey: any ModuleAssembly] = [:]
         var roots: [_ModuleType] = []
         for module in inputs {
             let type = _ModuleType(Swift.type(of: module))
@@ -257,10 +237,10 @@ struct _Problems {
 
 /// Which module replaces which: base type → replacement.
 struct _Replacements {
-    private(set) var map: [_TypeID: _ModuleType] = [:]
-    private var replacers: [_TypeID: [String]] = [:]
+    private(set) var map: [_IdentityKey: _ModuleType] = [:]
+    private var replacers: [_IdentityKey: [String]] = [:]
     /// The modules replaced by more than one module: name → type identifier.
-    private(set) var conflictBases: [String: _TypeID] = [:]
+    private(set) var conflictBases: [String: _IdentityKey] = [:]
 
     /// Records that `replacement` replaces `base`; returns whether this is new. A second, different
     /// replacement of the same base is a problem.
@@ -306,7 +286,7 @@ struct _Walk {
         }
     }
 
-    let explicit: [_TypeID: any ModuleAssembly]
+    let explicit: [_IdentityKey: any ModuleAssembly]
     let usesDefaultOverrides: Bool
     let parent: ModuleAssembler?
 
@@ -314,7 +294,7 @@ struct _Walk {
     var problems = _Problems()
     /// Set when a module reached declares a new replacement of a module this walk has already met.
     private(set) var needsRestart = false
-    private var nodeByType: [_TypeID: Int] = [:]
+    private var nodeByType: [_IdentityKey: Int] = [:]
     /// A module type asked for: the node whose dependency first asked for it (nil for one passed in), and the
     /// module chosen to stand for it (nil when none can).
     private struct Request {
@@ -324,9 +304,9 @@ struct _Walk {
     }
     /// Every module type asked for, with how it was first asked for and what was chosen for it: one table for both,
     /// since every request needs both.
-    private var requests: [_TypeID: Request] = [:]
+    private var requests: [_IdentityKey: Request] = [:]
     /// The module types in the order they were first asked for, each with the node that first asked for it.
-    private var requestOrder: [(id: _TypeID, parent: Int?, type: _ModuleType)] = []
+    private var requestOrder: [(id: _IdentityKey, parent: Int?, type: _ModuleType)] = []
 
     /// How each module asked for was pulled in, and which module of this assembler stands for it when another does.
     func tree(inputs: [String]) -> ModuleTree {
@@ -348,7 +328,7 @@ struct _Walk {
 
     /// The names from a module passed in to the first place `type` was asked for, ending with `type`; nil
     /// when nothing asked for it.
-    func path(toRequested type: _TypeID) -> [String]? {
+    func path(toRequested type: _IdentityKey) -> [String]? {
         guard let first = requests[type] else { return nil }
         return (first.parent.map { plan.path(to: $0) } ?? []) + [first.type.name]
     }
@@ -369,7 +349,7 @@ struct _Walk {
     /// How many dependencies a frame checks for repeats by searching its node's list, before it keeps a set.
     private static let linearFoundLimit = 16
 
-    init(explicit: [_TypeID: any ModuleAssembly], usesDefaultOverrides: Bool, parent: ModuleAssembler?) {
+    init(explicit: [_IdentityKey: any ModuleAssembly], usesDefaultOverrides: Bool, parent: ModuleAssembler?) {
         self.explicit = explicit
         self.usesDefaultOverrides = usesDefaultOverrides
         self.parent = parent
@@ -469,7 +449,7 @@ struct _Walk {
     /// the default override, or a new instance, in that order of preference.
     private mutating func choose(
         _ requested: _ModuleType, from parentNode: Int?,
-        replacements: [_TypeID: _ModuleType]
+        replacements: [_IdentityKey: _ModuleType]
     ) -> Choice? {
         var target = requested
         // The chain of replacements is followed only when there is one (most modules are not replaced).

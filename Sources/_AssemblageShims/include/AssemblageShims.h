@@ -8,16 +8,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
-
-/// `count` uninitialised bytes from `malloc`, aligned for any scalar (16 bytes on the 64-bit platforms), or NULL
-/// when memory is exhausted. Swift's `UnsafeMutableRawPointer.allocate` asks the runtime for its "default"
-/// alignment, which on Linux takes `posix_memalign`'s slower path for every block; the words and tables Assemblage
-/// makes per registration come from here instead, and go back through `_asm_free`.
-static inline void *_Nullable _asm_malloc(size_t count) { return malloc(count); }
-
-/// Frees a block from `_asm_malloc`.
-static inline void _asm_free(void *_Nullable block) { free(block); }
 
 /// Loads a pointer-sized word with acquire ordering. `word` must be 8-byte aligned.
 static inline void *_Nullable _asm_load_acquire(void *_Nonnull word) {
