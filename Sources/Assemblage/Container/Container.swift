@@ -42,7 +42,12 @@ public class Container: @unchecked Sendable {
     /// The scope registrations get when they do not choose one.
     public final let defaultObjectScope: ObjectScope
     /// A name for this container in diagnostics (`"main"`, a module's name, …).
-    public final let label: String
+    public final var label: String { labelsExports ? labelText + " (exports)" : labelText }
+    /// ``label``, or for a module's exports the module's name, which ``label`` completes when asked (diagnostics):
+    /// assembling a module then makes no string.
+    final let labelText: String
+    /// Whether this container holds a module's exports (see ``labelText``).
+    final let labelsExports: Bool
 
     /// Creates a container.
     ///
@@ -71,13 +76,15 @@ public class Container: @unchecked Sendable {
     /// `checkingObservers` false when the caller knows that no behavior is a ``ContainerObserver``.
     init(
         parent: Container?, defaultObjectScope: ObjectScope, behaviors: [any Behavior], label: String,
-        serialization: _Lock?, checkingObservers: Bool = true, registeringClosure: (Container) -> Void
+        labelsExports: Bool = false, serialization: _Lock?, checkingObservers: Bool = true,
+        registeringClosure: (Container) -> Void
     ) {
         role = serialization.map { .synchronizedView($0) } ?? .container
         registry = _Registry(behaviors: behaviors, checkingObservers: checkingObservers)
         words = registry.words
         self.defaultObjectScope = defaultObjectScope
-        self.label = label
+        labelText = label
+        self.labelsExports = labelsExports
         // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
         if serialization != nil { setUsesSlowLookup(true) }
         if let parent { appendFallback(parent) }
@@ -93,7 +100,8 @@ public class Container: @unchecked Sendable {
         registry = owner.registry
         words = owner.words
         defaultObjectScope = owner.defaultObjectScope
-        self.label = label
+        labelText = label
+        labelsExports = false
     }
 
     /// The current table (under the writer lock, or where no writer can run).

@@ -142,7 +142,9 @@ public final class ModuleAssembler: Sendable {
         for position in plan.order {
             guard case .instance(let instance) = plan.nodes[position].source else { continue }
             let name = plan.nodes[position].name
-            let exports = Container(label: name + " (exports)")
+            let exports = Container(
+                parent: nil, defaultObjectScope: .graph, behaviors: [], label: name, labelsExports: true,
+                serialization: nil, registeringClosure: { _ in })
             let scope = _ModuleExporter(
                 module: name, exports: exports, graph: graph,
                 index: (exportIndex, records.count), assemblerParent: assemblerParent)

@@ -131,7 +131,7 @@ extension Container {
         let behaviors = registry.behaviors
         writer.unlock()
         // Unpublished above; released once no read section can still be using them.
-        _Reclaimer.retire(retired)
+        if !retired.isEmpty { _Reclaimer.retire(retired) }
         return behaviors
     }
 
