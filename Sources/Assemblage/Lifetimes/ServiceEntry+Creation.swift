@@ -25,7 +25,7 @@ extension ServiceEntry {
         let instance = try state.whileMakingLongLived(identity) { try _construct(state, container, graph: true, make) }
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
         words.publishShared(.sharedInstance, instance)
-        guard _trackInOwner(instance) else {
+        guard _trackInOwner(instance, once: true) else {
             // The container shut down meanwhile: the instance was disposed; no one may find it.
             words.withdrawShared(.sharedInstance)
             throw container._shutDownFailure(key, path: state.path)

@@ -56,6 +56,18 @@ extension ServiceEntry {
         return found
     }
 
+    /// ``_disposer(for:)`` without filling the cache: the registration's closure, the cache when it holds the
+    /// instance's type, else the process-wide table by type (see ``_trackInOwner(_:once:)``).
+    func _disposerUncached(for instance: Service) -> (any _AnyDisposer)? {
+        if let closure = _disposer { return closure.isNone ? nil : closure }
+        if let cached = words.unowned(.disposalCache, as: _DisposalCache.self) {
+            let type = _disposalType(of: instance)
+            let hit: (any _AnyDisposer)?? = cached.with { $0.type == type ? .some($0.disposer) : .none }
+            if let hit { return hit }
+        }
+        return _DisposalCache.find(for: instance)
+    }
+
     /// Whether ``Container/registerScopedValue(_:name:validationValue:file:line:)`` made this registration.
     var isScopedValueDeclaration: Bool { words.isSet(.scopedValueMarker) }
 
@@ -158,11 +170,15 @@ extension ServiceEntry {
     /// Hands a shared instance to the container that owns the registration, to dispose when it shuts down, and
     /// tells the container's observers that it was made.
     ///
+    /// `once`: the registration makes one instance per container (`.container`, `.singleton`), so its disposer is
+    /// looked up without filling the registration's cache, which would cost every such registration an object that
+    /// is read again only after a reset; a multiton, which makes many, keeps the cache.
+    ///
     /// - Returns: `false` when that container was shut down while the instance was being made: the instance was
     ///   disposed now (it is never leaked), and the caller drops it and fails with ``_shutDownFailure``.
-    func _trackInOwner(_ instance: Service) -> Bool {
+    func _trackInOwner(_ instance: Service, once: Bool = false) -> Bool {
         guard let owner = container else { return true }
-        let disposer = _disposer(for: instance)
+        let disposer = once ? _disposerUncached(for: instance) : _disposer(for: instance)
         let record = disposer.map { _OwnedInstance(key: key, entry: identity, disposer: $0, instance: instance) }
         guard owner.disposals.admit(record) else {
             if let record { _disposeRefused(record) }

@@ -164,4 +164,38 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
         try await task.value
         #expect(log.entries == ["closed"])
     }
+
+    /// A `.container` registration's disposer is found by the instance's type each time it makes one (it keeps no
+    /// cache of its own): a disposable type is disposed in every container, including the instance made after a
+    /// reset (the reset one is the holder's), and a type that is not disposable, made by the same factory once it
+    /// returns another type, is not.
+    @Test func sharedInstancesAreDisposedByTheirTypeInEveryContainerAndAfterAReset() throws {
+        let log = DisposalLog()
+        let makesTracked = Locked(true)
+        func app() -> Container {
+            let container = Container()
+            container.register(AnyObject.self) { _ -> AnyObject in
+                makesTracked.withLock { $0 } ? Tracked("shared", log: log) : NotDisposable()
+            }.inObjectScope(.container)
+            return container
+        }
+        let first = app()
+        let second = app()
+        _ = try first.require(AnyObject.self)
+        _ = try second.require(AnyObject.self)
+        first.resetObjectScope(.container)
+        _ = try first.require(AnyObject.self)
+        try first.shutdownSynchronously()
+        try second.shutdownSynchronously()
+        #expect(log.entries == ["shared", "shared"])
+
+        makesTracked.withLock { $0 = false }
+        let third = app()
+        #expect(!(try third.require(AnyObject.self) is Tracked))
+        try third.shutdownSynchronously()
+        #expect(log.entries.count == 2)
+    }
 }
+
+/// A class that is not disposable.
+private final class NotDisposable {}
