@@ -9,36 +9,23 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
     @usableFromInline let base: UnsafeMutableRawPointer
 
     init(count: Int) {
-        base = Self.allocateZeroed(byteCount: count * MemoryLayout<UnsafeRawPointer>.stride)
+        base = .allocate(
+            byteCount: count * MemoryLayout<UnsafeRawPointer>.stride,
+            alignment: MemoryLayout<UnsafeRawPointer>.alignment)
+        base.initializeMemory(as: UInt.self, repeating: 0, count: count)
     }
 
     /// `byteCount` zeroed bytes aligned to 8, for a 64-bit counter (`_asm_increment_u64`), whatever the pointer
     /// size.
     init(counterBytes byteCount: Int) {
-        base = Self.allocateZeroed(byteCount: byteCount)
+        base = .allocate(byteCount: byteCount, alignment: 8)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
     }
 
     /// Words at `base`, which another object owns (and frees); never call ``deallocate()`` on them.
     init(borrowing base: UnsafeMutableRawPointer) { self.base = base }
 
-    func deallocate() { Self.deallocate(base) }
-
-    /// `byteCount` (a multiple of 8) zeroed bytes aligned to 8, freed with ``deallocate(_:)``.
-    static func allocateZeroed(byteCount: Int) -> UnsafeMutableRawPointer {
-        let block = allocate(byteCount: byteCount)
-        block.initializeMemory(as: UInt64.self, repeating: 0, count: byteCount / 8)
-        return block
-    }
-
-    /// `byteCount` uninitialised bytes aligned to 8, freed with ``deallocate(_:)``. (Swift's allocation; `malloc`
-    /// through the C shim, which skips the runtime's `posix_memalign` path on Linux, bought about 2% of
-    /// `register.10000`, under the unsafe-code ledger's rule.)
-    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
-        .allocate(byteCount: byteCount, alignment: MemoryLayout<UInt>.alignment)
-    }
-
-    /// Frees a block from ``allocateZeroed(byteCount:)`` or ``allocate(byteCount:)``.
-    static func deallocate(_ block: UnsafeMutableRawPointer) { block.deallocate() }
+    func deallocate() { base.deallocate() }
 
     @inlinable @inline(__always)
     func loadAcquire(_ index: Int) -> UnsafeMutableRawPointer? {

@@ -112,21 +112,12 @@ import Testing
     }
 
     @Test func behaviorAddedLaterIsToldOfLaterRegistrationsOnly() {
-        final class Recorder: Behavior, @unchecked Sendable {
-            var seen: [String] = []
-            func container<Type, Service>(
-                _ container: Container, didRegisterType type: Type.Type,
-                toService entry: ServiceEntry<Service>, withName name: String?
-            ) {
-                seen.append("\(Type.self)/\(name ?? "-")")
-            }
-        }
         let container = Container()
         container.register(Cat.self, name: "before") { _ in Cat() }
-        let recorder = Recorder()
+        let recorder = RegistrationRecorder()
         container.addBehavior(recorder)
         container.register(Cat.self, name: "after") { _ in Cat() }
-        #expect(recorder.seen == ["Cat/after"])
+        #expect(recorder.seen == ["Cat/Cat/after"])
     }
 
     @Test func anEntryOutlivingItsContainerForwardsNowhere() {
@@ -141,16 +132,7 @@ import Testing
     }
 
     @Test func behaviorIsNotifiedOfRegistrationsAndForwards() {
-        final class Recorder: Behavior, @unchecked Sendable {
-            var seen: [String] = []
-            func container<Type, Service>(
-                _ container: Container, didRegisterType type: Type.Type,
-                toService entry: ServiceEntry<Service>, withName name: String?
-            ) {
-                seen.append("\(Type.self)/\(Service.self)/\(name ?? "-")")
-            }
-        }
-        let recorder = Recorder()
+        let recorder = RegistrationRecorder()
         let container = Container(behaviors: [recorder])
         container.register(Cat.self, name: "c") { _ in Cat() }.implements(Animal.self)
         #expect(recorder.seen == ["Cat/Cat/c", "Animal/Cat/-"])
@@ -180,5 +162,16 @@ import Testing
         let entry = Container().register(Animal.self) { _ in Cat() }
         #expect(entry.site.file.hasSuffix("RegistrationTests.swift"))
         #expect(entry.site.line > 0)
+    }
+}
+
+/// A behavior that records each registration it is told of as "type/service/name" ("-" for no name).
+private final class RegistrationRecorder: Behavior, @unchecked Sendable {  // @unchecked: used on one thread.
+    var seen: [String] = []
+    func container<Type, Service>(
+        _ container: Container, didRegisterType type: Type.Type,
+        toService entry: ServiceEntry<Service>, withName name: String?
+    ) {
+        seen.append("\(Type.self)/\(Service.self)/\(name ?? "-")")
     }
 }
