@@ -118,10 +118,13 @@ extension Container {
     ///
     /// - Parameter behavior: The behavior.
     public func addBehavior(_ behavior: any Behavior) {
-        let observes = writer.withLock {
-            defer { registry.behaviors = hooks.behaviors }
-            return hooks.add(behavior)
-        }
-        if observes { registry.markObserved() }
+        if writer.withLock({ addBehaviorLocked(behavior) }) { registry.markObserved() }
+    }
+
+    /// Adds `behavior` to the hooks and to the registry's copy of them (call under the writer lock); returns
+    /// whether it is an observer.
+    func addBehaviorLocked(_ behavior: any Behavior) -> Bool {
+        defer { registry.behaviors = hooks.behaviors }
+        return hooks.add(behavior)
     }
 }

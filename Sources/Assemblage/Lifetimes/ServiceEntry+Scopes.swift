@@ -19,12 +19,12 @@ extension ServiceEntry {
     }
 
     /// How `instance` is disposed: the registration's closure, else its type's conformance (looked up once per
-    /// type and kept in ``_EntryWord/disposalCache``), else not at all.
+    /// type and kept in ``_EntryWord/disposalCache`` when `caching`), else not at all.
     ///
     /// The common case (no closure, and the cache holds the instance's type) is inlined, so that it specialises for
-    /// the service type in the caller; the rest is ``_disposerSlow(for:type:)``.
+    /// the service type in the caller; the rest is ``_disposerSlow(for:caching:)``.
     @inlinable @inline(__always)
-    func _disposer(for instance: Service) -> (any _AnyDisposer)? {
+    func _disposer(for instance: Service, caching: Bool = true) -> (any _AnyDisposer)? {
         if !words.isSet(.disposer), let cached = words.unowned(.disposalCache, as: _DisposalCache.self) {
             let type = _disposalType(of: instance)
             let hit: (any _AnyDisposer)?? = cached.with {
@@ -32,7 +32,7 @@ extension ServiceEntry {
             }
             if let hit { return hit }
         }
-        return _disposerSlow(for: instance)
+        return _disposerSlow(for: instance, caching: caching)
     }
 
     /// The type a disposal cache is keyed by: the instance's dynamic type. (A class instance's class is one load;
@@ -44,28 +44,17 @@ extension ServiceEntry {
             : ObjectIdentifier(Swift.type(of: instance))
     }
 
-    /// ``_disposer(for:)`` past its cache: the registration's closure, or the conformance of the instance's type,
-    /// looked up and cached.
+    /// ``_disposer(for:caching:)`` past its cache: the registration's closure, or the conformance of the instance's
+    /// type, looked up in the process-wide table and, when `caching`, kept in the registration's cache.
     @usableFromInline @inline(never)
-    func _disposerSlow(for instance: Service) -> (any _AnyDisposer)? {
+    func _disposerSlow(for instance: Service, caching: Bool) -> (any _AnyDisposer)? {
         if let closure = _disposer { return closure.isNone ? nil : closure }
-        let type = _disposalType(of: instance)
         let found = _DisposalCache.find(for: instance)
+        guard caching else { return found }
+        let type = _disposalType(of: instance)
         let replaced = words.exchangeRetained(.disposalCache, _DisposalCache(type: type, disposer: found))
         if let replaced { _Reclaimer.retire(replaced) }
         return found
-    }
-
-    /// ``_disposer(for:)`` without filling the cache: the registration's closure, the cache when it holds the
-    /// instance's type, else the process-wide table by type (see ``_trackInOwner(_:once:)``).
-    func _disposerUncached(for instance: Service) -> (any _AnyDisposer)? {
-        if let closure = _disposer { return closure.isNone ? nil : closure }
-        if let cached = words.unowned(.disposalCache, as: _DisposalCache.self) {
-            let type = _disposalType(of: instance)
-            let hit: (any _AnyDisposer)?? = cached.with { $0.type == type ? .some($0.disposer) : .none }
-            if let hit { return hit }
-        }
-        return _DisposalCache.find(for: instance)
     }
 
     /// Whether ``Container/registerScopedValue(_:name:validationValue:file:line:)`` made this registration.
@@ -178,7 +167,7 @@ extension ServiceEntry {
     ///   disposed now (it is never leaked), and the caller drops it and fails with ``_shutDownFailure``.
     func _trackInOwner(_ instance: Service, once: Bool = false) -> Bool {
         guard let owner = container else { return true }
-        let disposer = once ? _disposerUncached(for: instance) : _disposer(for: instance)
+        let disposer = _disposer(for: instance, caching: !once)
         let record = disposer.map { _OwnedInstance(key: key, entry: identity, disposer: $0, instance: instance) }
         guard owner.disposals.admit(record) else {
             if let record { _disposeRefused(record) }

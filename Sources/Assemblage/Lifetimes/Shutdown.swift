@@ -204,7 +204,6 @@ extension Container {
     var existingDisposals: _DisposalList? { writer.withLock { disposalList } }
 }
 
-/// The kinds of ``ContainerError`` about a container's end.
 /// A behavior through which a container owns other containers' lifetimes: a module assembler's root, whose resolves
 /// return what its modules' containers make. Shutting the container down (or disposing its instances) does the same
 /// to those, in the order given, after its own.
@@ -213,6 +212,7 @@ protocol _OwnedContainers {
     var ownedContainers: [Container] { get }
 }
 
+/// The kinds of ``ContainerError`` about a container's end.
 extension ContainerError.Code {
     /// The container was shut down, so it makes no more scopes.
     public static var shutDown: Self { Self("shutDown") }

@@ -158,8 +158,7 @@ extension Container {
             if let scope = hooks.behaviors.lazy.compactMap({ $0 as? _ModuleExporter }).first { return scope }
             guard creating else { return nil }
             let scope = _ModuleExporter(module: nil, exports: nil, graph: nil)
-            _ = hooks.add(scope)
-            registry.behaviors = hooks.behaviors
+            _ = addBehaviorLocked(scope)
             return scope
         }
     }

@@ -1,11 +1,10 @@
 /// An identity (a type's metadata or an object's address) as a dictionary key, hashed cheaply.
 ///
-/// `ObjectIdentifier` is hashed with SipHash, about a hundred instructions per lookup. The library's own tables
-/// keyed by identity (planning a module graph, which looks types up a dozen times per module; the creation
-/// coordinator, which records every shared instance being made; the disposal conformances by type) need no
-/// protection from chosen collisions: no one outside the process chooses a metadata or object address. A
-/// multiplication spreads its bits instead (measured on `assemble.moduleTree1000` and
-/// `register.10000.container`).
+/// `ObjectIdentifier` is hashed with SipHash. The library's own tables keyed by identity (planning a module graph,
+/// which looks types up several times per module; the creation coordinator, which records every shared instance
+/// being made; the disposal conformances by type; the decorated types) need no protection from chosen collisions:
+/// no one outside the process chooses a metadata or object address. A multiplication spreads its bits instead (the
+/// figures are in Benchmarks/Results.md, `assemble.moduleTree1000` and `register.10000.container`).
 struct _IdentityKey: Hashable, Sendable {
     let id: ObjectIdentifier
 

@@ -9,11 +9,11 @@ final class _DecoratorBox<Service>: Sendable {
 /// exists, every creation asks for its type's decorators: the others are answered here, without a search of the
 /// creating container's lookup chain, which in a graph of thousands of modules is thousands of containers.
 enum _DecoratedTypes {
-    private static let types = _Locked<Set<ObjectIdentifier>>([])
+    private static let types = _Locked<Set<_IdentityKey>>([])
 
-    static func insert(_ type: Any.Type) { types.withLock { _ = $0.insert(ObjectIdentifier(type)) } }
+    static func insert(_ type: Any.Type) { types.withLock { _ = $0.insert(_IdentityKey(type)) } }
 
-    static func contains(_ type: Any.Type) -> Bool { types.withLock { $0.contains(ObjectIdentifier(type)) } }
+    static func contains(_ type: Any.Type) -> Bool { types.withLock { $0.contains(_IdentityKey(type)) } }
 }
 
 /// One registered decorator.

@@ -53,8 +53,9 @@ final class _RegistrationTable: @unchecked Sendable {
         let keysOffset = dense * MemoryLayout<UnsafeRawPointer>.stride
         let ordersOffset = keysOffset + dense * MemoryLayout<ServiceKey>.stride
         let slotsOffset = ordersOffset + dense * MemoryLayout<Int>.stride
-        // The entry words and the index slots start empty; keys and orders are written before they are read.
-        let block = _AtomicWords.allocate(byteCount: slotsOffset + capacity * 4)
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: slotsOffset + capacity * 4,
+            alignment: max(MemoryLayout<ServiceKey>.alignment, MemoryLayout<UnsafeRawPointer>.alignment))
         block.initializeMemory(as: UInt.self, repeating: 0, count: dense)
         entries = _AtomicWords(borrowing: block)
         keys = (block + keysOffset).bindMemory(to: ServiceKey.self, capacity: dense)
@@ -66,7 +67,7 @@ final class _RegistrationTable: @unchecked Sendable {
     deinit {
         if ownsEntries { releaseEntries() }
         if ownsKeys { keys.deinitialize(count: count) }
-        entries.deallocate()  // the whole block (see `init`)
+        entries.base.deallocate()  // the whole block (see `init`)
     }
 
     @inlinable @inline(__always)
@@ -123,9 +124,9 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Adds a key that is not in the table, with a +1 entry pointer.
     private func append(_ key: ServiceKey, _ entry: UnsafeMutableRawPointer, order: Int) {
         precondition(hasRoomForOneMore, "registration table over its load factor")
-        // The name is copied on its own, then the key rebuilt around it: copying the key whole copies its `String?`
-        // through the optional type's value witnesses (Swift 6.3; tens of instructions, measured on
-        // register.10000), a lone `String?` with one retain.
+        // The name is copied on its own, then the key rebuilt around it: Swift 6.3 copies a whole key's `String?`
+        // through the optional type's value witnesses, a lone `String?` with one retain (see "Setup" in
+        // Benchmarks/README.md).
         (keys + count).initialize(to: ServiceKey(copying: key, name: _copiedName(key.name)))
         publish(at: count, hash: key.hash, entry, order: order)
     }
