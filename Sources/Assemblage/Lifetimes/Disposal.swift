@@ -267,8 +267,20 @@ func _disposeToCompletion(
     observers: [any ContainerObserver]
 ) async -> [DisposalError.Failure] {
     guard !records.isEmpty else { return [] }
-    let handed = _UncheckedSendable(records)  // taken by this caller, which alone disposes them
-    return await Task { await _dispose(handed, owner: owner, observers: observers) }.value
+    // Handed over through a lock rather than the task's capture: a task keeps what it captured until it is torn
+    // down, which may be after this caller resumed, and the instances would then outlive the call on another thread.
+    let handoff = _Locked<[_OwnedInstance]?>(records)  // taken by this caller, which alone disposes them
+    return await Task { await _dispose(takingFrom: handoff, owner: owner, observers: observers) }.value
+}
+
+/// ``_dispose(_:owner:observers:)`` of the records in `handoff`, which it empties; its copy ends with it, before
+/// the task that runs it completes.
+private func _dispose(
+    takingFrom handoff: _Locked<[_OwnedInstance]?>, owner: String,
+    observers: [any ContainerObserver]
+) async -> [DisposalError.Failure] {
+    guard let records = handoff.withLock({ $0.take() }) else { return [] }
+    return await _dispose(_UncheckedSendable(records), owner: owner, observers: observers)
 }
 
 /// Disposes `records` in order, awaiting asynchronous disposals, collecting every failure.

@@ -103,6 +103,30 @@ import Testing
         #expect(log.entries == ["client", "pool"])
     }
 
+    @Test func anAsyncEndReleasesEveryInstanceBeforeItReturns() async throws {
+        // More instances than a scope keeps inline, so that some live in the overflow the disposing task handles.
+        let log = DisposalLog()
+        let container = Container()
+        let names = (0..<20).map { "part\($0)" }
+        for name in names {
+            container.register(AsyncTracked.self, name: name) { _ in AsyncTracked(name, log: log) }
+                .inObjectScope(.scoped)
+        }
+        final class WeakTracked { weak var value: AsyncTracked? }
+        for _ in 0..<200 {
+            let scope = container.makeScope()
+            let watched = try names.map { name in
+                let box = WeakTracked()
+                box.value = try scope.require(AsyncTracked.self, name: name)
+                return box
+            }
+            try await scope.end()
+            let alive = watched.filter { $0.value != nil }.count
+            #expect(alive == 0, "\(alive) instances outlived end()")
+        }
+        #expect(log.entries.count == 200 * names.count)
+    }
+
     @Test func onDisposeReplacesTheProtocolAndNotDisposedOptsOut() async throws {
         let log = DisposalLog()
         let container = Container()

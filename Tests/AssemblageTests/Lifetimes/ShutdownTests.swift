@@ -134,6 +134,28 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
         #expect(log.entries == ["closed"])
     }
 
+    @Test func shutdownReleasesEveryInstanceBeforeItReturns() async throws {
+        final class WeakPool { weak var value: AsyncTracked? }
+        let log = DisposalLog()
+        for round in 0..<100 {
+            let container = Container(label: "app")
+            let names = (0..<4).map { "pool\($0)" }
+            for name in names {
+                container.register(AsyncTracked.self, name: name) { _ in AsyncTracked(name, log: log) }
+                    .inObjectScope(.container)
+            }
+            let watched = try names.map { name in
+                let box = WeakPool()
+                box.value = try container.require(AsyncTracked.self, name: name)
+                return box
+            }
+            try await container.shutdown()
+            let alive = watched.filter { $0.value != nil }.count
+            #expect(alive == 0, "round \(round): \(alive) instances outlived shutdown()")
+        }
+        #expect(log.entries.count == 400)
+    }
+
     @Test func withScopeInACancelledTaskStillRunsEveryDisposerToCompletion() async throws {
         let log = DisposalLog()
         let container = Container(label: "app")
