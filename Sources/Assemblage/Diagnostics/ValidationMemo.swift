@@ -103,7 +103,7 @@ final class _ValidationMemo: @unchecked Sendable {  // @unchecked: every propert
 }
 
 /// A sandbox copy of a registration that resolves through the run's ``_ValidationMemo``.
-final class _MemoEntry: _AnyEntry, _AsyncEntry, Sendable {
+final class _MemoEntry: _KeyedEntry, _AnyEntry, _AsyncEntry, @unchecked Sendable {  // @unchecked: immutable.
     /// The sandbox copy (the node of the recorded graph).
     let target: any _AnyEntry
     let memo: _ValidationMemo
@@ -111,9 +111,9 @@ final class _MemoEntry: _AnyEntry, _AsyncEntry, Sendable {
     init(target: any _AnyEntry, memo: _ValidationMemo) {
         self.target = target
         self.memo = memo
+        super.init(key: target.key)
     }
 
-    var key: ServiceKey { target.key }
     var objectScope: ObjectScope { target.objectScope }
     var site: RegistrationSite { target.site }
     var hasInitCompleted: Bool { target.hasInitCompleted }

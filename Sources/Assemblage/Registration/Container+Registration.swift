@@ -78,7 +78,7 @@ extension Container {
         added.owner = entryOwner  // the registry owner's (a scope's view shares its owner's registry)
         // Added as an object with its key, not as `any _AnyEntry`: the existential would look up the entry's
         // generic metadata again, which with thousands of service types is a search of a large runtime cache.
-        for behavior in add(added, key: added.key) {
+        for behavior in add(added) {
             behavior.container(self, didRegisterType: T.self, toService: service, withName: added.key.name)
         }
     }
@@ -101,12 +101,15 @@ extension Container {
         record(ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site), resolvingTo: entry)
     }
 
-    /// Inserts an entry under the writer lock; returns the behaviors to notify outside it.
-    func add(_ entry: any _AnyEntry) -> [any Behavior] { add(entry, key: entry.key) }
+    /// Inserts a validation sandbox's copy of a listed entry under the writer lock; returns the behaviors to notify
+    /// outside it. What a table lists is keyed (a registration, a forwarder or a memo entry), and so is its copy;
+    /// an export entry is only ever reached through a forwarding registration.
+    func add(sandboxCopy entry: any _AnyEntry) -> [any Behavior] { add(entry as! _KeyedEntry) }
 
-    /// Inserts `entry` (an `_AnyEntry`) under `key`, its key, under the writer lock; returns the behaviors to notify
+    /// Inserts `entry` (an `_AnyEntry`) under its key, under the writer lock; returns the behaviors to notify
     /// outside it.
-    func add(_ entry: AnyObject, key: ServiceKey) -> [any Behavior] {
+    func add(_ entry: _KeyedEntry) -> [any Behavior] {
+        let key = entry.key
         var retired: [AnyObject] = []
         writer.lock()
         // The registry's fields are read and written once each (each access is checked at run time), and the key is
@@ -122,7 +125,7 @@ extension Container {
         }
         registry.lastOrder += 1
         let order = registry.lastOrder
-        if let earlier = current.insert(entry, key: key, order: order) {
+        if let earlier = current.insert(entry, order: order) {
             records.replacements[key, default: _ReplacementRecord()].add(
                 replaced: (earlier as! any _AnyEntry).site,
                 by: (entry as! any _AnyEntry).site)

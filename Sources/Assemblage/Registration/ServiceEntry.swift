@@ -11,12 +11,10 @@
 ///
 /// An entry is safe to configure from any thread; a resolution running at the same moment sees the
 /// configuration from before or after the change, never a mixture.
-public final class ServiceEntry<Service>: @unchecked Sendable {
+public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
     // @unchecked Sendable: the words are atomics; `stored` is only touched under the creation coordinator's
     // lock; everything else is immutable.
 
-    /// The key the entry is registered under.
-    public let key: ServiceKey
     /// The registered service type.
     public var serviceType: Any.Type { key.serviceType }
     /// The type of the runtime arguments (`Void` when there are none).
@@ -68,7 +66,6 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject?, kind: _FactoryKind,
         factory0: (@Sendable (any Resolver) throws -> Service)? = nil
     ) {
-        self.key = key
         self.factory0 = factory0
         self.factory = factory
         self.factoryAddress = factory.map(_Unowned.init)
@@ -77,6 +74,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.forwarded = nil
         self.site = site
         words = _AtomicWords(count: Self.wordCount)
+        super.init(key: key)
         words.exchangeRetained(.scope, scope)
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
@@ -106,7 +104,6 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite,
         typedExport: _ModuleExportEntry?
     ) {
-        self.key = key
         self.factory0 = nil
         self.factory = nil
         if let typedExport {
@@ -120,6 +117,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.forwarded = target
         self.site = site
         words = _AtomicWords(count: Self.wordCount)
+        super.init(key: key)
         words.exchangeRetained(.scope, target.objectScope)
     }
 
@@ -489,4 +487,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         }
         return service
     }
+}
+
+/// What a registration table lists: an object that carries the key it is registered under, at one place in every
+/// such object, so that a table compares the entry's own key rather than keeping a copy of it (a copy costs a
+/// registration 48 bytes of table and the copy itself). Public only because ``ServiceEntry`` is.
+public class _KeyedEntry {
+    /// The key the entry is registered under.
+    public final let key: ServiceKey
+
+    init(key: ServiceKey) { self.key = key }
 }

@@ -52,15 +52,6 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         hash = Int(bitPattern: h)
     }
 
-    /// A copy of `key` whose name is `name` (the table's copy, see `_RegistrationTable.append`).
-    init(copying key: ServiceKey, name: String?) {
-        serviceType = key.serviceType
-        argumentsType = key.argumentsType
-        self.name = name
-        countAndOption = key.countAndOption
-        hash = key.hash
-    }
-
     /// Creates a key with an extension's discriminator, as Swinject's extensions (e.g. SwinjectStoryboard)
     /// make them: `argumentsType` is the whole factory input as such an extension names it (e.g.
     /// `(Resolver, String).self`), and the key has no separate argument count.

@@ -111,6 +111,31 @@ import Testing
         }
     }
 
+    @Test func replacementsAndForwardersAmongManyAreFoundByTheirOwnKeysAfterGrowth() {
+        // The table compares each entry's own key: a replacement keeps its key's place, a forwarder answers for the
+        // type it forwards, and growth re-files every entry by its key.
+        let container = Container()
+        for index in 0..<400 {
+            container.register(Int.self, name: "n\(index)") { _ in index }
+        }
+        for index in stride(from: 0, to: 400, by: 2) {
+            container.register(Int.self, name: "n\(index)") { _ in -index }
+        }
+        container.register(Cat.self) { _ in Cat(name: "Tom") }.implements(Animal.self, name: "pet")
+        for index in 400..<1_200 {
+            container.register(String.self, name: "s\(index)") { _ in "\(index)" }
+        }
+        #expect(container.resolve(Int.self, name: "n0") == 0)
+        #expect(container.resolve(Int.self, name: "n1") == 1)
+        #expect(container.resolve(Int.self, name: "n398") == -398)
+        #expect(container.resolve(Int.self, name: "n399") == 399)
+        #expect(container.resolve(Int.self, name: "n400") == nil)
+        #expect(container.resolve(Animal.self, name: "pet")?.name == "Tom")
+        #expect(container.resolve(Animal.self) == nil)
+        #expect(container.resolve(String.self, name: "s1199") == "1199")
+        #expect(container.resolve(String.self, name: "n0") == nil)
+    }
+
     @Test func behaviorAddedLaterIsToldOfLaterRegistrationsOnly() {
         let container = Container()
         container.register(Cat.self, name: "before") { _ in Cat() }
