@@ -26,14 +26,20 @@ final class _AsyncFrame: @unchecked Sendable {
     let registration: any _AnyEntry
     /// Its identity.
     var entry: ObjectIdentifier { ObjectIdentifier(registration) }
+    /// Its bit in a resolving thread's filter (`_KeyedEntry.filterBit`).
+    let filterBit: UInt
     let key: ServiceKey
     let parent: _AsyncFrame?
     /// The once-creation this factory performs (shared and graph scopes), or nil (transient).
     let creation: _AsyncCreation?
     private let finished = _AtomicWords(count: 1)
 
-    init(registration: any _AnyEntry, key: ServiceKey, parent: _AsyncFrame?, creation: _AsyncCreation?) {
+    init(
+        registration: any _AnyEntry, filterBit: UInt, key: ServiceKey, parent: _AsyncFrame?,
+        creation: _AsyncCreation?
+    ) {
         self.registration = registration
+        self.filterBit = filterBit
         self.key = key
         self.parent = parent
         self.creation = creation

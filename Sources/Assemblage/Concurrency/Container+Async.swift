@@ -171,7 +171,7 @@ private func _syncStepInSection<T>(_ context: _AsyncContext?, _ body: () throws 
     }
     for item in context.graph.snapshot { state.storeGraphInstance(item.instance, for: item.entry) }
     do {
-        try state.enter(marker.entry)
+        try state.enter(marker.entry, bit: marker.filterBit)
     } catch {
         state.clearGraph()
         throw error
@@ -291,10 +291,11 @@ extension ServiceEntry: _AsyncEntry {
                 throw ResolutionError(code: .noActiveScope, key: key, path: (context.frame?.pathKeys ?? []) + [key])
             }
             let entry = identity
+            let bit = filterBit
             let made = try await coordinator.once(
                 _OnceKey(graph: ObjectIdentifier(scope), entry: entry), key: key,
                 frame: context.frame,
-                isReady: { scope.readyInstance(entry).map { $0 as! Service } },
+                isReady: { scope.readyInstance(entry, bit: bit).map { $0 as! Service } },
                 create: { (creation) throws(ResolutionError) -> Service in
                     try await _constructAsync(container, context, creation: creation, arguments).value
                 })
@@ -357,7 +358,7 @@ extension ServiceEntry: _AsyncEntry {
     )
         async throws(ResolutionError) -> _UncheckedSendable<Service>
     {
-        let frame = _AsyncFrame(registration: self, key: key, parent: context.frame, creation: creation)
+        let frame = _AsyncFrame(registration: self, filterBit: filterBit, key: key, parent: context.frame, creation: creation)
         let box = factory as! _AsyncFactoryBox<Service, repeat each Arg>
         let made: Service
         do {

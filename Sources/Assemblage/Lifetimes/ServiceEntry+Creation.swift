@@ -11,7 +11,7 @@ extension ServiceEntry {
         let container = try _sharedResolver(for: resolving, state)
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(identity) { return instance as! Service }
-        let reentry = try state.checkReentry(identity)
+        let reentry = try state.checkReentry(identity, bit: filterBit)
         if !reentry {
             if let ready = try _Coordinator.shared.begin(
                 identity, key: key, state: ObjectIdentifier(state), path: { state.path },
@@ -41,7 +41,7 @@ extension ServiceEntry {
         let container = try _sharedResolver(for: resolving, state)
         if let instance = state.graphInstance(identity) { return instance as! Service }
         let graphID = state.currentGraphID
-        let reentry = try state.checkReentry(identity)
+        let reentry = try state.checkReentry(identity, bit: filterBit)
         if !reentry {
             if let ready = try _Coordinator.shared.begin(
                 identity, key: key, state: ObjectIdentifier(state), path: { state.path },
@@ -88,7 +88,7 @@ extension ServiceEntry {
             }
             values.append(value)
         }
-        let reentry = try state.checkReentry(identity)
+        let reentry = try state.checkReentry(identity, bit: filterBit)
         if !reentry {
             if let ready = try _Coordinator.shared.begin(
                 identity, key: key, state: ObjectIdentifier(state), path: { state.path },

@@ -80,11 +80,11 @@ extension ServiceEntry {
         guard let storage = container.scopeStorage.map(_Unowned.init) else {
             throw _scopedFailure(state, .noActiveScope)
         }
-        if try state.checkReentry(identity) {
+        if try state.checkReentry(identity, bit: filterBit) {
             // An allowed re-entry through initCompleted: the outer creation stores what this one makes.
             return try _construct(state, container, graph: true, make)
         }
-        switch try storage.with({ try $0.claim(self, address: identity, key: key, state: ObjectIdentifier(state)) }) {
+        switch try storage.with({ try $0.claim(self, address: identity, bit: filterBit, key: key, state: ObjectIdentifier(state)) }) {
         case .ready(let instance):
             return instance.get(as: Service.self)  // stored for this registration: a Service
         case .create(let index):

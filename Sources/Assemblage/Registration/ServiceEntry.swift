@@ -20,6 +20,14 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
     /// The type of the runtime arguments (`Void` when there are none).
     public var argumentsType: Any.Type { key.argumentsType }
 
+    // First, so that these bytes share a word with the base class's last field.
+    /// Which box ``factory`` is (see ``_FactoryKind``).
+    @usableFromInline let factoryKind: _FactoryKind
+    /// Whether the service type is a class, so that a scope holds its instances as plain references (see
+    /// ``_ScopeInstance``); decided once here, where a runtime type test costs nothing that matters.
+    @usableFromInline let servesObjects: Bool
+    /// The line of ``site`` (in the same word as the two above).
+    private let siteLine: Int32
     /// The factory of a registration without runtime arguments (``_FactoryKind/arity0``), the common case: held
     /// here rather than in a box, so that registering allocates one object fewer and looks up no box type.
     @usableFromInline let factory0: (@Sendable (any Resolver) throws -> Service)?
@@ -29,11 +37,6 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
     @usableFromInline let factory: AnyObject?
     /// ``factory``, unowned (the entry holds it): the hot path reaches the box with no reference-count traffic.
     @usableFromInline let factoryAddress: _Unowned<AnyObject>?
-    /// Which box ``factory`` is (see ``_FactoryKind``).
-    @usableFromInline let factoryKind: _FactoryKind
-    /// Whether the service type is a class, so that a scope holds its instances as plain references (see
-    /// ``_ScopeInstance``); decided once here, where a runtime type test costs nothing that matters.
-    @usableFromInline let servesObjects: Bool
     /// Set when this entry forwards to another registration (``implements(_:name:)``).
     @usableFromInline let forwarded: (any _AnyEntry)?
     /// What the registration publishes to lock-free readers, one atomic word each (see ``_EntryWord``).
@@ -47,12 +50,18 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
         get { owner?.container }
         set { owner = newValue?.entryOwner }
     }
+    /// The file of ``site``.
+    private let siteFile: String
     /// Where the registration was made, for diagnostics.
-    public let site: RegistrationSite
+    public var site: RegistrationSite { RegistrationSite(file: siteFile, line: Int(siteLine)) }
 
     /// The instances of the weak, custom and multiton scopes, made on first use, so that entries of the other
-    /// scopes do not carry their fields (guarded by the coordinator).
-    var stored: _StoredInstances<Service>?
+    /// scopes do not carry their fields (guarded by the coordinator; kept in a word of the entry's second block,
+    /// as most registrations never have any).
+    var stored: _StoredInstances<Service>? {
+        get { words.object(.storedInstances, as: _StoredInstances<Service>.self) }
+        set { words.exchangeRetained(.storedInstances, newValue) }
+    }
 
     /// ``stored``, made if needed (under the coordinator's lock).
     var storedInstances: _StoredInstances<Service> {
@@ -72,8 +81,9 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
         self.factoryKind = kind
         self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
         self.forwarded = nil
-        self.site = site
-        words = _AtomicWords(count: Self.wordCount)
+        siteFile = site.file
+        siteLine = Int32(clamping: site.line)
+        words = .entryWords()
         super.init(key: key)
         words.exchangeRetained(.scope, scope)
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
@@ -115,20 +125,19 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
         }
         self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
         self.forwarded = target
-        self.site = site
-        words = _AtomicWords(count: Self.wordCount)
+        siteFile = site.file
+        siteLine = Int32(clamping: site.line)
+        words = .entryWords()
         super.init(key: key)
         words.exchangeRetained(.scope, target.objectScope)
     }
 
-    static var wordCount: Int { _EntryWord.allCases.count }
-
     deinit {
         // Instances the owner would have disposed are the owner's no more: whoever holds them owns them.
-        if words.isSet(.sharedInstance) || stored != nil {
+        if words.isSet(.sharedInstance) || words.isSet(.storedInstances) {
             container?.existingDisposals?.forget(entry: identity)
         }
-        words.releaseObjects(count: Self.wordCount)
+        words.releaseEntryWords()
         words.deallocate()
     }
 
@@ -361,7 +370,7 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
         // `enter` reports a nearly used-up stack (only deep in a chain); that rare case runs out of line, so
         // that the common path keeps its shape. So do decorators and a creation hook (the profiler), which one
         // flag of the process tells, read before the factory rather than after it.
-        if try state.enter(identity) || _Shim.constructionIsObserved {
+        if try state.enter(identity, bit: filterBit) || _Shim.constructionIsObserved {
             return try _constructWithRoom(state, container, graph: graph, make)
         }
         let instance: Service
@@ -495,6 +504,18 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
 public class _KeyedEntry {
     /// The key the entry is registered under.
     public final let key: ServiceKey
+    /// Which bit of a resolving thread's and a scope's 64-bit filters stands for this entry (see ``filterBit``).
+    @usableFromInline final let filterShift: UInt8
 
-    init(key: ServiceKey) { self.key = key }
+    init(key: ServiceKey) {
+        self.key = key
+        filterShift = UInt8(truncatingIfNeeded: _Counter.nextEntry() & 63)
+    }
+
+    /// The entry's bit in the filters of the entries a thread is constructing and of those a scope holds. Taken
+    /// from a process-wide count of entries made, not from the entry's address: entries registered one after
+    /// another (a chain, a request's services) get different bits whatever addresses the allocator gives them,
+    /// so how often a filter answers "maybe" (and a scan runs) does not depend on the heap's layout.
+    @inlinable @inline(__always)
+    final var filterBit: UInt { 1 &<< UInt(filterShift) }
 }

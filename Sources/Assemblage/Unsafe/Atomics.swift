@@ -23,7 +23,7 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
     }
 
     /// Words at `base`, which another object owns (and frees); never call ``deallocate()`` on them.
-    init(borrowing base: UnsafeMutableRawPointer) { self.base = base }
+    @usableFromInline init(borrowing base: UnsafeMutableRawPointer) { self.base = base }
 
     func deallocate() { base.deallocate() }
 
@@ -41,12 +41,24 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
     func exchange(_ index: Int, _ value: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
         _asm_exchange(base + index &* MemoryLayout<UnsafeRawPointer>.stride, value)
     }
+
+    /// Stores `desired` in the word if it still holds `expected`; returns whether it did.
+    func compareExchange(
+        _ index: Int, expected: UnsafeMutableRawPointer?, desired: UnsafeMutableRawPointer?
+    ) -> Bool {
+        _asm_compare_exchange(base + index &* MemoryLayout<UnsafeRawPointer>.stride, expected, desired)
+    }
 }
 
 /// A process-wide counter used to mint graph identifiers without random numbers or system calls.
 enum _Counter {
     /// A 64-bit counter (eight bytes aligned to 8, also where pointers have four), never freed.
     private static let word = _AtomicWords(counterBytes: 8)
+    /// The count of registration entries made (see `_KeyedEntry.filterBit`).
+    private static let entries = _AtomicWords(counterBytes: 8)
 
     static func next() -> UInt64 { _asm_increment_u64(word.base) }
+
+    /// The next entry's number.
+    static func nextEntry() -> UInt64 { _asm_increment_u64(entries.base) }
 }

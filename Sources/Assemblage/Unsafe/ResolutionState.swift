@@ -18,7 +18,7 @@ final class _ResolutionState {
 
     /// The factories currently running on this thread, outermost first: entry addresses, with the low bit
     /// set while that entry's `initCompleted` steps run with its instance already in the graph (see
-    /// ``checkReentry(_:)``). A raw buffer: pushing a frame is two stores.
+    /// ``checkReentry(_:bit:)``). A raw buffer: pushing a frame is two stores.
     @exclusivity(unchecked) @usableFromInline var frames: UnsafeMutablePointer<UInt>
     /// ``_AsyncLongLived``'s count of running async factories of longer-lived registrations (the one shared
     /// object, held here so that reading it costs no `swift_once`).
@@ -27,7 +27,7 @@ final class _ResolutionState {
     @exclusivity(unchecked) @usableFromInline var savedMasks: UnsafeMutablePointer<UInt>
     @exclusivity(unchecked) @usableFromInline var frameCapacity = 32
     @exclusivity(unchecked) @usableFromInline var depth = 0
-    /// A 64-bit filter of the entries in ``frames`` (one bit per entry, see ``filterBit(_:)``): an entry whose
+    /// A 64-bit filter of the entries in ``frames`` (one bit per entry, `_KeyedEntry.filterBit`): an entry whose
     /// bit is clear is certainly not being constructed, so entering it needs no scan for a cycle.
     @exclusivity(unchecked) @usableFromInline var activeMask: UInt = 0
     /// Graph-scoped instances of the current top-level resolution: entry addresses in one raw buffer (scanned
@@ -69,7 +69,7 @@ final class _ResolutionState {
     /// Handles of `Lazy` values created in this resolution; they receive the graph when it ends.
     @exclusivity(unchecked) var graphHandles: [_GraphHandle] = []
     /// How many allowed re-entries happened in this graph; when non-zero, a factory's own result may have
-    /// been superseded by the re-entrant one (see ``checkReentry(_:)``).
+    /// been superseded by the re-entrant one (see ``checkReentry(_:bit:)``).
     @exclusivity(unchecked) @usableFromInline var reentries = 0
     /// This thread's section block (see ``_Reclaimer``): the epoch its open read section announced (or 0),
     /// then its hazard word (the shared-instance box it is copying an instance out of, or nil).
@@ -132,11 +132,11 @@ final class _ResolutionState {
 
     @usableFromInline static var completingBit: UInt { 1 }
 
-    /// The bit of `entry` in ``activeMask`` and ``graphMask``: the top six bits of the address times a 64-bit
-    /// odd constant (Fibonacci hashing). Taking address bits directly, entries allocated a fixed size apart fell
-    /// on a few bits only, and which of a chain's entries shared one (each sharing costing a scan of the frames)
-    /// depended on where the heap happened to put them: the same binary counted different instruction totals
-    /// depending on the length of the path it was run from.
+    /// The bit of `entry` in ``graphMask``: the top six bits of the address times a 64-bit odd constant
+    /// (Fibonacci hashing), since graph instances are kept, and restored, by address alone. (``activeMask`` and
+    /// a scope's filter take the entry's own bit, `_KeyedEntry.filterBit`, which does not depend on where the heap
+    /// put the entry: with address bits, which of a chain's entries shared one, each sharing costing a scan,
+    /// changed with every change to what the process allocates, and so did the instruction counts.)
     @inlinable @inline(__always)
     static func filterBit(_ entry: ObjectIdentifier) -> UInt {
         1 &<< ((UInt(bitPattern: entry) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
@@ -156,8 +156,7 @@ final class _ResolutionState {
     ///   room (checked before every factory, from the first: an inline comparison of the frame address with
     ///   the thread's limit, so that threads with small stacks are protected too).
     @inlinable @inline(__always) @discardableResult
-    func enter(_ entry: ObjectIdentifier) throws(ResolutionError) -> Bool {
-        let bit = Self.filterBit(entry)
+    func enter(_ entry: ObjectIdentifier, bit: UInt) throws(ResolutionError) -> Bool {
         if activeMask & bit != 0 || depth == frameCapacity { try enterChecked(entry) }
         frames[depth] = UInt(bitPattern: entry)
         savedMasks[depth] = activeMask
@@ -166,7 +165,7 @@ final class _ResolutionState {
         return _asm_stack_is_low()
     }
 
-    /// The rare part of ``enter(_:)``: the scan for a cycle and the growth of the frame buffers.
+    /// The rare part of ``enter(_:bit:)``: the scan for a cycle and the growth of the frame buffers.
     @usableFromInline @inline(never)
     func enterChecked(_ entry: ObjectIdentifier) throws(ResolutionError) {
         if depth > 0 { try scanForReentry(entry) }
@@ -206,12 +205,12 @@ final class _ResolutionState {
     ///
     /// - Returns: `true` when this is such an allowed re-entry.
     @inlinable @inline(__always) @discardableResult
-    func checkReentry(_ entry: ObjectIdentifier) throws(ResolutionError) -> Bool {
-        if activeMask & Self.filterBit(entry) == 0 { return false }
+    func checkReentry(_ entry: ObjectIdentifier, bit: UInt) throws(ResolutionError) -> Bool {
+        if activeMask & bit == 0 { return false }
         return try scanForReentry(entry)
     }
 
-    /// ``checkReentry(_:)`` after the filter: scans the frames from the innermost outwards to the innermost
+    /// ``checkReentry(_:bit:)`` after the filter: scans the frames from the innermost outwards to the innermost
     /// frame of `entry`. The cycle reported is the one from that frame: the repetition that nothing closed.
     @usableFromInline @discardableResult
     func scanForReentry(_ entry: ObjectIdentifier) throws(ResolutionError) -> Bool {

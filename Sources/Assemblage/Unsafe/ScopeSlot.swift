@@ -18,17 +18,14 @@ struct _ScopeHeader {
     /// The owned slot completed last: the head of the disposal chain (newest first).
     var lastOwned = -1
     var ended = false
-    /// A 64-bit filter of the registrations that have a slot (one bit per entry address, see ``filterBit(_:)``;
-    /// never cleared): a registration whose bit is clear has none, and the scan is skipped.
+    /// A 64-bit filter of the registrations that have a slot (one bit per entry, `_KeyedEntry.filterBit`; never
+    /// cleared): a registration whose bit is clear has none, and the scan is skipped.
     var filter: UInt64 = 0
     /// Threads waiting for a creation in another thread, and the slot each waits for (under the lock).
     var waits: [(waiter: ObjectIdentifier, slot: Int)] = []
 
     init(parent: Container) { self.parent = parent }
 
-    /// The bit of ``filter`` for the registration at `entry` (the resolution state's hash of it).
-    @inline(__always)
-    static func filterBit(_ entry: ObjectIdentifier) -> UInt64 { UInt64(_ResolutionState.filterBit(entry)) }
 }
 
 /// One registration's instance in a scope, or one instance the scope disposes.

@@ -134,8 +134,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
 
     /// The slot of `entry` (under the lock). The filter test is all of it that the callers inline: a registration
     /// that has no slot yet, as on every first claim, costs no call.
-    private func find(_ entry: ObjectIdentifier, _ header: UnsafeMutablePointer<_ScopeHeader>) -> Int? {
-        guard header.pointee.filter & _ScopeHeader.filterBit(entry) != 0 else { return nil }
+    private func find(
+        _ entry: ObjectIdentifier, bit: UInt, _ header: UnsafeMutablePointer<_ScopeHeader>
+    ) -> Int? {
+        guard header.pointee.filter & UInt64(bit) != 0 else { return nil }
         return scan(entry, header)
     }
 
@@ -153,9 +155,9 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     }
 
     /// The ready instance of `entry` in this scope, if any.
-    func readyInstance(_ entry: ObjectIdentifier) -> Any? {
+    func readyInstance(_ entry: ObjectIdentifier, bit: UInt) -> Any? {
         locked { header in
-            guard !header.pointee.ended, let index = find(entry, header) else { return nil }
+            guard !header.pointee.ended, let index = find(entry, bit: bit, header) else { return nil }
             return withSlot(index, header) { $0.creator == nil ? $0.instance.any : nil }
         }
     }
@@ -170,7 +172,7 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
     /// or ``abandon(_:)``).
     @usableFromInline
     func claim(
-        _ entry: AnyObject, address: ObjectIdentifier, key: ServiceKey,
+        _ entry: AnyObject, address: ObjectIdentifier, bit: UInt, key: ServiceKey,
         state: ObjectIdentifier
     ) throws(ResolutionError) -> Claim {
         let path = { _Unowned<_ResolutionState>(assumingAlive: state).with { $0.path } }
@@ -182,8 +184,8 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
                 guard !header.pointee.ended else {
                     throw ResolutionError(code: .scopeEnded, key: key, path: path() + [key])
                 }
-                guard let index = find(address, header) else {
-                    header.pointee.filter |= _ScopeHeader.filterBit(address)
+                guard let index = find(address, bit: bit, header) else {
+                    header.pointee.filter |= UInt64(bit)
                     return .create(append(header) { _ScopeSlot(entryAddress: address, entry: entry, creator: state) })
                 }
                 if let instance: _ScopeInstance = withSlot(index, header, { $0.creator == nil ? $0.instance : nil }) {
@@ -314,8 +316,10 @@ final class _ScopeStorage: ManagedBuffer<_ScopeHeader, _ScopeSlot> {
             _asm_word_lock(lock)
             defer { _asm_word_unlock(lock) }
             if header.pointee.ended { throw ScopeError(code: .scopeEnded, key: key, scope: scope) }
-            if find(address, header) != nil { throw ScopeError(code: .alreadyProvided, key: key, scope: scope) }
-            header.pointee.filter |= _ScopeHeader.filterBit(address)
+            if find(address, bit: entry.filterBit, header) != nil {
+                throw ScopeError(code: .alreadyProvided, key: key, scope: scope)
+            }
+            header.pointee.filter |= UInt64(entry.filterBit)
             _ = append(header) { _ScopeSlot(entryAddress: address, entry: entry, instance: _ScopeInstance(value)) }
         }
     }

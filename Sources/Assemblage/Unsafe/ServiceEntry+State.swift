@@ -53,37 +53,92 @@ enum _FactoryKind: Int8, Sendable {
 
 /// The atomic words of a ``ServiceEntry``: what it publishes to readers that take no lock. Each holds a retained
 /// object, or nil.
+///
+/// Two words every registration uses sit in the entry's own block of three; the others, which most registrations
+/// never set, sit in a second block of six that the third word points to, made the first time one of them is set
+/// (a registration's words cost 24 bytes, not 56). Reading a word of the second block when there is none is one
+/// load, as reading an empty word of the first is.
 @usableFromInline
 enum _EntryWord: Int, CaseIterable {
     /// The scope, an `ObjectScope`.
-    case scope
+    case scope = 0
     /// The shared instance of a `.container` or `.singleton` registration, an `_InstanceBox<Service>`.
-    case sharedInstance
+    case sharedInstance = 1
+    // Word 2 of the first block points to the second block (see `_AtomicWords.extras`).
     /// The `initCompleted` steps, a `_Completions<Service>`.
-    case completions
+    case completions = 3
     /// The factory converted to a pack box, made on demand when a fixed-arity factory is resolved through the
     /// variadic path.
-    case packBox
+    case packBox = 4
     /// The `onDispose` closures, a `_Disposer<Service>`.
-    case disposer
+    case disposer = 5
     /// Set (to `_ScopedValueMarker.shared`) on the registration `registerScopedValue` makes.
-    case scopedValueMarker
+    case scopedValueMarker = 6
     /// The `_DisposalCache` of the last type made.
-    case disposalCache
+    case disposalCache = 7
+    /// The instances of a weak, custom or multiton registration, a `_StoredInstances<Service>`.
+    case storedInstances = 8
+
+    /// The words of an entry's own block: the two above and the second block's address.
+    static var blockCount: Int { 3 }
+    /// Where the first block keeps the second block's address.
+    @inlinable static var extrasIndex: Int { 2 }
+    /// The words of the second block.
+    static var extrasCount: Int { 6 }
+
+    /// Whether the word is in the entry's own block (else it is in the second).
+    @inlinable var isInline: Bool { rawValue < Self.extrasIndex }
+    /// The word's index in its block.
+    @inlinable var index: Int { isInline ? rawValue : rawValue &- (Self.extrasIndex &+ 1) }
 }
 
 extension _AtomicWords {
     // The raw words, for this folder; the typed accessors below are the rest of the library's.
 
+    /// A new entry's words: its own block, every word empty.
+    static func entryWords() -> _AtomicWords { _AtomicWords(count: _EntryWord.blockCount) }
+
+    /// The block holding `word`, or nil when it is in the second block and there is none yet.
     @inlinable @inline(__always)
-    func exchange(_ word: _EntryWord, _ value: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        exchange(word.rawValue, value)
+    func block(of word: _EntryWord) -> _AtomicWords? {
+        if word.isInline { return self }
+        return loadAcquire(_EntryWord.extrasIndex).map(_AtomicWords.init(borrowing:))
     }
 
-    /// The address of `word`, for the C shim's sequentially consistent load.
+    /// The block holding `word`, the second one made (and published) if there is none yet.
+    func blockMade(for word: _EntryWord) -> _AtomicWords {
+        if let block = block(of: word) { return block }
+        let made = _AtomicWords(count: _EntryWord.extrasCount)
+        if compareExchange(_EntryWord.extrasIndex, expected: nil, desired: made.base) { return made }
+        made.deallocate()  // another thread published one first
+        return block(of: word)!
+    }
+
+    @inlinable @inline(__always)
+    func exchange(_ word: _EntryWord, _ value: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        word.isInline ? exchange(word.rawValue, value) : exchangeInSecondBlock(word, value)
+    }
+
+    /// ``exchange(_:_:)`` of a word of the second block (made when `value` is not nil and there is none).
+    @usableFromInline
+    func exchangeInSecondBlock(_ word: _EntryWord, _ value: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard value != nil || isSet(_EntryWord.extrasIndex) else { return nil }
+        return blockMade(for: word).exchange(word.index, value)
+    }
+
+    /// The address of `word`, one of the entry's own block, for the C shim's sequentially consistent load.
     @inlinable @inline(__always)
     func address(of word: _EntryWord) -> UnsafeMutableRawPointer {
-        base + word.rawValue &* MemoryLayout<UnsafeRawPointer>.stride
+        base + word.index &* MemoryLayout<UnsafeRawPointer>.stride
+    }
+
+    /// Releases and clears every entry word, and frees the second block.
+    func releaseEntryWords() {
+        releaseObjects(count: _EntryWord.extrasIndex)
+        if let extras = exchange(_EntryWord.extrasIndex, nil).map(_AtomicWords.init(borrowing:)) {
+            extras.releaseObjects(count: _EntryWord.extrasCount)
+            extras.deallocate()
+        }
     }
 
     // MARK: Typed accessors
@@ -94,7 +149,7 @@ extension _AtomicWords {
 
     /// Whether the entry word holds anything.
     @inlinable @inline(__always)
-    func isSet(_ word: _EntryWord) -> Bool { loadAcquire(word.rawValue) != nil }
+    func isSet(_ word: _EntryWord) -> Bool { block(of: word)?.isSet(word.index) ?? false }
 
     /// Sets the word to a mark that is no object, for good (a flag read without a lock).
     func setFlag(_ index: Int) { storeRelease(index, UnsafeMutableRawPointer(bitPattern: 1)) }
@@ -108,7 +163,9 @@ extension _AtomicWords {
 
     /// ``unowned(_:as:)`` for an entry word.
     @inlinable @inline(__always)
-    func unowned<T: AnyObject>(_ word: _EntryWord, as type: T.Type) -> _Unowned<T>? { unowned(word.rawValue, as: type) }
+    func unowned<T: AnyObject>(_ word: _EntryWord, as type: T.Type) -> _Unowned<T>? {
+        block(of: word)?.unowned(word.index, as: type)
+    }
 
     /// The object the word holds, as a strong reference (see ``unowned(_:as:)``).
     @inlinable @inline(__always)
@@ -116,7 +173,7 @@ extension _AtomicWords {
 
     /// ``object(_:as:)`` for an entry word.
     @inlinable @inline(__always)
-    func object<T: AnyObject>(_ word: _EntryWord, as type: T.Type) -> T? { unowned(word.rawValue, as: type)?.object }
+    func object<T: AnyObject>(_ word: _EntryWord, as type: T.Type) -> T? { unowned(word, as: type)?.object }
 
     /// Stores `object` in the word, which keeps it (retained), and gives back what the word held, whose
     /// reference passes to the caller.
@@ -129,7 +186,8 @@ extension _AtomicWords {
     /// ``exchangeRetained(_:_:)`` for an entry word.
     @discardableResult
     func exchangeRetained(_ word: _EntryWord, _ object: AnyObject?) -> AnyObject? {
-        exchangeRetained(word.rawValue, object)
+        let old = exchange(word, object.map { Unmanaged.passRetained($0).toOpaque() })
+        return old.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
     }
 
     /// Publishes `object` in the word without retaining it: its owner keeps it for as long as the word names it.
@@ -159,7 +217,7 @@ extension _AtomicWords {
     /// word with an opaque call (the copy is retained before it).
     @inlinable @inline(__always)
     func sharedInstance<T>(_ word: _EntryWord, as _: T.Type) -> T? {
-        guard let box = loadAcquire(word.rawValue) else { return nil }
+        guard let box = loadAcquire(word.index) else { return nil }  // one of the entry's own block
         let hazard = _asm_thread_hazard()
         _asm_publish_hazard(hazard, box)
         guard _asm_load_seqcst(address(of: word)) == box else {

@@ -24,6 +24,13 @@ static inline void *_Nullable _asm_exchange(void *_Nonnull word, void *_Nullable
     return atomic_exchange_explicit((_Atomic(void *) *)word, value, memory_order_seq_cst);
 }
 
+/// Stores `desired` in a pointer-sized word if it still holds `expected` (sequentially consistent; acquire when it
+/// does not); returns whether it did.
+static inline bool _asm_compare_exchange(void *_Nonnull word, void *_Nullable expected, void *_Nullable desired) {
+    return atomic_compare_exchange_strong_explicit(
+        (_Atomic(void *) *)word, &expected, desired, memory_order_seq_cst, memory_order_acquire);
+}
+
 /// Loads a 32-bit word with acquire ordering. `word` must be 4-byte aligned.
 static inline uint32_t _asm_load_acquire_u32(void *_Nonnull word) {
     return atomic_load_explicit((_Atomic(uint32_t) *)word, memory_order_acquire);

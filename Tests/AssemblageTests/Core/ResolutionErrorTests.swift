@@ -154,6 +154,28 @@ final class LoudGreeter: BaseGreeter, @unchecked Sendable {}
         #expect(container.resolve(Int.self) == 1)
     }
 
+    @Test(arguments: [ObjectScope.transient, .scoped])
+    func aLongChainWhoseEntriesShareFilterBitsResolvesAndItsCycleIsStillFound(scope: ObjectScope) throws {
+        // 130 links: more than the 64 bits of a thread's and a scope's filters, so that links share bits (each
+        // sharing is a scan that finds no cycle); the last link closes a cycle through the first.
+        let container = Container()
+        for link in 0..<130 {
+            container.register(Int.self, name: "link\(link)") { r in
+                link == 129 ? 129 : try r.require(Int.self, name: "link\(link + 1)") - 1
+            }.inObjectScope(scope)
+        }
+        #expect(try container.withSynchronousScope { try $0.require(Int.self, name: "link0") } == 0)
+        container.register(Int.self, name: "link129") { r in try r.require(Int.self, name: "link0") }
+            .inObjectScope(scope)
+        #expect {
+            try container.withSynchronousScope { try $0.require(Int.self, name: "link64") }
+        } throws: { error in
+            guard let error = error as? ResolutionError, error.code == .cycle else { return false }
+            return error.cycle.count == 131 && error.cycle.first == error.cycle.last
+                && error.cycle.first?.name == "link64"
+        }
+    }
+
     @Test func cycleThroughNamesAndArgumentsIsReported() {
         let container = Container()
         container.register(String.self, name: "a") { r in try r.require(String.self, argument: 1) }
