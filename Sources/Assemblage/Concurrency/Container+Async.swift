@@ -358,7 +358,8 @@ extension ServiceEntry: _AsyncEntry {
     )
         async throws(ResolutionError) -> _UncheckedSendable<Service>
     {
-        let frame = _AsyncFrame(registration: self, filterBit: filterBit, key: key, parent: context.frame, creation: creation)
+        let frame = _AsyncFrame(
+            registration: self, filterBit: filterBit, key: key, parent: context.frame, creation: creation)
         let box = factory as! _AsyncFactoryBox<Service, repeat each Arg>
         let made: Service
         do {

@@ -84,7 +84,9 @@ extension ServiceEntry {
             // An allowed re-entry through initCompleted: the outer creation stores what this one makes.
             return try _construct(state, container, graph: true, make)
         }
-        switch try storage.with({ try $0.claim(self, address: identity, bit: filterBit, key: key, state: ObjectIdentifier(state)) }) {
+        switch try storage.with({
+            try $0.claim(self, address: identity, bit: filterBit, key: key, state: ObjectIdentifier(state))
+        }) {
         case .ready(let instance):
             return instance.get(as: Service.self)  // stored for this registration: a Service
         case .create(let index):

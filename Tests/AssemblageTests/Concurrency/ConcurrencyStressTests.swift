@@ -123,4 +123,45 @@ import Testing
             try await group.waitForAll()
         }
     }
+
+    @Test func wordsOfARegistrationsSecondBlockSetFromThreadsAtOnceAreAllKept() throws {
+        // A registration's rarely used words (steps, disposers, the disposal cache, a weak scope's instance) live
+        // in a block made by whichever thread sets one first: threads racing to make it must all end up in one.
+        let completed = Counter()
+        let disposed = Counter()
+        for round in 0..<200 {
+            let container = Container()
+            let entry = container.register(Engine.self) { _ in Engine() }.inObjectScope(.scoped)
+            container.register(Wheel.self) { _ in Wheel(engine: Engine()) }.inObjectScope(.weak)
+            let scope = container.makeScope()
+            let kept = LockedBox<Wheel?>(nil)
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                switch worker {
+                case 0: entry.initCompleted { _, _ in completed.increment() }
+                case 1: entry.onDispose { _ in disposed.increment() }
+                case 2: _ = scope.resolve(Engine.self)
+                default: kept.set(container.resolve(Wheel.self))
+                }
+            }
+            #expect(kept.value != nil, "round \(round): the weak registration lost its instance")
+            #expect(container.resolve(Wheel.self) === kept.value)
+            try scope.endSynchronously()
+            let again = container.makeScope()
+            _ = try again.require(Engine.self)
+            try again.endSynchronously()
+        }
+        // Each round's second scope ran the step and the disposer set before it (the first scope may have made
+        // its instance before either was set).
+        #expect(completed.count >= 200)
+        #expect(disposed.count >= 200)
+    }
+}
+
+/// A value set by one thread and read after the others joined.
+private final class LockedBox<Value>: @unchecked Sendable {  // @unchecked: `stored` is guarded by `lock`.
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+    var value: Value { lock.withLock { stored } }
 }
