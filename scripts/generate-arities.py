@@ -559,7 +559,7 @@ def register_method(n):
     w("        name: String? = nil,")
     w("        file: String = #fileID,")
     w("        line: Int = #line,")
-    w(f"        factory: @escaping @Sendable ({', '.join(['any Resolver'] + [f'Arg{i}' for i in range(1, n + 1)])}) throws -> Service")
+    w(f"        factory: consuming @escaping @Sendable ({', '.join(['any Resolver'] + [f'Arg{i}' for i in range(1, n + 1)])}) throws -> Service")
     w("    ) -> ServiceEntry<Service> {")
     out += wrapped("        ", "let key = ServiceKey(", key_expression([f"Arg{i}" for i in range(1, n + 1)]), ")")
     if n == 0:

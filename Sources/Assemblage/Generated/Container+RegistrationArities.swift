@@ -26,7 +26,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (any Resolver) throws -> Service
+        factory: consuming @escaping @Sendable (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
         return register(key, factory0: factory, site: RegistrationSite(file: file, line: line))
@@ -52,7 +52,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (any Resolver, Arg1) throws -> Service
+        factory: consuming @escaping @Sendable (any Resolver, Arg1) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Arg1.self, name: name, argumentCount: 1)
         return register(key, _Factory1(factory), kind: .arity1, site: RegistrationSite(file: file, line: line))
@@ -73,7 +73,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (any Resolver, Arg1, Arg2) throws -> Service
+        factory: consuming @escaping @Sendable (any Resolver, Arg1, Arg2) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: (Arg1, Arg2).self, name: name, argumentCount: 2)
         return register(key, _Factory2(factory), kind: .arity2, site: RegistrationSite(file: file, line: line))
@@ -94,7 +94,7 @@ extension Container {
         name: String? = nil,
         file: String = #fileID,
         line: Int = #line,
-        factory: @escaping @Sendable (any Resolver, Arg1, Arg2, Arg3) throws -> Service
+        factory: consuming @escaping @Sendable (any Resolver, Arg1, Arg2, Arg3) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(
             serviceType: Service.self, argumentsType: (Arg1, Arg2, Arg3).self, name: name, argumentCount: 3)

@@ -76,7 +76,7 @@ extension Container {
     ///   - serviceType: The service type.
     ///   - name: A name that tells this registration from others of the same type.
     ///   - argument: The type of the runtime argument, part of the registration's key as in
-    ///     ``register(_:name:file:line:factory:)-8bujr``.
+    ///     ``register(_:name:file:line:factory:)-954wu``.
     ///   - file: The registering file (recorded for diagnostics).
     ///   - line: The registering line (recorded for diagnostics).
     ///   - initializer: Makes the service; the parameter the argument converts to receives it.

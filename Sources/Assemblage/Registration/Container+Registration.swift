@@ -61,7 +61,8 @@ extension Container {
 
     /// Registers a factory without runtime arguments (held by its entry).
     func register<Service>(
-        _ key: ServiceKey, factory0: @escaping @Sendable (any Resolver) throws -> Service, site: RegistrationSite
+        _ key: ServiceKey, factory0: consuming @escaping @Sendable (any Resolver) throws -> Service,
+        site: RegistrationSite
     ) -> ServiceEntry<Service> {
         register(ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory0: factory0))
     }
@@ -78,7 +79,8 @@ extension Container {
         added.owner = entryOwner  // the registry owner's (a scope's view shares its owner's registry)
         // Added as an object with its key, not as `any _AnyEntry`: the existential would look up the entry's
         // generic metadata again, which with thousands of service types is a search of a large runtime cache.
-        for behavior in add(added) {
+        guard let behaviors = add(added) else { return }
+        for behavior in behaviors {
             behavior.container(self, didRegisterType: T.self, toService: service, withName: added.key.name)
         }
     }
@@ -104,11 +106,11 @@ extension Container {
     /// Inserts a validation sandbox's copy of a listed entry under the writer lock; returns the behaviors to notify
     /// outside it. What a table lists is keyed (a registration, a forwarder or a memo entry), and so is its copy;
     /// an export entry is only ever reached through a forwarding registration.
-    func add(sandboxCopy entry: any _AnyEntry) -> [any Behavior] { add(entry as! _KeyedEntry) }
+    func add(sandboxCopy entry: any _AnyEntry) -> [any Behavior]? { add(entry as! _KeyedEntry) }
 
     /// Inserts `entry` (an `_AnyEntry`) under its key, under the writer lock; returns the behaviors to notify
-    /// outside it.
-    func add(_ entry: _KeyedEntry) -> [any Behavior] {
+    /// outside it, nil when there are none (most containers: no array to retain and release).
+    func add(_ entry: _KeyedEntry) -> [any Behavior]? {
         let key = entry.key
         var retired: [AnyObject] = []
         writer.lock()
@@ -131,7 +133,7 @@ extension Container {
                 by: (entry as! any _AnyEntry).site)
             retired.append(earlier)
         }
-        let behaviors = registry.behaviors
+        let behaviors = registry.behaviors.isEmpty ? nil : registry.behaviors
         writer.unlock()
         // Unpublished above; released once no read section can still be using them.
         if !retired.isEmpty { _Reclaimer.retire(retired) }

@@ -1,6 +1,6 @@
 /// One registration: how a service is made, in which scope its instances live, and what runs after it is made.
 ///
-/// ``Container/register(_:name:file:line:factory:)-8bujr`` returns the entry so that you can configure it by chaining:
+/// ``Container/register(_:name:file:line:factory:)-954wu`` returns the entry so that you can configure it by chaining:
 ///
 /// ```swift
 /// container.register(Database.self) { _ in SQLiteDatabase(path: ":memory:") }
