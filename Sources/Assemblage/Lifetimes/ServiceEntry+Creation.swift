@@ -24,7 +24,7 @@ extension ServiceEntry {
         defer { if !reentry { _Coordinator.shared.end(identity) } }
         let instance = try state.whileMakingLongLived(identity) { try _construct(state, container, graph: true, make) }
         if let published = _sharedInstance() { return published }  // a re-entrant run published first
-        words.publishShared(.sharedInstance, instance)
+        words.publishShared(.sharedInstance, instance, asObject: servesObjects)
         guard _trackInOwner(instance, once: true) else {
             // The container shut down meanwhile: the instance was disposed; no one may find it.
             words.withdrawShared(.sharedInstance)

@@ -355,7 +355,9 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
     /// Reads the shared instance without a lock (the caller is inside a read section; see
     /// ``_AtomicWords/sharedInstance(_:as:)``).
     @inlinable @inline(__always)
-    func _sharedInstance() -> Service? { words.sharedInstance(.sharedInstance, as: Service.self) }
+    func _sharedInstance() -> Service? {
+        words.sharedInstance(.sharedInstance, as: Service.self, asObject: servesObjects)
+    }
 
     /// Runs the factory inside a frame (cycle detection, error path) and the `initCompleted` steps.
     ///

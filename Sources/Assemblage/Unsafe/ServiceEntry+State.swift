@@ -62,7 +62,7 @@ enum _FactoryKind: Int8, Sendable {
 enum _EntryWord: Int, CaseIterable {
     /// The scope, an `ObjectScope`.
     case scope = 0
-    /// The shared instance of a `.container` or `.singleton` registration, an `_InstanceBox<Service>`.
+    /// The shared instance of a `.container` or `.singleton` registration, the instance itself when `Service` is a class, else an `_InstanceBox<Service>`.
     case sharedInstance = 1
     // Word 2 of the first block points to the second block (see `_AtomicWords.extras`).
     /// The `initCompleted` steps, a `_Completions<Service>`.
@@ -208,15 +208,16 @@ extension _AtomicWords {
     /// Stores a count in the word.
     func storeCount(_ index: Int, _ count: Int) { storeRelease(index, UnsafeMutableRawPointer(bitPattern: count)) }
 
-    /// The shared instance in the entry word's `_InstanceBox<T>`, read without a lock. The caller is inside a
-    /// read section, which keeps the entry alive; the box is guarded by this thread's hazard word, so that a
-    /// reset can release the instance at once (its `deinit` runs before `resetObjectScope` returns) unless a
+    /// The shared instance in the entry word, read without a lock: the instance itself when `asObject` (`T` is a
+    /// class, ``_ScopeInstance/holdsObjects(of:)``), else its `_InstanceBox<T>`. The caller is inside a read
+    /// section, which keeps the entry alive; what the word holds is guarded by this thread's hazard word, so that
+    /// a reset can release the instance at once (its `deinit` runs before `resetObjectScope` returns) unless a
     /// thread is copying it out at that moment.
     ///
-    /// Publish the box in the hazard word, check that the slot still holds it, copy the instance out, clear the
-    /// word with an opaque call (the copy is retained before it).
+    /// Publish the object in the hazard word, check that the slot still holds it, copy the instance out, clear
+    /// the word with an opaque call (the copy is retained before it).
     @inlinable @inline(__always)
-    func sharedInstance<T>(_ word: _EntryWord, as _: T.Type) -> T? {
+    func sharedInstance<T>(_ word: _EntryWord, as _: T.Type, asObject: Bool) -> T? {
         guard let box = loadAcquire(word.index) else { return nil }  // one of the entry's own block
         let hazard = _asm_thread_hazard()
         _asm_publish_hazard(hazard, box)
@@ -224,19 +225,24 @@ extension _AtomicWords {
             _asm_clear_hazard(hazard)
             return nil
         }
-        let instance = Unmanaged<_InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+        // A class instance needs no box (nor the box type's metadata, a runtime lookup per service type).
+        let instance =
+            asObject
+            ? Unmanaged<AnyObject>.fromOpaque(box)._withUnsafeGuaranteedRef { _assumeClass($0, is: T.self) }
+            : Unmanaged<_InstanceBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
         _asm_clear_hazard(hazard)
         return instance
     }
 
-    /// Publishes `instance` in the entry word, in a new `_InstanceBox`; a box it replaces is retired (released
+    /// Publishes `instance` in the entry word: itself, retained, when `asObject` (see
+    /// ``sharedInstance(_:as:asObject:)``), else in a new `_InstanceBox`. What it replaces is retired (released
     /// once no thread can be copying out of it).
-    func publishShared<T>(_ word: _EntryWord, _ instance: T) {
-        let box = Unmanaged.passRetained(_InstanceBox(instance)).toOpaque()
-        if let previous = exchange(word, box) { _Reclaimer.retireBox(previous) }
+    func publishShared<T>(_ word: _EntryWord, _ instance: T, asObject: Bool) {
+        let object: AnyObject = asObject ? _assumeObject(instance) : _InstanceBox(instance)
+        if let previous = exchange(word, Unmanaged.passRetained(object).toOpaque()) { _Reclaimer.retireBox(previous) }
     }
 
-    /// Takes the shared instance out of the entry word; its box is retired.
+    /// Takes the shared instance out of the entry word; it (or its box) is retired.
     func withdrawShared(_ word: _EntryWord) {
         if let previous = exchange(word, nil) { _Reclaimer.retireBox(previous) }
     }

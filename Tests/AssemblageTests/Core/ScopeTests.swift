@@ -80,6 +80,51 @@ final class Car {
         #expect(held == nil)
     }
 
+    @Test(arguments: [ObjectScope.container, .singleton])
+    func sharedClassesValuesAndExistentialsAreMadeOnceAndAResetOfTheirScopeReleasesThem(scope: ObjectScope) {
+        // A class instance is kept as itself, anything else in a box: both are made once, and a reset of `.container`
+        // lets go of them (a singleton outlives it).
+        let container = Container()
+        let made = Counter()
+        container.register(Engine.self) { _ in
+            made.increment()
+            return Engine()
+        }.inObjectScope(scope)
+        container.register(Animal.self) { _ in
+            made.increment()
+            return Cat()
+        }.inObjectScope(scope)
+        container.register(Int.self) { _ in
+            made.increment()
+            return 42
+        }.inObjectScope(scope)
+        container.register(String.self) { _ in
+            made.increment()
+            return "tag"
+        }.inObjectScope(scope)
+        weak let engine = container.resolve(Engine.self)
+        weak let animal = container.resolve(Animal.self) as? Cat
+        for _ in 0..<3 {
+            #expect(container.resolve(Engine.self) === engine)
+            #expect(container.resolve(Animal.self) as? Cat === animal)
+            #expect(container.resolve(Int.self) == 42)
+            #expect(container.resolve(String.self) == "tag")
+        }
+        #expect(made.count == 4)
+        container.resetObjectScope(scope)
+        if scope === ObjectScope.singleton {
+            // A singleton outlives resets of its scope.
+            #expect(engine != nil && animal != nil)
+            #expect(container.resolve(Int.self) == 42)
+            #expect(made.count == 4)
+        } else {
+            #expect(engine == nil)
+            #expect(animal == nil)
+            #expect(container.resolve(Int.self) == 42)
+            #expect(made.count == 5)
+        }
+    }
+
     @Test func resetOfOneTypeLeavesOthers() {
         let container = Container()
         container.register(Engine.self) { _ in Engine() }.inObjectScope(.container)
