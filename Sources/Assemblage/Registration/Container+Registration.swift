@@ -122,7 +122,6 @@ extension Container {
             current = outgrown.grown()
             table = current
             registry.publish(current)
-            outgrown.disownEntries()  // the new table holds them all
             retired.append(outgrown)
         }
         registry.lastOrder += 1

@@ -3,10 +3,11 @@ public import _AssemblageShims
 /// A hash table from ``ServiceKey`` to entries, readable without a lock, that owns its entries.
 ///
 /// Two parts: an open-addressing *index* of 32-bit slots (at most half full, so a probe always meets an empty
-/// slot), each holding 1 + a position in the *dense* arrays — the entries and their registration order, in the
-/// order keys were first added. The table keeps no keys: each entry is a ``_KeyedEntry``, which carries its own,
-/// and a probe compares that (the resolve that finds the entry reads it next anyway). A registration costs a
-/// pointer and an order in the dense arrays and two 4-byte slots in the index.
+/// slot), each holding 1 + a position in the *dense* arrays — the entries, their registration order and the low 32
+/// bits of their keys' hashes, in the order keys were first added. The table keeps no keys: each entry is a
+/// ``_KeyedEntry``, which carries its own, and a probe compares that (the resolve that finds the entry reads it
+/// next anyway) once the stored hash matches. A registration costs a pointer, an order and a hash in the dense
+/// arrays and two 4-byte slots in the index.
 ///
 /// Writers (serialised by the container's lock) fill a dense position's entry and then publish the position in
 /// its index slot with a release store; readers acquire-load the slot, acquire-load the entry and compare its
@@ -29,6 +30,9 @@ final class _RegistrationTable: @unchecked Sendable {
     @usableFromInline let entries: _AtomicWords
     /// Dense: when each position's entry was registered (the container's counter).
     let orders: UnsafeMutablePointer<Int>
+    /// Dense: the low 32 bits of each position's key hash, so that growth re-files entries and a probe passes over
+    /// other keys without reading their entries (scattered across the heap: a cache miss each, when cold).
+    let hashes: UnsafeMutablePointer<UInt32>
     /// Dense positions in use.
     private(set) var count = 0
     /// Whether the table still holds its entries (+1 each). An outgrown table hands them to its successor.
@@ -42,17 +46,19 @@ final class _RegistrationTable: @unchecked Sendable {
         precondition(capacity > 1 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
         self.capacity = capacity
         mask = capacity - 1
-        // One block, in this order: the entry words, the orders, the index slots (each part's size is a multiple of
-        // the next one's alignment). A table is made with every container, module and scope's registry: one
+        // One block, in this order: the entry words, the orders, the hashes, the index slots (each part's size is a
+        // multiple of the next one's alignment). A table is made with every container, module and scope's registry: one
         // allocation instead of three.
         let dense = capacity / 2
         let ordersOffset = dense * MemoryLayout<UnsafeRawPointer>.stride
-        let slotsOffset = ordersOffset + dense * MemoryLayout<Int>.stride
+        let hashesOffset = ordersOffset + dense * MemoryLayout<Int>.stride
+        let slotsOffset = hashesOffset + dense * MemoryLayout<UInt32>.stride
         let block = UnsafeMutableRawPointer.allocate(
             byteCount: slotsOffset + capacity * 4, alignment: MemoryLayout<UnsafeRawPointer>.alignment)
         block.initializeMemory(as: UInt.self, repeating: 0, count: dense)
         entries = _AtomicWords(borrowing: block)
         orders = (block + ordersOffset).bindMemory(to: Int.self, capacity: dense)
+        hashes = (block + hashesOffset).bindMemory(to: UInt32.self, capacity: dense)
         slots = block + slotsOffset
         slots.initializeMemory(as: UInt32.self, repeating: 0, count: capacity)
     }
@@ -82,7 +88,10 @@ final class _RegistrationTable: @unchecked Sendable {
             let slot = self.slot(index)
             guard slot != 0 else { return nil }
             let position = Int(slot &- 1)
-            if let entry = entry(at: position, ifKeyed: key) { return (position, entry) }
+            // The hash first: another key's entry is not read (a cache miss, when cold) unless its hash matches.
+            if hashes[position] == UInt32(truncatingIfNeeded: key.hash), let entry = entry(at: position, ifKeyed: key) {
+                return (position, entry)
+            }
             index = (index &+ 1) & mask
         }
     }
@@ -114,16 +123,17 @@ final class _RegistrationTable: @unchecked Sendable {
             return Unmanaged<AnyObject>.fromOpaque(old).takeRetainedValue()
         }
         precondition(hasRoomForOneMore, "registration table over its load factor")
-        publish(at: count, hash: entry.key.hash, pointer, order: order)
+        publish(at: count, hash: UInt32(truncatingIfNeeded: entry.key.hash), pointer, order: order)
         return nil
     }
 
     /// Publishes a +1 entry pointer at dense position `position` (the next one), under its key's `hash`.
-    private func publish(at position: Int, hash: Int, _ entry: UnsafeMutableRawPointer, order: Int) {
+    private func publish(at position: Int, hash: UInt32, _ entry: UnsafeMutableRawPointer, order: Int) {
         orders[position] = order
+        hashes[position] = hash
         entries.storeRelease(position, entry)
         count += 1
-        var index = hash & mask
+        var index = Int(hash) & mask  // the low 32 bits are the key's hash & mask: a table has at most 2^32 slots
         while slot(index) != 0 { index = (index &+ 1) & mask }
         _asm_store_release_u32(slots + index &* 4, UInt32(position + 1))
     }
@@ -148,25 +158,17 @@ final class _RegistrationTable: @unchecked Sendable {
         }
     }
 
-    /// Gives up this table's references to its entries once ``grown()`` made its successor, which holds every
-    /// one of them (writers only). The table stays readable for sections that loaded it, but no longer keeps
-    /// its entries — and what they hold — alive while it waits to be freed.
-    func disownEntries() {
-        guard ownsEntries else { return }
-        ownsEntries = false
-        releaseEntries()
-    }
-
-    /// A larger copy holding the same entries (writers only).
+    /// A larger copy holding the same entries, to which this table hands its references to them (writers only):
+    /// it stays readable for sections that loaded it, but no longer keeps its entries — and what they hold — alive
+    /// while it waits to be freed. Neither the move nor the re-filing by the stored hashes reads an entry (each one
+    /// would be a cache miss when cold: they are scattered across the heap).
     func grown() -> _RegistrationTable {
         let table = _RegistrationTable(capacity: capacity * 2)
         for position in 0..<count {
             let entry = entries.loadAcquire(position)!  // a position is published with its entry, never emptied
-            let hash = Unmanaged<_KeyedEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { $0.key.hash }
-            table.publish(
-                at: position, hash: hash, Unmanaged<AnyObject>.fromOpaque(entry).retain().toOpaque(),
-                order: orders[position])
+            table.publish(at: position, hash: hashes[position], entry, order: orders[position])
         }
+        ownsEntries = false
         return table
     }
 }
