@@ -26,7 +26,7 @@ final class _AsyncFrame: @unchecked Sendable {
     let registration: any _AnyEntry
     /// Its identity.
     var entry: ObjectIdentifier { ObjectIdentifier(registration) }
-    /// Its bit in a resolving thread's filter (`_KeyedEntry.filterBit`).
+    /// Its bit in a resolving thread's filter (`ServiceEntry.filterBit`).
     let filterBit: UInt
     let key: ServiceKey
     let parent: _AsyncFrame?

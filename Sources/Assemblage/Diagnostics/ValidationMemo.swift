@@ -103,7 +103,10 @@ final class _ValidationMemo: @unchecked Sendable {  // @unchecked: every propert
 }
 
 /// A sandbox copy of a registration that resolves through the run's ``_ValidationMemo``.
-final class _MemoEntry: _KeyedEntry, _AnyEntry, _AsyncEntry, @unchecked Sendable {  // @unchecked: immutable.
+final class _MemoEntry: _AnyEntry, _AsyncEntry, Sendable {
+    /// The target's key. The first stored property, which a registration table reads in place (see
+    /// `_RegistrationTable`): keep it first.
+    let key: ServiceKey
     /// The sandbox copy (the node of the recorded graph).
     let target: any _AnyEntry
     let memo: _ValidationMemo
@@ -111,7 +114,7 @@ final class _MemoEntry: _KeyedEntry, _AnyEntry, _AsyncEntry, @unchecked Sendable
     init(target: any _AnyEntry, memo: _ValidationMemo) {
         self.target = target
         self.memo = memo
-        super.init(key: target.key)
+        key = target.key
     }
 
     var objectScope: ObjectScope { target.objectScope }

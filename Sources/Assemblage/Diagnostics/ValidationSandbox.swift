@@ -170,8 +170,7 @@ final class _Sandbox {
         }
         for (index, containers) in indexes {
             for (position, container) in containers.enumerated() {
-                // Every listed entry is keyed (see `add(sandboxCopy:)`).
-                for entry in container.currentEntries { index.offer(entry as! _KeyedEntry, position: position) }
+                for entry in container.currentEntries { index.offer(entry, key: entry.key, position: position) }
             }
         }
         indexes = []

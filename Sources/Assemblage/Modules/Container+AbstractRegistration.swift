@@ -120,7 +120,7 @@ extension Container {
                 key: entry.key, forwardingTo: _ModuleExportEntry(target: entry, scope: scope),
                 site: entry.site)
             proxy.container = container.registryOwner
-            for behavior in container.add(proxy) ?? [] {
+            for behavior in container.add(proxy, key: proxy.key) ?? [] {
                 behavior.container(container, didRegisterType: Service.self, toService: proxy, withName: entry.key.name)
             }
         }

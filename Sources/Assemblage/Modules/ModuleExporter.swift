@@ -82,8 +82,8 @@ final class _ModuleExporter: Behavior, _ContributionHooks, _MissingRegistrationH
             key: key, forwardingTo: export, site: entry.site, typedExport: Type.self == Service.self ? export : nil)
         // No owner: an export only forwards, holds no instance and is never configured, so nothing asks it for its
         // container, and the exports container needs no owner token (one allocation fewer per module).
-        _ = exports.add(proxy)
-        exportIndex?.offer(proxy, position: position)
+        _ = exports.add(proxy, key: key)
+        exportIndex?.offer(proxy, key: key, position: position)
     }
 
     /// Exports a collection element: a forwarding element that resolves it in this module's scope, so that

@@ -79,7 +79,7 @@ extension Container {
         added.owner = entryOwner  // the registry owner's (a scope's view shares its owner's registry)
         // Added as an object with its key, not as `any _AnyEntry`: the existential would look up the entry's
         // generic metadata again, which with thousands of service types is a search of a large runtime cache.
-        guard let behaviors = add(added) else { return }
+        guard let behaviors = add(added, key: added.key) else { return }
         for behavior in behaviors {
             behavior.container(self, didRegisterType: T.self, toService: service, withName: added.key.name)
         }
@@ -104,14 +104,13 @@ extension Container {
     }
 
     /// Inserts a validation sandbox's copy of a listed entry under the writer lock; returns the behaviors to notify
-    /// outside it. What a table lists is keyed (a registration, a forwarder or a memo entry), and so is its copy;
-    /// an export entry is only ever reached through a forwarding registration.
-    func add(sandboxCopy entry: any _AnyEntry) -> [any Behavior]? { add(entry as! _KeyedEntry) }
+    /// outside it. What a table lists is a `ServiceEntry` or a `_MemoEntry` (see `_RegistrationTable`), and so is
+    /// its copy; an export entry is only ever reached through a forwarding registration.
+    func add(sandboxCopy entry: any _AnyEntry) -> [any Behavior]? { add(entry, key: entry.key) }
 
-    /// Inserts `entry` (an `_AnyEntry`) under its key, under the writer lock; returns the behaviors to notify
-    /// outside it, nil when there are none (most containers: no array to retain and release).
-    func add(_ entry: _KeyedEntry) -> [any Behavior]? {
-        let key = entry.key
+    /// Inserts `entry` (a `ServiceEntry` or a `_MemoEntry`) under `key`, its key, under the writer lock; returns the
+    /// behaviors to notify outside it, nil when there are none (most containers: no array to retain and release).
+    func add(_ entry: AnyObject, key: ServiceKey) -> [any Behavior]? {
         var retired: [AnyObject] = []
         writer.lock()
         // The registry's fields are read and written once each (each access is checked at run time), and the key is
@@ -126,7 +125,7 @@ extension Container {
         }
         registry.lastOrder += 1
         let order = registry.lastOrder
-        if let earlier = current.insert(entry, order: order) {
+        if let earlier = current.insert(entry, key: key, order: order) {
             records.replacements[key, default: _ReplacementRecord()].add(
                 replaced: (earlier as! any _AnyEntry).site,
                 by: (entry as! any _AnyEntry).site)

@@ -11,16 +11,23 @@
 ///
 /// An entry is safe to configure from any thread; a resolution running at the same moment sees the
 /// configuration from before or after the change, never a mixture.
-public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
+public final class ServiceEntry<Service>: @unchecked Sendable {
     // @unchecked Sendable: the words are atomics; `stored` is only touched under the creation coordinator's
     // lock; everything else is immutable.
+
+    /// The key the entry is registered under.
+    ///
+    /// The first stored property, which a registration table reads in place (see `_RegistrationTable`): keep it
+    /// first.
+    public let key: ServiceKey
 
     /// The registered service type.
     public var serviceType: Any.Type { key.serviceType }
     /// The type of the runtime arguments (`Void` when there are none).
     public var argumentsType: Any.Type { key.argumentsType }
 
-    // First, so that these bytes share a word with the base class's last field.
+    /// Which bit of a resolving thread's and a scope's 64-bit filters stands for this entry (see ``filterBit``).
+    @usableFromInline let filterShift: UInt8
     /// Which box ``factory`` is (see ``_FactoryKind``).
     @usableFromInline let factoryKind: _FactoryKind
     /// Whether the service type is a class, so that a scope holds its instances as plain references (see
@@ -75,6 +82,8 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
         key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject?, kind: _FactoryKind,
         factory0: (@Sendable (any Resolver) throws -> Service)? = nil
     ) {
+        self.key = key
+        filterShift = Self.nextFilterShift()
         self.factory0 = factory0
         self.factory = factory
         self.factoryAddress = factory.map(_Unowned.init)
@@ -84,7 +93,6 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
         siteFile = site.file
         siteLine = Int32(clamping: site.line)
         words = .entryWords()
-        super.init(key: key)
         words.exchangeRetained(.scope, scope)
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
@@ -114,6 +122,8 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
         key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite,
         typedExport: _ModuleExportEntry?
     ) {
+        self.key = key
+        filterShift = Self.nextFilterShift()
         self.factory0 = nil
         self.factory = nil
         if let typedExport {
@@ -128,7 +138,6 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
         siteFile = site.file
         siteLine = Int32(clamping: site.line)
         words = .entryWords()
-        super.init(key: key)
         words.exchangeRetained(.scope, target.objectScope)
     }
 
@@ -500,24 +509,14 @@ public final class ServiceEntry<Service>: _KeyedEntry, @unchecked Sendable {
     }
 }
 
-/// What a registration table lists: an object that carries the key it is registered under, at one place in every
-/// such object, so that a table compares the entry's own key rather than keeping a copy of it (a copy costs a
-/// registration 48 bytes of table and the copy itself). Public only because ``ServiceEntry`` is.
-public class _KeyedEntry {
-    /// The key the entry is registered under.
-    public final let key: ServiceKey
-    /// Which bit of a resolving thread's and a scope's 64-bit filters stands for this entry (see ``filterBit``).
-    @usableFromInline final let filterShift: UInt8
-
-    init(key: ServiceKey) {
-        self.key = key
-        filterShift = UInt8(truncatingIfNeeded: _Counter.nextEntry() & 63)
-    }
-
+extension ServiceEntry {
     /// The entry's bit in the filters of the entries a thread is constructing and of those a scope holds. Taken
     /// from a process-wide count of entries made, not from the entry's address: entries registered one after
     /// another (a chain, a request's services) get different bits whatever addresses the allocator gives them,
     /// so how often a filter answers "maybe" (and a scan runs) does not depend on the heap's layout.
     @inlinable @inline(__always)
-    final var filterBit: UInt { 1 &<< UInt(filterShift) }
+    var filterBit: UInt { 1 &<< UInt(filterShift) }
+
+    /// The next entry's ``filterShift``.
+    static func nextFilterShift() -> UInt8 { UInt8(truncatingIfNeeded: _Counter.nextEntry() & 63) }
 }

@@ -54,7 +54,7 @@ struct _AtomicWords: @unchecked Sendable {  // @unchecked: every access is an at
 enum _Counter {
     /// A 64-bit counter (eight bytes aligned to 8, also where pointers have four), never freed.
     private static let word = _AtomicWords(counterBytes: 8)
-    /// The count of registration entries made (see `_KeyedEntry.filterBit`).
+    /// The count of registration entries made (see `ServiceEntry.filterBit`).
     private static let entries = _AtomicWords(counterBytes: 8)
 
     static func next() -> UInt64 { _asm_increment_u64(word.base) }

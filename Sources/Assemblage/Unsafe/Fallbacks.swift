@@ -227,14 +227,14 @@ final class _FallbackIndex: @unchecked Sendable {
 
     /// Records `entry`, an export of the module at `position` (a forwarder to a ``_ModuleExportEntry``), unless
     /// an earlier module exports the same key. The holder's position is its export's: no table of positions.
-    func offer(_ entry: _KeyedEntry, position: Int) {
+    func offer(_ entry: AnyObject, key: ServiceKey, position: Int) {
         lock.withLock {
-            if let holder = table.currentTable.entry(for: entry.key),
+            if let holder = table.currentTable.entry(for: key),
                 let export = holder.forwardTarget as? _ModuleExportEntry, export.position < position
             {
                 return
             }
-            _ = table.add(entry)
+            _ = table.add(entry, key: key)
         }
     }
 }

@@ -5,8 +5,8 @@ public import _AssemblageShims
 /// Two parts: an open-addressing *index* of 32-bit slots (at most half full, so a probe always meets an empty
 /// slot), each holding 1 + a position in the *dense* arrays — the entries, their registration order and the low 32
 /// bits of their keys' hashes, in the order keys were first added. The table keeps no keys: each entry is a
-/// ``_KeyedEntry``, which carries its own, and a probe compares that (the resolve that finds the entry reads it
-/// next anyway) once the stored hash matches. A registration costs a pointer, an order and a hash in the dense
+/// `ServiceEntry` or a `_MemoEntry`, whose first stored property is its key, and a probe compares that in place
+/// (the resolve that finds the entry reads it next anyway) once the stored hash matches. A registration costs a pointer, an order and a hash in the dense
 /// arrays and two 4-byte slots in the index.
 ///
 /// Writers (serialised by the container's lock) fill a dense position's entry and then publish the position in
@@ -25,8 +25,8 @@ final class _RegistrationTable: @unchecked Sendable {
     @usableFromInline let mask: Int
     /// The index: `capacity` 32-bit slots, 0 when empty, else 1 + a dense position.
     @usableFromInline let slots: UnsafeMutableRawPointer
-    /// Dense: the entries (retained by the table, each a ``_KeyedEntry``), `capacity / 2` of them at most, as atomic
-    /// words.
+    /// Dense: the entries (retained by the table, each one whose first stored property is its key), `capacity / 2`
+    /// of them at most, as atomic words.
     @usableFromInline let entries: _AtomicWords
     /// Dense: when each position's entry was registered (the container's counter).
     let orders: UnsafeMutablePointer<Int>
@@ -71,13 +71,24 @@ final class _RegistrationTable: @unchecked Sendable {
     @inlinable @inline(__always)
     func slot(_ index: Int) -> UInt32 { _asm_load_acquire_u32(slots + index &* 4) }
 
+    /// The key of `entry`, a `ServiceEntry` or a `_MemoEntry`, in place: both declare it as their first stored
+    /// property, which a root class lays out at the start of its stored properties. (A common base class holding
+    /// the key made every `ServiceEntry<Service>` a generic subclass, whose metadata the runtime builds for each
+    /// new service type by demangling its superclass: thousands of instructions per type on a cold start.)
+    /// `insert` checks it in debug builds.
+    @inlinable @inline(__always)
+    static func key(of entry: UnsafeMutableRawPointer) -> UnsafePointer<ServiceKey> {
+        Unmanaged<AnyObject>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+            UnsafePointer(_getUnsafePointerToStoredProperties($0).assumingMemoryBound(to: ServiceKey.self))
+        }
+    }
+
     /// The entry at dense position `position` when it is registered under `key`, else nil (a published position
     /// always has an entry).
     @inlinable @inline(__always)
     func entry(at position: Int, ifKeyed key: ServiceKey) -> UnsafeMutableRawPointer? {
         guard let entry = entries.loadAcquire(position) else { return nil }
-        let same = Unmanaged<_KeyedEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { ServiceKey._same($0.key, key) }
-        return same ? entry : nil
+        return ServiceKey._same(Self.key(of: entry).pointee, key) ? entry : nil
     }
 
     /// The dense position of `key` and its entry, or nil.
@@ -115,15 +126,16 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Inserts or replaces `entry`, which is registered under its key (writers only). Returns the replaced entry,
     /// +1 (the caller retires it).
     @discardableResult
-    func insert(_ entry: _KeyedEntry, order: Int) -> AnyObject? {
+    func insert(_ entry: AnyObject, key: ServiceKey, order: Int) -> AnyObject? {
         let pointer = Unmanaged.passRetained(entry).toOpaque()
-        if let (position, old) = position(of: entry.key) {
+        assert(ServiceKey._same(Self.key(of: pointer).pointee, key), "an entry's first stored property is not its key")
+        if let (position, old) = position(of: key) {
             orders[position] = order
             entries.storeRelease(position, pointer)
             return Unmanaged<AnyObject>.fromOpaque(old).takeRetainedValue()
         }
         precondition(hasRoomForOneMore, "registration table over its load factor")
-        publish(at: count, hash: UInt32(truncatingIfNeeded: entry.key.hash), pointer, order: order)
+        publish(at: count, hash: UInt32(truncatingIfNeeded: key.hash), pointer, order: order)
         return nil
     }
 

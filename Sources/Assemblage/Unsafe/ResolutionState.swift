@@ -27,7 +27,7 @@ final class _ResolutionState {
     @exclusivity(unchecked) @usableFromInline var savedMasks: UnsafeMutablePointer<UInt>
     @exclusivity(unchecked) @usableFromInline var frameCapacity = 32
     @exclusivity(unchecked) @usableFromInline var depth = 0
-    /// A 64-bit filter of the entries in ``frames`` (one bit per entry, `_KeyedEntry.filterBit`): an entry whose
+    /// A 64-bit filter of the entries in ``frames`` (one bit per entry, `ServiceEntry.filterBit`): an entry whose
     /// bit is clear is certainly not being constructed, so entering it needs no scan for a cycle.
     @exclusivity(unchecked) @usableFromInline var activeMask: UInt = 0
     /// Graph-scoped instances of the current top-level resolution: entry addresses in one raw buffer (scanned
@@ -134,7 +134,7 @@ final class _ResolutionState {
 
     /// The bit of `entry` in ``graphMask``: the top six bits of the address times a 64-bit odd constant
     /// (Fibonacci hashing), since graph instances are kept, and restored, by address alone. (``activeMask`` and
-    /// a scope's filter take the entry's own bit, `_KeyedEntry.filterBit`, which does not depend on where the heap
+    /// a scope's filter take the entry's own bit, `ServiceEntry.filterBit`, which does not depend on where the heap
     /// put the entry: with address bits, which of a chain's entries shared one, each sharing costing a scan,
     /// changed with every change to what the process allocates, and so did the instruction counts.)
     @inlinable @inline(__always)

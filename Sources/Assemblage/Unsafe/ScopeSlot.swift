@@ -18,7 +18,7 @@ struct _ScopeHeader {
     /// The owned slot completed last: the head of the disposal chain (newest first).
     var lastOwned = -1
     var ended = false
-    /// A 64-bit filter of the registrations that have a slot (one bit per entry, `_KeyedEntry.filterBit`; never
+    /// A 64-bit filter of the registrations that have a slot (one bit per entry, `ServiceEntry.filterBit`; never
     /// cleared): a registration whose bit is clear has none, and the scan is skipped.
     var filter: UInt64 = 0
     /// Threads waiting for a creation in another thread, and the slot each waits for (under the lock).
