@@ -86,7 +86,7 @@ final class _Sandbox {
             duplicate._adoptIntoSandbox(copy)  // its shared instances are disposed when validation ends
             let memoized = _MemoEntry(target: duplicate, memo: memo)
             entryCopies[ObjectIdentifier(entry)] = memoized
-            _ = copy.add(sandboxCopy: entry._sandboxCopy(forwardingTo: memoized))
+            _ = copy.add(entry._sandboxCopy(forwardingTo: memoized))
             nodes.append((duplicate, original.label, false))
         }
         var copiedElements: [ObjectIdentifier: [_CollectionElement]] = [:]
@@ -165,7 +165,7 @@ final class _Sandbox {
                 }
                 // A target outside every mirrored container is left out of the sandbox.
                 guard let copiedTarget else { continue }
-                _ = container.add(sandboxCopy: original._sandboxCopy(forwardingTo: copiedTarget))
+                _ = container.add(original._sandboxCopy(forwardingTo: copiedTarget))
             }
         }
         for (index, containers) in indexes {

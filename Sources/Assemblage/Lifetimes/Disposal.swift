@@ -267,20 +267,35 @@ func _disposeToCompletion(
     observers: [any ContainerObserver]
 ) async -> [DisposalError.Failure] {
     guard !records.isEmpty else { return [] }
-    // Handed over through a lock rather than the task's capture: a task keeps what it captured until it is torn
-    // down, which may be after this caller resumed, and the instances would then outlive the call on another thread.
-    let handoff = _Locked<[_OwnedInstance]?>(records)  // taken by this caller, which alone disposes them
-    return await Task { await _dispose(takingFrom: handoff, owner: owner, observers: observers) }.value
+    // Taken by this caller, which alone disposes them.
+    return await _inTaskOfItsOwn(handing: records) { records in
+        await _dispose(_UncheckedSendable(records), owner: owner, observers: observers)
+    }.result
 }
 
-/// ``_dispose(_:owner:observers:)`` of the records in `handoff`, which it empties; its copy ends with it, before
-/// the task that runs it completes.
-private func _dispose(
-    takingFrom handoff: _Locked<[_OwnedInstance]?>, owner: String,
-    observers: [any ContainerObserver]
-) async -> [DisposalError.Failure] {
-    guard let records = handoff.withLock({ $0.take() }) else { return [] }
-    return await _dispose(_UncheckedSendable(records), owner: owner, observers: observers)
+/// Runs `body` on `value` in a task of its own, which does not inherit the caller's cancellation, and gives the
+/// value back.
+///
+/// The value goes over and comes back through a lock rather than the task's capture and result: a task keeps both
+/// until it is torn down, which may be after this caller resumed, and whatever the value holds (the instances being
+/// disposed) would then outlive the call on another thread. `body`'s copies end with the function that runs it,
+/// before the task completes.
+func _inTaskOfItsOwn<Value, Result>(
+    handing value: consuming Value, _ body: @escaping @Sendable (inout Value) async -> Result
+) async -> (value: Value, result: Result) {
+    let handoff = _Locked<Value?>(value)  // handed to one task, which gives it back before it completes
+    let result = await Task { await _run(body, on: handoff) }.value.value
+    return (handoff.withLock { $0.take()! }, result)
+}
+
+/// ``_inTaskOfItsOwn(handing:_:)``'s task: takes the value, runs `body` on it, puts it back.
+private func _run<Value, Result>(
+    _ body: @Sendable (inout Value) async -> Result, on handoff: _Locked<Value?>
+) async -> _UncheckedSendable<Result> {
+    var value = handoff.withLock { $0.take()! }
+    let result = await body(&value)
+    handoff.withLock { $0 = value }
+    return _UncheckedSendable(result)
 }
 
 /// Disposes `records` in order, awaiting asynchronous disposals, collecting every failure.

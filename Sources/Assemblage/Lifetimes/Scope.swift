@@ -115,32 +115,17 @@ public final class Scope: Container, @unchecked Sendable {
         if ended.lastOwned >= 0 {
             // In a task of its own, which does not inherit the caller's cancellation: disposal runs to completion
             // (a cancellation-aware `close()` still closes) even when the request's task was cancelled.
-            // The slots go over and come back through a handoff rather than the task's capture and result: a
-            // task keeps both until it is torn down, which may be after this caller resumed, and then the
-            // instances would outlive `end()` on another thread.
-            let handoff = _Locked<(_ScopeStorage, _ScopeStorage.Ended)?>((storage, consume ended))
             let label = self.label
-            (disposed, failures) = await Task {
-                await Self.dispose(handedOver: handoff, label: label, observers: observers).value
-            }.value
-            ended = handoff.withLock { $0.take()!.1 }
+            let back = await _inTaskOfItsOwn(handing: (storage, consume ended)) { work in
+                let storage = work.0
+                return await storage.disposeOwned(&work.1, label: label, observers: observers)
+            }
+            ended = back.value.1
+            (disposed, failures) = back.result
         }
         storage.releaseAll(&ended)
         report(disposed: disposed, failures: failures, observers)
         if !failures.isEmpty { throw DisposalError(owner: ownerDescription, failures: failures) }
-    }
-
-    /// Disposes the slots in `handoff` and puts them back; its copies of them end with it, before the task that
-    /// runs it completes.
-    private static func dispose(
-        handedOver handoff: _Locked<(_ScopeStorage, _ScopeStorage.Ended)?>, label: String,
-        observers: [any ContainerObserver]
-    ) async -> _UncheckedSendable<(Int, [DisposalError.Failure])> {
-        guard let (storage, slots) = handoff.withLock({ $0.take() }) else { return _UncheckedSendable((0, [])) }
-        var ended = slots
-        let outcome = await storage.disposeOwned(&ended, label: label, observers: observers)
-        handoff.withLock { $0 = (storage, ended) }
-        return _UncheckedSendable(outcome)
     }
 
     /// `scope "request"`.

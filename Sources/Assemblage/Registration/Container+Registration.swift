@@ -103,10 +103,8 @@ extension Container {
         record(ServiceEntry<T>(key: key, forwardingTo: entry, site: entry.site), resolvingTo: entry)
     }
 
-    /// Inserts a validation sandbox's copy of a listed entry under the writer lock; returns the behaviors to notify
-    /// outside it. What a table lists is a `ServiceEntry` or a `_MemoEntry` (see `_RegistrationTable`), and so is
-    /// its copy; an export entry is only ever reached through a forwarding registration.
-    func add(sandboxCopy entry: any _AnyEntry) -> [any Behavior]? { add(entry, key: entry.key) }
+    /// Inserts an entry under the writer lock; returns the behaviors to notify outside it, if any.
+    func add(_ entry: any _AnyEntry) -> [any Behavior]? { add(entry, key: entry.key) }
 
     /// Inserts `entry` (a `ServiceEntry` or a `_MemoEntry`) under `key`, its key, under the writer lock; returns the
     /// behaviors to notify outside it, nil when there are none (most containers: no array to retain and release).

@@ -6,8 +6,8 @@ public import _AssemblageShims
 /// slot), each holding 1 + a position in the *dense* arrays — the entries, their registration order and the low 32
 /// bits of their keys' hashes, in the order keys were first added. The table keeps no keys: each entry is a
 /// `ServiceEntry` or a `_MemoEntry`, whose first stored property is its key, and a probe compares that in place
-/// (the resolve that finds the entry reads it next anyway) once the stored hash matches. A registration costs a pointer, an order and a hash in the dense
-/// arrays and two 4-byte slots in the index.
+/// (the resolve that finds the entry reads it next anyway) once the stored hash matches. A registration costs a
+/// pointer, an order and a hash in the dense arrays and two 4-byte slots in the index.
 ///
 /// Writers (serialised by the container's lock) fill a dense position's entry and then publish the position in
 /// its index slot with a release store; readers acquire-load the slot, acquire-load the entry and compare its
@@ -47,8 +47,8 @@ final class _RegistrationTable: @unchecked Sendable {
         self.capacity = capacity
         mask = capacity - 1
         // One block, in this order: the entry words, the orders, the hashes, the index slots (each part's size is a
-        // multiple of the next one's alignment). A table is made with every container, module and scope's registry: one
-        // allocation instead of three.
+        // multiple of the next one's alignment). A table is made with every container, module and scope's
+        // registry: one allocation instead of four.
         let dense = capacity / 2
         let ordersOffset = dense * MemoryLayout<UnsafeRawPointer>.stride
         let hashesOffset = ordersOffset + dense * MemoryLayout<Int>.stride

@@ -62,7 +62,8 @@ enum _FactoryKind: Int8, Sendable {
 enum _EntryWord: Int, CaseIterable {
     /// The scope, an `ObjectScope`.
     case scope = 0
-    /// The shared instance of a `.container` or `.singleton` registration, the instance itself when `Service` is a class, else an `_InstanceBox<Service>`.
+    /// The shared instance of a `.container` or `.singleton` registration: the instance itself when `Service` is
+    /// a class, else an `_InstanceBox<Service>`.
     case sharedInstance = 1
     // Word 2 of the first block points to the second block (see `_AtomicWords.extras`).
     /// The `initCompleted` steps, a `_Completions<Service>`.

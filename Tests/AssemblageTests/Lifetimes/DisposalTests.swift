@@ -112,17 +112,12 @@ import Testing
             container.register(AsyncTracked.self, name: name) { _ in AsyncTracked(name, log: log) }
                 .inObjectScope(.scoped)
         }
-        final class WeakTracked { weak var value: AsyncTracked? }
         for _ in 0..<200 {
             let scope = container.makeScope()
-            let watched = try names.map { name in
-                let box = WeakTracked()
-                box.value = try scope.require(AsyncTracked.self, name: name)
-                return box
-            }
+            var watched = AliveWatch<AsyncTracked>()
+            for name in names { watched.watch(try scope.require(AsyncTracked.self, name: name)) }
             try await scope.end()
-            let alive = watched.filter { $0.value != nil }.count
-            #expect(alive == 0, "\(alive) instances outlived end()")
+            #expect(watched.alive == 0, "\(watched.alive) instances outlived end()")
         }
         #expect(log.entries.count == 200 * names.count)
     }

@@ -65,3 +65,15 @@ final class Audit: Sendable {
     let request: RequestValue
     init(request: RequestValue) { self.request = request }
 }
+
+/// Objects watched without being kept alive, to count later how many still are.
+struct AliveWatch<Object: AnyObject> {
+    private final class Reference {
+        weak var object: Object?
+        init(_ object: Object) { self.object = object }
+    }
+    private var references: [Reference] = []
+
+    mutating func watch(_ object: Object) { references.append(Reference(object)) }
+    var alive: Int { references.filter { $0.object != nil }.count }
+}

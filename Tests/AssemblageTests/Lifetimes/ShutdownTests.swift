@@ -135,7 +135,6 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
     }
 
     @Test func shutdownReleasesEveryInstanceBeforeItReturns() async throws {
-        final class WeakPool { weak var value: AsyncTracked? }
         let log = DisposalLog()
         for round in 0..<100 {
             let container = Container(label: "app")
@@ -144,14 +143,10 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
                 container.register(AsyncTracked.self, name: name) { _ in AsyncTracked(name, log: log) }
                     .inObjectScope(.container)
             }
-            let watched = try names.map { name in
-                let box = WeakPool()
-                box.value = try container.require(AsyncTracked.self, name: name)
-                return box
-            }
+            var watched = AliveWatch<AsyncTracked>()
+            for name in names { watched.watch(try container.require(AsyncTracked.self, name: name)) }
             try await container.shutdown()
-            let alive = watched.filter { $0.value != nil }.count
-            #expect(alive == 0, "round \(round): \(alive) instances outlived shutdown()")
+            #expect(watched.alive == 0, "round \(round): \(watched.alive) instances outlived shutdown()")
         }
         #expect(log.entries.count == 400)
     }
