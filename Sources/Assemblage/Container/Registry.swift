@@ -41,7 +41,7 @@ final class _Registry: @unchecked Sendable {
     var behaviors: [any Behavior] = []
     /// The number of the last registration made here (see ``_RegistrationRecords``); kept out of ``records`` for
     /// the same reason.
-    var lastOrder = 0
+    var lastOrder: UInt32 = 0
     /// The instances the container made that are disposed when it shuts down, in creation order (made on first
     /// use, see `Container.disposals`).
     var disposalList: _DisposalList?

@@ -121,6 +121,7 @@ extension Container {
             registry.publish(current)
             retired.append(outgrown)
         }
+        if registry.lastOrder == .max { registry.lastOrder = current.renumbered() }
         registry.lastOrder += 1
         let order = registry.lastOrder
         if let earlier = current.insert(entry, key: key, order: order) {

@@ -18,17 +18,31 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     public let name: String?
     /// How many runtime arguments the registration takes. Part of the key, so that one tuple-typed argument
     /// and several arguments of the same types never match each other.
-    public var argumentCount: Int { countAndOption & 0xFFFF_FFFF }
-    /// ``argumentCount`` in the low 32 bits and the number of the key's interned ``ServiceKeyOption`` (0 for
-    /// none) in the high bits: one word, so that the key keeps the layout of word-sized fields that the optimiser
-    /// folds into a few compares on the resolve path (a separate 32-bit option field broke that folding and
-    /// slowed every resolve).
-    @usableFromInline let countAndOption: Int
-    @usableFromInline let hash: Int
+    public var argumentCount: Int { (bits >> 32) & 0xFF }
+    /// The key's hash (of its types, argument count, name and option) in the low 32 bits, ``argumentCount`` in the
+    /// next 8 and the number of the key's interned ``ServiceKeyOption`` (0 for none) in the top 24: one word, so
+    /// that comparing two keys compares their hash, count and option at once, and a key is five words.
+    @usableFromInline let bits: Int
+
+    /// The low 32 bits of the key's hash (the registration table's probe and its stored hashes).
+    @inlinable var hash: Int { bits & 0xFFFF_FFFF }
 
     /// The extra discriminator of this key, if an extension registered with one (Swinject's `option`).
     public var option: (any ServiceKeyOption)? {
-        _KeyOptions.option(UInt32(truncatingIfNeeded: countAndOption >> 32))
+        _KeyOptions.option(UInt32(truncatingIfNeeded: bits >> 40))
+    }
+
+    /// The most runtime arguments a key counts (``argumentCount``): a key of more counts this many, and is still
+    /// told apart from others by its ``argumentsType``.
+    @usableFromInline static var maximumArgumentCount: Int { 0xFF }
+
+    /// The key word of ``bits``: `hash` folded to 32 bits, the count (at most ``maximumArgumentCount``) and the
+    /// option's number.
+    @inlinable @inline(__always)
+    static func bits(hash: UInt, argumentCount: Int, optionID: UInt32) -> Int {
+        let folded = (hash ^ (hash >> 32)) & 0xFFFF_FFFF
+        let count = UInt(truncatingIfNeeded: min(argumentCount, maximumArgumentCount))
+        return Int(bitPattern: folded | count << 32 | UInt(optionID) << 40)
     }
 
     /// Creates a key from its parts.
@@ -43,13 +57,9 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
         self.name = name
-        countAndOption = argumentCount
-        var h = UInt(bitPattern: ObjectIdentifier(serviceType)) &* 0x9E37_79B9_7F4A_7C15
-        h ^= UInt(bitPattern: ObjectIdentifier(argumentsType)) &* 0xC2B2_AE3D_27D4_EB4F
-        if let name { h ^= ServiceKey.hashName(name) }
-        h ^= UInt(bitPattern: argumentCount) &* 0x1656_67B1_9E37_79F9
-        h ^= h >> 29
-        hash = Int(bitPattern: h)
+        bits = Self.bits(
+            hash: Self.hash(serviceType, argumentsType, name, argumentCount), argumentCount: argumentCount,
+            optionID: 0)
     }
 
     /// Creates a key with an extension's discriminator, as Swinject's extensions (e.g. SwinjectStoryboard)
@@ -69,10 +79,9 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         self.argumentsType = argumentsType
         self.name = name
         let optionID = option.map(_KeyOptions.intern) ?? 0
-        countAndOption = Int(optionID) << 32
-        hash =
-            ServiceKey(serviceType: serviceType, argumentsType: argumentsType, name: name, argumentCount: 0).hash
-            ^ Int(bitPattern: UInt(optionID) &* 0x2545_F491_4F6C_DD1D)
+        bits = Self.bits(
+            hash: Self.hash(serviceType, argumentsType, name, 0) ^ UInt(optionID) &* 0x2545_F491_4F6C_DD1D,
+            argumentCount: 0, optionID: optionID)
     }
 
     /// Creates a key for a service type and argument types given as a parameter pack.
@@ -89,6 +98,17 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         var count = 0
         for _ in repeat (each Arg).self { count += 1 }
         self.init(serviceType: Service.self, argumentsType: (repeat each Arg).self, name: name, argumentCount: count)
+    }
+
+    /// The hash of a key's parts, before ``bits(hash:argumentCount:optionID:)`` folds it.
+    @inlinable @inline(__always)
+    static func hash(_ serviceType: Any.Type, _ argumentsType: Any.Type, _ name: String?, _ argumentCount: Int) -> UInt
+    {
+        var h = UInt(bitPattern: ObjectIdentifier(serviceType)) &* 0x9E37_79B9_7F4A_7C15
+        h ^= UInt(bitPattern: ObjectIdentifier(argumentsType)) &* 0xC2B2_AE3D_27D4_EB4F
+        if let name { h ^= ServiceKey.hashName(name) }
+        h ^= UInt(bitPattern: argumentCount) &* 0x1656_67B1_9E37_79F9
+        return h ^ h >> 29
     }
 
     /// FNV-1a over the UTF-8 bytes: cheap, deterministic, and good enough for short registration names.
@@ -119,9 +139,8 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// `==`, inlinable for the resolve path.
     @inlinable @inline(__always)
     static func _same(_ lhs: ServiceKey, _ rhs: ServiceKey) -> Bool {
-        lhs.hash == rhs.hash && ObjectIdentifier(lhs.serviceType) == ObjectIdentifier(rhs.serviceType)
-            && ObjectIdentifier(lhs.argumentsType) == ObjectIdentifier(rhs.argumentsType)
-            && lhs.countAndOption == rhs.countAndOption && lhs.name == rhs.name
+        lhs.bits == rhs.bits && ObjectIdentifier(lhs.serviceType) == ObjectIdentifier(rhs.serviceType)
+            && ObjectIdentifier(lhs.argumentsType) == ObjectIdentifier(rhs.argumentsType) && lhs.name == rhs.name
     }
 
     /// Feeds the key's precomputed hash (of its types, argument count and name) to `hasher`.
@@ -183,20 +202,32 @@ public protocol ServiceKeyOption: CustomStringConvertible, Sendable {
 /// integers. Options are few (an extension's discriminators, e.g. storyboard names); each distinct one is kept
 /// for the life of the process.
 enum _KeyOptions {
-    private static let table = _Locked<[any ServiceKeyOption]>([])
+    /// The options in order of their numbers, and the numbers of the options of each hash.
+    private static let table = _Locked<(options: [any ServiceKeyOption], byHash: [Int: [UInt32]])>(([], [:]))
+
+    /// How many distinct options a process can number: a key keeps the number in 24 bits.
+    static var capacity: Int { 0xFF_FFFF }
 
     /// The number of `option` (1-based; assigned on first use).
     static func intern(_ option: any ServiceKeyOption) -> UInt32 {
-        table.withLock { options in
-            if let index = options.firstIndex(where: { $0.isEqualTo(option) }) { return UInt32(index + 1) }
-            options.append(option)
-            return UInt32(options.count)
+        var hasher = Hasher()
+        option.hash(into: &hasher)
+        let hash = hasher.finalize()
+        return table.withLock { table in
+            for id in table.byHash[hash, default: []] where table.options[Int(id) - 1].isEqualTo(option) { return id }
+            // Each distinct option is kept for the life of the process; sixteen million of them is a program that
+            // makes options from unbounded input, which a key cannot tell apart.
+            precondition(table.options.count < capacity, "more than \(capacity) distinct ServiceKeyOption values")
+            table.options.append(option)
+            let id = UInt32(table.options.count)
+            table.byHash[hash, default: []].append(id)
+            return id
         }
     }
 
     /// The option numbered `id`, or nil for 0.
     static func option(_ id: UInt32) -> (any ServiceKeyOption)? {
         guard id != 0 else { return nil }
-        return table.withLock { $0[Int(id) - 1] }
+        return table.withLock { $0.options[Int(id) - 1] }
     }
 }

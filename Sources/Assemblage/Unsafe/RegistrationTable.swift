@@ -28,8 +28,9 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Dense: the entries (retained by the table, each one whose first stored property is its key), `capacity / 2`
     /// of them at most, as atomic words.
     @usableFromInline let entries: _AtomicWords
-    /// Dense: when each position's entry was registered (the container's counter).
-    let orders: UnsafeMutablePointer<Int>
+    /// Dense: when each position's entry was registered (the container's counter, which ``renumbered()`` brings
+    /// back down before it passes 32 bits).
+    let orders: UnsafeMutablePointer<UInt32>
     /// Dense: the low 32 bits of each position's key hash, so that growth re-files entries and a probe passes over
     /// other keys without reading their entries (scattered across the heap: a cache miss each, when cold).
     let hashes: UnsafeMutablePointer<UInt32>
@@ -51,13 +52,13 @@ final class _RegistrationTable: @unchecked Sendable {
         // registry: one allocation instead of four.
         let dense = capacity / 2
         let ordersOffset = dense * MemoryLayout<UnsafeRawPointer>.stride
-        let hashesOffset = ordersOffset + dense * MemoryLayout<Int>.stride
+        let hashesOffset = ordersOffset + dense * MemoryLayout<UInt32>.stride
         let slotsOffset = hashesOffset + dense * MemoryLayout<UInt32>.stride
         let block = UnsafeMutableRawPointer.allocate(
             byteCount: slotsOffset + capacity * 4, alignment: MemoryLayout<UnsafeRawPointer>.alignment)
         block.initializeMemory(as: UInt.self, repeating: 0, count: dense)
         entries = _AtomicWords(borrowing: block)
-        orders = (block + ordersOffset).bindMemory(to: Int.self, capacity: dense)
+        orders = (block + ordersOffset).bindMemory(to: UInt32.self, capacity: dense)
         hashes = (block + hashesOffset).bindMemory(to: UInt32.self, capacity: dense)
         slots = block + slotsOffset
         slots.initializeMemory(as: UInt32.self, repeating: 0, count: capacity)
@@ -126,7 +127,7 @@ final class _RegistrationTable: @unchecked Sendable {
     /// Inserts or replaces `entry`, which is registered under its key (writers only). Returns the replaced entry,
     /// +1 (the caller retires it).
     @discardableResult
-    func insert(_ entry: AnyObject, key: ServiceKey, order: Int) -> AnyObject? {
+    func insert(_ entry: AnyObject, key: ServiceKey, order: UInt32) -> AnyObject? {
         let pointer = Unmanaged.passRetained(entry).toOpaque()
         assert(ServiceKey._same(Self.key(of: pointer).pointee, key), "an entry's first stored property is not its key")
         if let (position, old) = position(of: key) {
@@ -140,7 +141,7 @@ final class _RegistrationTable: @unchecked Sendable {
     }
 
     /// Publishes a +1 entry pointer at dense position `position` (the next one), under its key's `hash`.
-    private func publish(at position: Int, hash: UInt32, _ entry: UnsafeMutableRawPointer, order: Int) {
+    private func publish(at position: Int, hash: UInt32, _ entry: UnsafeMutableRawPointer, order: UInt32) {
         orders[position] = order
         hashes[position] = hash
         entries.storeRelease(position, entry)
@@ -151,7 +152,7 @@ final class _RegistrationTable: @unchecked Sendable {
     }
 
     /// The entries, with their registration order (writers and slow paths, under the container's lock).
-    var liveEntries: [(entry: any _AnyEntry, order: Int)] {
+    var liveEntries: [(entry: any _AnyEntry, order: UInt32)] {
         (0..<count).compactMap { position in
             entries.loadAcquire(position).map {
                 (Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry, orders[position])
@@ -162,6 +163,15 @@ final class _RegistrationTable: @unchecked Sendable {
     /// The entry under `key`, retained (under the container's lock).
     func entry(for key: ServiceKey) -> (any _AnyEntry)? {
         find(key).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as! any _AnyEntry }
+    }
+
+    /// Numbers the positions' entries 1, 2, … in their registration order (writers only), for a counter about to
+    /// pass 32 bits: four billion registrations into one container, a long-lived one re-registering as it runs.
+    /// Returns the last number given.
+    func renumbered() -> UInt32 {
+        let byOrder = (0..<count).sorted { orders[$0] < orders[$1] }
+        for (number, position) in byOrder.enumerated() { orders[position] = UInt32(number + 1) }
+        return UInt32(count)
     }
 
     private func releaseEntries() {

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import Assemblage
+
+// A key is five words (its hash, argument count and option number share one) and a registration table numbers its
+// entries with 32-bit counters: the edges of both, which ordinary registrations never reach.
+
+private struct Drawer: ServiceKeyOption {
+    let number: Int
+    func isEqualTo(_ another: any ServiceKeyOption) -> Bool { (another as? Drawer)?.number == number }
+    func hash(into hasher: inout Hasher) { hasher.combine(number) }
+    var description: String { "Drawer: \(number)" }
+}
+
+/// Hashes every drawer alike: options told apart by `isEqualTo` alone.
+private struct CollidingDrawer: ServiceKeyOption {
+    let number: Int
+    func isEqualTo(_ another: any ServiceKeyOption) -> Bool { (another as? CollidingDrawer)?.number == number }
+    func hash(into hasher: inout Hasher) { hasher.combine(0) }
+    var description: String { "CollidingDrawer: \(number)" }
+}
+
+@Suite struct RegistrationKeyTests {
+    @Test func keysOfManyOptionsStayDistinctAndGiveTheirOptionsBack() {
+        let keys = (0..<500).map {
+            ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: Drawer(number: $0))
+        }
+        #expect(Set(keys).count == 500)
+        #expect(keys[321].option?.description == "Drawer: 321")
+        #expect(
+            keys[321] == ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: Drawer(number: 321)))
+        #expect(keys[321] != ServiceKey(serviceType: Animal.self, argumentsType: Void.self))
+        #expect(keys[321].argumentCount == 0)
+    }
+
+    @Test func optionsWhoseHashesCollideAreToldApartByEquality() {
+        let first = ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: CollidingDrawer(number: 1))
+        let second = ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: CollidingDrawer(number: 2))
+        #expect(first != second)
+        #expect(second.option?.description == "CollidingDrawer: 2")
+        #expect(
+            first == ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: CollidingDrawer(number: 1)))
+    }
+
+    @Test func argumentCountIsPartOfTheKeyBesideItsHash() {
+        let three = ServiceKey(Animal.self, argumentTypes: Int.self, String.self, Bool.self)
+        #expect(three.argumentCount == 3)
+        #expect(three.hasArguments)
+        // One argument of the tuple type against three arguments of its element types.
+        let tuple = ServiceKey(
+            serviceType: Animal.self, argumentsType: (Int, String, Bool).self, name: nil, argumentCount: 1)
+        #expect(tuple != three)
+        #expect(tuple.hashValue != three.hashValue || tuple != three)
+    }
+
+    @Test func registrationOrderSurvivesTheCounterPassingThirtyTwoBits() {
+        let container = Container()
+        container.register(Animal.self, name: "a") { _ in Cat(name: "a") }
+        container.register(Animal.self, name: "b") { _ in Cat(name: "b") }
+        container.register(Animal.self, name: "c") { _ in Cat(name: "c") }
+        // As if four billion registrations had come and gone: the next one takes the last 32-bit number, and the
+        // one after it renumbers the table before it takes its own.
+        container.writer.withLock { container.registry.lastOrder = .max - 1 }
+        container.register(Animal.self, name: "d") { _ in Cat(name: "d") }
+        #expect(container.writer.withLock { container.registry.lastOrder } == .max)
+        container.register(Animal.self, name: "e") { _ in Cat(name: "e") }
+        container.register(Animal.self, name: "b") { _ in Cat(name: "b2") }  // a replacement counts as the latest
+        #expect(container.writer.withLock { container.registry.lastOrder } == 6)
+        let names = container.currentEntries.map { $0.key.name ?? "" }
+        #expect(names == ["a", "c", "d", "e", "b"])
+        #expect(container.resolve(Animal.self, name: "b")?.name == "b2")
+        #expect(container.resolve(Animal.self, name: "d")?.name == "d")
+    }
+}
