@@ -77,7 +77,7 @@ extension ServiceEntry {
         // since shared instances are made there): one error for a captive dependency on every path.
         if !state.longLived.isEmpty || state.asyncLongLived.isSet(0) { try _checkCaptive(state) }
         // Unretained: the view keeps its storage, and the caller keeps the view.
-        guard let storage = container.scopeStorage.map(_Unowned.init) else {
+        guard let storage = container.scopeStorage.map({ _Unowned($0) }) else {
             throw _scopedFailure(state, .noActiveScope)
         }
         if try state.checkReentry(identity, bit: filterBit) {

@@ -44,7 +44,7 @@ extension ServiceEntry: _AnyEntry {
             } else {
                 stored?.storage = nil
             }
-            return words.exchangeRetained(.scope, scope)
+            return words.exchangeScope(scope)
         }
         guard let old = replaced as? ObjectScope else { return }
         // A built-in scope is one of ObjectScope's static constants, which keep it alive for the life of the

@@ -20,6 +20,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The first stored property, which a registration table reads in place (see `_RegistrationTable`): keep it
     /// first.
     public let key: ServiceKey
+    /// The entry's own block of atomic words (see ``_EntryWord``), in place: the second stored property, at a fixed
+    /// offset, which ``words`` addresses (ServiceEntry+State.swift). No code reads or writes it as a property after
+    /// `init` but the debug check of that offset: every access is a C11 atomic operation through ``words``, as
+    /// swift-atomics' `ManagedAtomic` keeps its storage.
+    var _wordStorage: (UInt, UInt, UInt) = (0, 0, 0)
 
     /// The registered service type.
     public var serviceType: Any.Type { key.serviceType }
@@ -38,16 +43,16 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// The factory of a registration without runtime arguments (``_FactoryKind/arity0``), the common case: held
     /// here rather than in a box, so that registering allocates one object fewer and looks up no box type.
     @usableFromInline let factory0: (@Sendable (any Resolver) throws -> Service)?
-    /// The factory of any other registration: `_Factory1<Service, A>` … `_Factory3<Service, A, B, C>` for one to
-    /// three arguments (specialised, pack-free resolve paths), `_FactoryBox<Service, repeat each Arg>` for more, the
-    /// isolated boxes; the key guarantees the types.
-    @usableFromInline let factory: AnyObject?
-    /// ``factory``, unowned (the entry holds it): the hot path reaches the box with no reference-count traffic.
+    /// The factory of any other registration, held +1 (released by `deinit`) and read without reference-count
+    /// traffic: `_Factory1<Service, A>` … `_Factory3<Service, A, B, C>` for one to three arguments (specialised,
+    /// pack-free resolve paths), `_FactoryBox<Service, repeat each Arg>` for more, the isolated boxes; the key
+    /// guarantees the types. For ``_FactoryKind/scopedForwarding``, the ``_ModuleExportEntry`` that ``forwarded``
+    /// holds, not retained here.
     @usableFromInline let factoryAddress: _Unowned<AnyObject>?
+    /// The factory box (see ``factoryAddress``), or nil for a factory without arguments and for a forwarder.
+    var factory: AnyObject? { factoryKind == .scopedForwarding ? nil : factoryAddress?.object }
     /// Set when this entry forwards to another registration (``implements(_:name:)``).
     @usableFromInline let forwarded: (any _AnyEntry)?
-    /// What the registration publishes to lock-free readers, one atomic word each (see ``_EntryWord``).
-    @usableFromInline let words: _AtomicWords
     /// The token of the container that owns the registration (see ``_EntryOwner``): one strong reference,
     /// where a weak reference to the container itself would cost each registration the runtime's weak-reference
     /// bookkeeping.
@@ -85,15 +90,14 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.key = key
         filterShift = Self.nextFilterShift()
         self.factory0 = factory0
-        self.factory = factory
-        self.factoryAddress = factory.map(_Unowned.init)
+        self.factoryAddress = factory.map(_Unowned.init(retaining:))
         self.factoryKind = kind
         self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
         self.forwarded = nil
         siteFile = site.file
         siteLine = Int32(clamping: site.line)
-        words = .entryWords()
-        words.exchangeRetained(.scope, scope)
+        checkWordStorage()
+        words.storeFirstScope(scope)
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
 
@@ -125,7 +129,6 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.key = key
         filterShift = Self.nextFilterShift()
         self.factory0 = nil
-        self.factory = nil
         if let typedExport {
             self.factoryAddress = _Unowned(typedExport)
             self.factoryKind = .scopedForwarding
@@ -137,8 +140,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         self.forwarded = target
         siteFile = site.file
         siteLine = Int32(clamping: site.line)
-        words = .entryWords()
-        words.exchangeRetained(.scope, target.objectScope)
+        checkWordStorage()
+        words.storeFirstScope(target.objectScope)
     }
 
     deinit {
@@ -147,7 +150,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             container?.existingDisposals?.forget(entry: identity)
         }
         words.releaseEntryWords()
-        words.deallocate()
+        if factoryKind != .scopedForwarding { factoryAddress?.release() }
     }
 
     // MARK: Configuration
@@ -157,7 +160,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if let forwarded { return forwarded.objectScope }
         // In a read section: a concurrent `inObjectScope` retires the old scope, which must not be freed
         // before this reference to it is retained.
-        return _withReadSection { words.object(.scope, as: ObjectScope.self)! }
+        return _withReadSection { words.object(.scope, as: ObjectScope.self) ?? .graph }
     }
 
     /// Sets the scope that instances of this registration live in.
@@ -277,7 +280,8 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     var scopeKind: ObjectScope.Kind {
-        words.unowned(.scope, as: ObjectScope.self)!.with { $0.kind }
+        guard let scope = words.unowned(.scope, as: ObjectScope.self) else { return .graph }
+        return scope.with { $0.kind }
     }
 
     // `_resolve0…3`, the resolve paths for 0 to 3 runtime arguments, are generated: ServiceEntry+Arities.swift.

@@ -60,7 +60,8 @@ enum _FactoryKind: Int8, Sendable {
 /// load, as reading an empty word of the first is.
 @usableFromInline
 enum _EntryWord: Int, CaseIterable {
-    /// The scope, an `ObjectScope`.
+    /// The scope, an `ObjectScope`, or nil for ``ObjectScope/graph``: the default scope of most registrations,
+    /// which then cost no reference to it (see ``_AtomicWords/exchangeScope(_:)``).
     case scope = 0
     /// The shared instance of a `.container` or `.singleton` registration: the instance itself when `Service` is
     /// a class, else an `_InstanceBox<Service>`.
@@ -82,6 +83,10 @@ enum _EntryWord: Int, CaseIterable {
 
     /// The words of an entry's own block: the two above and the second block's address.
     static var blockCount: Int { 3 }
+    /// Where an entry's own block lies in its stored properties: right after its key (``ServiceEntry/_wordStorage``).
+    @inlinable static var ownBlockOffset: Int {
+        (MemoryLayout<ServiceKey>.stride + MemoryLayout<UInt>.alignment - 1) & ~(MemoryLayout<UInt>.alignment - 1)
+    }
     /// Where the first block keeps the second block's address.
     @inlinable static var extrasIndex: Int { 2 }
     /// The words of the second block.
@@ -93,11 +98,25 @@ enum _EntryWord: Int, CaseIterable {
     @inlinable var index: Int { isInline ? rawValue : rawValue &- (Self.extrasIndex &+ 1) }
 }
 
+extension ServiceEntry {
+    /// What the registration publishes to lock-free readers, one atomic word each (see ``_EntryWord``): the block
+    /// in ``_wordStorage``, the entry's second stored property, right after its key (a class lays out its stored
+    /// properties in declaration order, and these two have the same layout whatever `Service` is).
+    @inlinable @inline(__always)
+    var words: _AtomicWords {
+        _AtomicWords(borrowing: _getUnsafePointerToStoredProperties(self) + _EntryWord.ownBlockOffset)
+    }
+
+    /// Checks (in debug builds) that ``_wordStorage`` is where ``words`` addresses it.
+    func checkWordStorage() {
+        assert(
+            withUnsafeMutablePointer(to: &_wordStorage) { UnsafeMutableRawPointer($0) } == words.base,
+            "an entry's second stored property is not its block of words")
+    }
+}
+
 extension _AtomicWords {
     // The raw words, for this folder; the typed accessors below are the rest of the library's.
-
-    /// A new entry's words: its own block, every word empty.
-    static func entryWords() -> _AtomicWords { _AtomicWords(count: _EntryWord.blockCount) }
 
     /// The block holding `word`, or nil when it is in the second block and there is none yet.
     @inlinable @inline(__always)
@@ -182,6 +201,18 @@ extension _AtomicWords {
     func exchangeRetained(_ index: Int, _ object: AnyObject?) -> AnyObject? {
         let old = exchange(index, object.map { Unmanaged.passRetained($0).toOpaque() })
         return old.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+    }
+
+    /// Stores `scope` in the scope word (nil for ``ObjectScope/graph``), and gives back what the word held.
+    @discardableResult
+    func exchangeScope(_ scope: ObjectScope) -> AnyObject? {
+        exchangeRetained(.scope, scope.kind == .graph ? nil : scope)  // only `ObjectScope.graph` is of that kind
+    }
+
+    /// Stores a new entry's scope (its words are empty): nothing for ``ObjectScope/graph``.
+    @inline(__always)
+    func storeFirstScope(_ scope: ObjectScope) {
+        if scope.kind != .graph { storeRelease(_EntryWord.scope.rawValue, Unmanaged.passRetained(scope).toOpaque()) }
     }
 
     /// ``exchangeRetained(_:_:)`` for an entry word.

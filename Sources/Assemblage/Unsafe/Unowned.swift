@@ -20,6 +20,13 @@ struct _Unowned<Object: AnyObject> {
     @inlinable @inline(__always)
     init(reference: Unmanaged<Object>) { self.reference = reference }
 
+    /// A reference to `object` that keeps it, +1, until ``release()``: for a holder that reads it without
+    /// reference-count traffic (an entry's factory box).
+    init(retaining object: Object) { reference = .passRetained(object) }
+
+    /// Gives up the reference ``init(retaining:)`` took.
+    func release() { reference.release() }
+
     /// The object whose identity `identifier` is. The caller knows that it is an `Object` and that it is alive.
     @inlinable @inline(__always)
     init(assumingAlive identifier: ObjectIdentifier) {
