@@ -85,11 +85,11 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
 
     init(
         key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject?, kind: _FactoryKind,
-        factory0: (@Sendable (any Resolver) throws -> Service)? = nil
+        factory0: consuming (@Sendable (any Resolver) throws -> Service)? = nil
     ) {
         self.key = key
         filterShift = Self.nextFilterShift()
-        self.factory0 = factory0
+        self.factory0 = consume factory0
         self.factoryAddress = factory.map(_Unowned.init(retaining:))
         self.factoryKind = kind
         self.servesObjects = _ScopeInstance.holdsObjects(of: Service.self)
@@ -101,17 +101,17 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         if scope.kind == .custom { _Coordinator.shared.withLock { storedInstances.storage = scope.makeStorage() } }
     }
 
-    /// A forwarding entry. When `target` is a ``_ModuleExportEntry`` around a `ServiceEntry<Service>` (a module's
-    /// export of its own registration), the entry forwards with its type known: ``scopedKind``, whose resolve
-    /// paths call the target's typed paths directly instead of the type-erased ones.
     /// A registration whose factory takes no runtime arguments.
     convenience init(
         key: ServiceKey, scope: ObjectScope, site: RegistrationSite,
-        factory0: @escaping @Sendable (any Resolver) throws -> Service
+        factory0: consuming @escaping @Sendable (any Resolver) throws -> Service
     ) {
         self.init(key: key, scope: scope, site: site, factory: nil, kind: .arity0, factory0: factory0)
     }
 
+    /// A forwarding entry. When `target` is a ``_ModuleExportEntry`` around a `ServiceEntry<Service>` (a module's
+    /// export of its own registration), the entry forwards with its type known: ``_FactoryKind/scopedForwarding``,
+    /// whose resolve paths call the target's typed paths directly instead of the type-erased ones.
     convenience init(key: ServiceKey, forwardingTo target: any _AnyEntry, site: RegistrationSite) {
         let scoped = target as? _ModuleExportEntry
         self.init(
