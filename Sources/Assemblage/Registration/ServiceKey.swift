@@ -16,8 +16,9 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     public let argumentsType: Any.Type
     /// The registration name, or `nil` for the unnamed registration.
     public let name: String?
-    /// How many runtime arguments the registration takes. Part of the key, so that one tuple-typed argument
-    /// and several arguments of the same types never match each other.
+    /// How many runtime arguments the registration takes, up to 255 (a key of more counts 255 and is told apart by
+    /// its ``argumentsType``). Part of the key, so that one tuple-typed argument and several arguments of the same
+    /// types never match each other.
     public var argumentCount: Int { (bits >> 32) & 0xFF }
     /// The key's hash (of its types, argument count, name and option) in the low 32 bits, ``argumentCount`` in the
     /// next 8 and the number of the key's interned ``ServiceKeyOption`` (0 for none) in the top 24: one word, so
