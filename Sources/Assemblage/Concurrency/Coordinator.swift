@@ -29,13 +29,30 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
         _ entry: ObjectIdentifier, key: ServiceKey, state: ObjectIdentifier, path: () -> [ServiceKey],
         isReady: () -> T?
     ) throws(ResolutionError) -> T? {
+        var ready: T?
+        _ = try begin(entry, key: key, state: state, path: path) {
+            ready = isReady()
+            return ready != nil
+        }
+        return ready
+    }
+
+    /// ``begin(_:key:state:path:isReady:)`` for a caller that takes the ready value itself (under the lock, in
+    /// `isReady`), so that nothing here is generic over its type.
+    ///
+    /// - Returns: Whether `isReady` said so; false when the caller must create the value and then call
+    ///   ``end(_:)``.
+    func begin(
+        _ entry: ObjectIdentifier, key: ServiceKey, state: ObjectIdentifier, path: () -> [ServiceKey],
+        isReady: () -> Bool
+    ) throws(ResolutionError) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         while true {
-            if let ready = isReady() { return ready }
+            if isReady() { return true }
             guard let owner = creators[_IdentityKey(entry)]?.state else {
                 creators[_IdentityKey(entry)] = (state, key)
-                return nil
+                return false
             }
             // Who does the owner wait for, and who creates that? If the chain comes back to us, waiting
             // would deadlock.

@@ -12,18 +12,26 @@ extension ServiceEntry {
         // Being made by this thread right now (an initCompleted step reached it again): the graph has it.
         if let instance = state.graphInstance(identity) { return instance as! Service }
         let reentry = try state.checkReentry(identity, bit: filterBit)
+        // The published instance is taken as the object its word holds, not as a `Service?`: this function is not
+        // specialised for the service type, and an optional of it would cost a runtime metadata lookup per type.
         if !reentry {
-            if let ready = try _Coordinator.shared.begin(
+            var ready: AnyObject?
+            let isReady = try _Coordinator.shared.begin(
                 identity, key: key, state: ObjectIdentifier(state), path: { state.path },
-                isReady: { _sharedInstance() })
-            {
+                isReady: {
+                    ready = words.sharedObject(.sharedInstance)
+                    return ready != nil
+                })
+            if isReady, let ready {
                 state.endRestoredGraph()
-                return ready
+                return words.sharedInstance(in: ready, as: Service.self, asObject: servesObjects)
             }
         }
         defer { if !reentry { _Coordinator.shared.end(identity) } }
         let instance = try state.whileMakingLongLived(identity) { try _construct(state, container, graph: true, make) }
-        if let published = _sharedInstance() { return published }  // a re-entrant run published first
+        if let published = words.sharedObject(.sharedInstance) {  // a re-entrant run published first
+            return words.sharedInstance(in: published, as: Service.self, asObject: servesObjects)
+        }
         words.publishShared(.sharedInstance, instance, asObject: servesObjects)
         guard _trackInOwner(instance, once: true) else {
             // The container shut down meanwhile: the instance was disposed; no one may find it.

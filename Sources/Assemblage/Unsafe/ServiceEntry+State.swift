@@ -266,6 +266,28 @@ extension _AtomicWords {
         return instance
     }
 
+    /// What the shared-instance word holds — the instance itself, or its `_InstanceBox` (see
+    /// ``sharedInstance(_:as:asObject:)``) — as a strong reference, or nil: read under the same hazard protocol, for
+    /// a caller that is not specialised for the service type, where a `T?` would make the runtime look up
+    /// `Optional<T>`'s metadata (a search of a cache holding every optional type the program uses).
+    func sharedObject(_ word: _EntryWord) -> AnyObject? {
+        guard let box = loadAcquire(word.index) else { return nil }  // one of the entry's own block
+        let hazard = _asm_thread_hazard()
+        _asm_publish_hazard(hazard, box)
+        guard _asm_load_seqcst(address(of: word)) == box else {
+            _asm_clear_hazard(hazard)
+            return nil
+        }
+        let object = Unmanaged<AnyObject>.fromOpaque(box).takeUnretainedValue()  // retained: the hazard guards it
+        _asm_clear_hazard(hazard)
+        return object
+    }
+
+    /// The instance in `object`, which ``sharedObject(_:)`` returned for a word published with `asObject`.
+    func sharedInstance<T>(in object: AnyObject, as _: T.Type, asObject: Bool) -> T {
+        asObject ? _assumeClass(object, is: T.self) : _assumeClass(object, is: _InstanceBox<T>.self).value
+    }
+
     /// Publishes `instance` in the entry word: itself, retained, when `asObject` (see
     /// ``sharedInstance(_:as:asObject:)``), else in a new `_InstanceBox`. What it replaces is retired (released
     /// once no thread can be copying out of it).

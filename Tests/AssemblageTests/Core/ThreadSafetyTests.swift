@@ -43,6 +43,30 @@ final class Collector<T>: @unchecked Sendable {
         }
     }
 
+    /// A value type's shared instance is kept in a box: the threads that wait for its creation take it from there.
+    @Test(arguments: [ObjectScope.container, .singleton])
+    func sharedValueIsCreatedOnceAndSeenByEveryWaiter(scope: ObjectScope) {
+        struct Ticket: Sendable {
+            let number: Int
+            let label: String
+        }
+        for round in 0..<20 {
+            let counter = Counter()
+            let container = Container()
+            container.register(Ticket.self) { _ in
+                counter.increment()
+                usleep(200)
+                return Ticket(number: round, label: "ticket \(round)")
+            }.inObjectScope(scope)
+            let seen = Collector<String>()
+            DispatchQueue.concurrentPerform(iterations: 16) { _ in
+                if let ticket = container.resolve(Ticket.self) { seen.append("\(ticket.number) \(ticket.label)") }
+            }
+            #expect(counter.count == 1)
+            #expect(seen.all == Array(repeating: "\(round) ticket \(round)", count: 16))
+        }
+    }
+
     @Test func childContainersShareTheParentsSingletonUnderContention() {
         let counter = Counter()
         let parent = Container()
