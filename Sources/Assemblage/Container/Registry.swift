@@ -58,6 +58,7 @@ final class _Registry: @unchecked Sendable {
     /// A registry told about registrations by `behaviors`; `checkingObservers` false when the caller knows that
     /// none of them is a ``ContainerObserver`` (a module's scope and its exporter), which skips the type test.
     init(behaviors: [any Behavior], checkingObservers: Bool = true) {
+        _ = _EntryLayout.isChecked  // before any entry is registered here (see `_EntryLayout`)
         let words = _AtomicWords(count: 8)
         self.words = words
         writer = _WordLock(in: words, at: 6)

@@ -14,17 +14,17 @@ extension ServiceEntry {
         let reentry = try state.checkReentry(identity, bit: filterBit)
         // The published instance is taken as the object its word holds, not as a `Service?`: this function is not
         // specialised for the service type, and an optional of it would cost a runtime metadata lookup per type.
+        // It is read after the coordinator's lock is released: clearing the hazard word may release what a reset
+        // retired, whose deinit must not run under that lock. Withdrawn in between (a reset), it is asked for again.
         if !reentry {
-            var ready: AnyObject?
-            let isReady = try _Coordinator.shared.begin(
+            while try _Coordinator.shared.begin(
                 identity, key: key, state: ObjectIdentifier(state), path: { state.path },
-                isReady: {
-                    ready = words.sharedObject(.sharedInstance)
-                    return ready != nil
-                })
-            if isReady, let ready {
-                state.endRestoredGraph()
-                return words.sharedInstance(in: ready, as: Service.self, asObject: servesObjects)
+                isReady: { words.isSet(.sharedInstance) })
+            {
+                if let ready = words.sharedObject(.sharedInstance) {
+                    state.endRestoredGraph()
+                    return words.sharedInstance(in: ready, as: Service.self, asObject: servesObjects)
+                }
             }
         }
         defer { if !reentry { _Coordinator.shared.end(identity) } }

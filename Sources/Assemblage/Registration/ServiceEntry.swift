@@ -22,8 +22,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     public let key: ServiceKey
     /// The entry's own block of atomic words (see ``_EntryWord``), in place: the second stored property, at a fixed
     /// offset, which ``words`` addresses (ServiceEntry+State.swift). No code reads or writes it as a property after
-    /// `init` but the debug check of that offset: every access is a C11 atomic operation through ``words``, as
-    /// swift-atomics' `ManagedAtomic` keeps its storage.
+    /// `init` but the check of that offset: every access is a C11 atomic operation through ``words``, as
+    /// swift-atomics' `ManagedAtomic` keeps its storage. (A `Mirror` of an entry, e.g. `dump(entry)`, reads it
+    /// plainly: debugging output only.)
     var _wordStorage: (UInt, UInt, UInt) = (0, 0, 0)
 
     /// The registered service type.

@@ -17,33 +17,37 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// The registration name, or `nil` for the unnamed registration.
     public let name: String?
     /// How many runtime arguments the registration takes, up to 255 (a key of more counts 255 and is told apart by
-    /// its ``argumentsType``). Part of the key, so that one tuple-typed argument and several arguments of the same
+    /// its ``argumentsType``; a negative count counts 0). Part of the key, so that one tuple-typed argument and several arguments of the same
     /// types never match each other.
-    public var argumentCount: Int { (bits >> 32) & 0xFF }
+    public var argumentCount: Int { Int(truncatingIfNeeded: (bits >> 32) & 0xFF) }
     /// The key's hash (of its types, argument count, name and option) in the low 32 bits, ``argumentCount`` in the
     /// next 8 and the number of the key's interned ``ServiceKeyOption`` (0 for none) in the top 24: one word, so
     /// that comparing two keys compares their hash, count and option at once, and a key is five words.
-    @usableFromInline let bits: Int
+    @usableFromInline let bits: UInt64
 
     /// The low 32 bits of the key's hash (the registration table's probe and its stored hashes).
-    @inlinable var hash: Int { bits & 0xFFFF_FFFF }
+    @inlinable var hash: Int { Int(truncatingIfNeeded: bits & 0xFFFF_FFFF) }
 
     /// The extra discriminator of this key, if an extension registered with one (Swinject's `option`).
     public var option: (any ServiceKeyOption)? {
-        _KeyOptions.option(UInt32(truncatingIfNeeded: bits >> 40))
+        _KeyOptions.option(UInt32(truncatingIfNeeded: bits >> 40))  // unsigned: the top bit is the option's
     }
 
     /// The most runtime arguments a key counts (``argumentCount``): a key of more counts this many, and is still
     /// told apart from others by its ``argumentsType``.
     @usableFromInline static var maximumArgumentCount: Int { 0xFF }
 
-    /// The key word of ``bits``: `hash` folded to 32 bits, the count (at most ``maximumArgumentCount``) and the
-    /// option's number.
+    /// `argumentCount` as a key counts it: 0 … ``maximumArgumentCount``.
     @inlinable @inline(__always)
-    static func bits(hash: UInt, argumentCount: Int, optionID: UInt32) -> Int {
-        let folded = (hash ^ (hash >> 32)) & 0xFFFF_FFFF
-        let count = UInt(truncatingIfNeeded: min(argumentCount, maximumArgumentCount))
-        return Int(bitPattern: folded | count << 32 | UInt(optionID) << 40)
+    static func countedArguments(_ argumentCount: Int) -> Int { min(max(argumentCount, 0), maximumArgumentCount) }
+
+    /// The key word of ``bits``: `hash` folded to 32 bits, the count (``countedArguments(_:)``) and the option's
+    /// number (below 2^24, see `_KeyOptions`).
+    @inlinable @inline(__always)
+    static func bits(hash: UInt, countedArguments count: Int, optionID: UInt32) -> UInt64 {
+        let wide = UInt64(truncatingIfNeeded: hash)
+        let folded = (wide ^ (wide >> 32)) & 0xFFFF_FFFF
+        return folded | UInt64(truncatingIfNeeded: count) << 32 | UInt64(optionID) << 40
     }
 
     /// Creates a key from its parts.
@@ -58,9 +62,8 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         self.serviceType = serviceType
         self.argumentsType = argumentsType
         self.name = name
-        bits = Self.bits(
-            hash: Self.hash(serviceType, argumentsType, name, argumentCount), argumentCount: argumentCount,
-            optionID: 0)
+        let count = Self.countedArguments(argumentCount)
+        bits = Self.bits(hash: Self.hash(serviceType, argumentsType, name, count), countedArguments: count, optionID: 0)
     }
 
     /// Creates a key with an extension's discriminator, as Swinject's extensions (e.g. SwinjectStoryboard)
@@ -82,7 +85,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         let optionID = option.map(_KeyOptions.intern) ?? 0
         bits = Self.bits(
             hash: Self.hash(serviceType, argumentsType, name, 0) ^ UInt(optionID) &* 0x2545_F491_4F6C_DD1D,
-            argumentCount: 0, optionID: optionID)
+            countedArguments: 0, optionID: optionID)
     }
 
     /// Creates a key for a service type and argument types given as a parameter pack.

@@ -84,8 +84,10 @@ enum _EntryWord: Int, CaseIterable {
     /// The words of an entry's own block: the two above and the second block's address.
     static var blockCount: Int { 3 }
     /// Where an entry's own block lies in its stored properties: right after its key (``ServiceEntry/_wordStorage``).
+    /// (A stored property follows the previous one's size, rounded up to its own alignment: the key's size, not its
+    /// stride. `_EntryLayout` checks it once per process, in release builds too.)
     @inlinable static var ownBlockOffset: Int {
-        (MemoryLayout<ServiceKey>.stride + MemoryLayout<UInt>.alignment - 1) & ~(MemoryLayout<UInt>.alignment - 1)
+        (MemoryLayout<ServiceKey>.size + MemoryLayout<UInt>.alignment - 1) & ~(MemoryLayout<UInt>.alignment - 1)
     }
     /// Where the first block keeps the second block's address.
     @inlinable static var extrasIndex: Int { 2 }
@@ -108,11 +110,25 @@ extension ServiceEntry {
     }
 
     /// Checks (in debug builds) that ``_wordStorage`` is where ``words`` addresses it.
-    func checkWordStorage() {
-        assert(
-            withUnsafeMutablePointer(to: &_wordStorage) { UnsafeMutableRawPointer($0) } == words.base,
-            "an entry's second stored property is not its block of words")
+    func checkWordStorage() { assert(wordStorageIsWhereWordsAre, "an entry's second stored property is not its words") }
+
+    /// Whether ``_wordStorage`` is where ``words`` addresses it.
+    var wordStorageIsWhereWordsAre: Bool {
+        withUnsafeMutablePointer(to: &_wordStorage) { UnsafeMutableRawPointer($0) } == words.base
     }
+}
+
+/// The one-time check, in every build, that a `ServiceEntry` keeps its words where ``_EntryWord/ownBlockOffset``
+/// says: every registry checks it as it is made (a `swift_once` test after the first), so that a layout the
+/// offset does not match stops the program at its first container, before any word is used.
+enum _EntryLayout {
+    static let isChecked: Bool = {
+        let probe = ServiceEntry<Int>(
+            key: ServiceKey(serviceType: Int.self, argumentsType: Void.self, name: nil, argumentCount: 0),
+            scope: .graph, site: RegistrationSite(file: #fileID, line: #line), factory0: { _ in 0 })
+        precondition(probe.wordStorageIsWhereWordsAre, "a ServiceEntry's words are not where the library reads them")
+        return true
+    }()
 }
 
 extension _AtomicWords {
@@ -271,6 +287,7 @@ extension _AtomicWords {
     /// a caller that is not specialised for the service type, where a `T?` would make the runtime look up
     /// `Optional<T>`'s metadata (a search of a cache holding every optional type the program uses).
     func sharedObject(_ word: _EntryWord) -> AnyObject? {
+        assert(word.isInline, "a shared instance is kept in one of the entry's own words")
         guard let box = loadAcquire(word.index) else { return nil }  // one of the entry's own block
         let hazard = _asm_thread_hazard()
         _asm_publish_hazard(hazard, box)

@@ -53,6 +53,39 @@ private struct CollidingDrawer: ServiceKeyOption {
         #expect(tuple.hashValue != three.hashValue || tuple != three)
     }
 
+    @Test func keyWordKeepsTheWholeOptionNumberAndTheCount() {
+        // The top option numbers set the word's top bit: it must come back unsigned.
+        let bits = ServiceKey.bits(hash: .max, countedArguments: 255, optionID: 0xFF_FFFF)
+        #expect(UInt32(truncatingIfNeeded: bits >> 40) == 0xFF_FFFF)
+        #expect((bits >> 32) & 0xFF == 255)
+        #expect(bits & 0xFFFF_FFFF == 0)  // `.max` folds to zero: the hash's halves cancel
+    }
+
+    @Test func aNegativeArgumentCountCountsZeroAndLeavesTheOptionAlone() {
+        let key = ServiceKey(serviceType: Animal.self, argumentsType: Void.self, name: nil, argumentCount: -1)
+        #expect(key.argumentCount == 0)
+        #expect(key.option == nil)
+        #expect(key == ServiceKey(serviceType: Animal.self, argumentsType: Void.self, name: nil, argumentCount: 0))
+        #expect(key.hashValue == ServiceKey(Animal.self).hashValue)
+    }
+
+    @Test func entriesKeepTheirWordsWhereTheLibraryReadsThemWhateverTheServiceType() {
+        struct Wide {
+            let a: (Int, Int, Int, Int, Int)
+            let b: String
+        }
+        #expect(_EntryLayout.isChecked)
+        let container = Container()
+        let entries: [Bool] = [
+            container.register(Int.self) { _ in 1 }.wordStorageIsWhereWordsAre,
+            container.register(String.self) { _ in "" }.wordStorageIsWhereWordsAre,
+            container.register(Cat.self) { _ in Cat() }.wordStorageIsWhereWordsAre,
+            container.register(Wide.self) { _ in Wide(a: (1, 2, 3, 4, 5), b: "") }.wordStorageIsWhereWordsAre,
+            container.register(Animal.self, name: "n") { (_, n: Int) in Cat(name: "\(n)") }.wordStorageIsWhereWordsAre,
+        ]
+        #expect(entries == [true, true, true, true, true])
+    }
+
     @Test func registrationOrderSurvivesTheCounterPassingThirtyTwoBits() {
         let container = Container()
         container.register(Animal.self, name: "a") { _ in Cat(name: "a") }
