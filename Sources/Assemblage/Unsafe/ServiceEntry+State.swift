@@ -286,6 +286,10 @@ extension _AtomicWords {
     /// ``sharedInstance(_:as:asObject:)``) — as a strong reference, or nil: read under the same hazard protocol, for
     /// a caller that is not specialised for the service type, where a `T?` would make the runtime look up
     /// `Optional<T>`'s metadata (a search of a cache holding every optional type the program uses).
+    ///
+    /// The same steps as ``sharedInstance(_:as:asObject:)``, written out again: a generic helper holding them both
+    /// changed what the optimiser inlines into the out-of-line lookup, which then cost the graph resolve workloads
+    /// more instructions (see `duplicates`: kept on purpose).
     func sharedObject(_ word: _EntryWord) -> AnyObject? {
         assert(word.isInline, "a shared instance is kept in one of the entry's own words")
         guard let box = loadAcquire(word.index) else { return nil }  // one of the entry's own block

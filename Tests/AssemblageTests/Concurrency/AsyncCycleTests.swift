@@ -45,7 +45,7 @@ final class Peer: Sendable {}
             async let inner = r.resolveAsync(Node.self)
             return Node([try await inner])
         }.inObjectScope(.container)
-        let code = await finishing(within: 10) { () -> ResolutionError.Code? in
+        let code = await finishing(within: 60) { () -> ResolutionError.Code? in
             do {
                 _ = try await container.resolveAsync(Node.self)
                 return nil
@@ -68,7 +68,7 @@ final class Peer: Sendable {}
             _ = try await r.resolveAsync(Node.self)
             return Peer()
         }.inObjectScope(.container)
-        let errors = await finishing(within: 10) { () -> [ResolutionError?] in
+        let errors = await finishing(within: 60) { () -> [ResolutionError?] in
             async let node: ResolutionError? = {
                 do {
                     _ = try await container.resolveAsync(Node.self)
