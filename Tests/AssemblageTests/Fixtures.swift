@@ -19,6 +19,14 @@ final class Dog: Animal {
     init(name: String = "Rex") { self.name = name }
 }
 
+/// A `ServiceKeyOption` told apart by its number (a SwinjectStoryboard-style discriminator).
+struct Shelf: ServiceKeyOption {
+    let number: Int
+    func isEqualTo(_ another: any ServiceKeyOption) -> Bool { (another as? Shelf)?.number == number }
+    func hash(into hasher: inout Hasher) { hasher.combine(number) }
+    var description: String { "Shelf: \(number)" }
+}
+
 protocol Food {}
 final class Fish: Food {}
 

@@ -51,7 +51,9 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     /// holds, not retained here.
     @usableFromInline let factoryAddress: _Unowned<AnyObject>?
     /// The factory box (see ``factoryAddress``), or nil for a factory without arguments and for a forwarder.
-    var factory: AnyObject? { factoryKind == .scopedForwarding ? nil : factoryAddress?.object }
+    var factory: AnyObject? { ownedFactory?.object }
+    /// ``factoryAddress`` when the entry holds it (+1): every kind but ``_FactoryKind/scopedForwarding``.
+    private var ownedFactory: _Unowned<AnyObject>? { factoryKind == .scopedForwarding ? nil : factoryAddress }
     /// Set when this entry forwards to another registration (``implements(_:name:)``).
     @usableFromInline let forwarded: (any _AnyEntry)?
     /// The token of the container that owns the registration (see ``_EntryOwner``): one strong reference,
@@ -151,7 +153,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
             container?.existingDisposals?.forget(entry: identity)
         }
         words.releaseEntryWords()
-        if factoryKind != .scopedForwarding { factoryAddress?.release() }
+        ownedFactory?.release()
     }
 
     // MARK: Configuration

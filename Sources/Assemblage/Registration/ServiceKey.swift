@@ -17,8 +17,8 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// The registration name, or `nil` for the unnamed registration.
     public let name: String?
     /// How many runtime arguments the registration takes, up to 255 (a key of more counts 255 and is told apart by
-    /// its ``argumentsType``; a negative count counts 0). Part of the key, so that one tuple-typed argument and several arguments of the same
-    /// types never match each other.
+    /// its ``argumentsType``; a negative count counts 0). Part of the key, so that one tuple-typed argument and
+    /// several arguments of the same types never match each other.
     public var argumentCount: Int { Int(truncatingIfNeeded: (bits >> 32) & 0xFF) }
     /// The key's hash (of its types, argument count, name and option) in the low 32 bits, ``argumentCount`` in the
     /// next 8 and the number of the key's interned ``ServiceKeyOption`` (0 for none) in the top 24: one word, so
@@ -104,7 +104,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         self.init(serviceType: Service.self, argumentsType: (repeat each Arg).self, name: name, argumentCount: count)
     }
 
-    /// The hash of a key's parts, before ``bits(hash:argumentCount:optionID:)`` folds it.
+    /// The hash of a key's parts, before ``bits(hash:countedArguments:optionID:)`` folds it.
     @inlinable @inline(__always)
     static func hash(_ serviceType: Any.Type, _ argumentsType: Any.Type, _ name: String?, _ argumentCount: Int) -> UInt
     {

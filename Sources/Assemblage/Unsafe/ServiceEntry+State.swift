@@ -112,9 +112,11 @@ extension ServiceEntry {
     /// Checks (in debug builds) that ``_wordStorage`` is where ``words`` addresses it.
     func checkWordStorage() { assert(wordStorageIsWhereWordsAre, "an entry's second stored property is not its words") }
 
-    /// Whether ``_wordStorage`` is where ``words`` addresses it.
+    /// Whether ``_wordStorage`` is where ``words`` addresses it, and holds the own block's
+    /// ``_EntryWord/blockCount`` words.
     var wordStorageIsWhereWordsAre: Bool {
-        withUnsafeMutablePointer(to: &_wordStorage) { UnsafeMutableRawPointer($0) } == words.base
+        MemoryLayout.size(ofValue: _wordStorage) == _EntryWord.blockCount * MemoryLayout<UnsafeRawPointer>.stride
+            && withUnsafeMutablePointer(to: &_wordStorage) { UnsafeMutableRawPointer($0) } == words.base
     }
 }
 
@@ -221,15 +223,19 @@ extension _AtomicWords {
 
     /// Stores `scope` in the scope word (nil for ``ObjectScope/graph``), and gives back what the word held.
     @discardableResult
-    func exchangeScope(_ scope: ObjectScope) -> AnyObject? {
-        exchangeRetained(.scope, scope.kind == .graph ? nil : scope)  // only `ObjectScope.graph` is of that kind
-    }
+    func exchangeScope(_ scope: ObjectScope) -> AnyObject? { exchangeRetained(.scope, Self.scopeWord(scope)) }
 
-    /// Stores a new entry's scope (its words are empty): nothing for ``ObjectScope/graph``.
+    /// Stores a new entry's scope (its words are empty, so nothing is exchanged): nothing for ``ObjectScope/graph``.
     @inline(__always)
     func storeFirstScope(_ scope: ObjectScope) {
-        if scope.kind != .graph { storeRelease(_EntryWord.scope.rawValue, Unmanaged.passRetained(scope).toOpaque()) }
+        if let scope = Self.scopeWord(scope) {
+            storeRelease(_EntryWord.scope.rawValue, Unmanaged.passRetained(scope).toOpaque())
+        }
     }
+
+    /// What the scope word holds for `scope`: nil for ``ObjectScope/graph``, the only scope of that kind.
+    @inline(__always)
+    static func scopeWord(_ scope: ObjectScope) -> ObjectScope? { scope.kind == .graph ? nil : scope }
 
     /// ``exchangeRetained(_:_:)`` for an entry word.
     @discardableResult

@@ -5,13 +5,6 @@ import Testing
 // A key is five words (its hash, argument count and option number share one) and a registration table numbers its
 // entries with 32-bit counters: the edges of both, which ordinary registrations never reach.
 
-private struct Drawer: ServiceKeyOption {
-    let number: Int
-    func isEqualTo(_ another: any ServiceKeyOption) -> Bool { (another as? Drawer)?.number == number }
-    func hash(into hasher: inout Hasher) { hasher.combine(number) }
-    var description: String { "Drawer: \(number)" }
-}
-
 /// Hashes every drawer alike: options told apart by `isEqualTo` alone.
 private struct CollidingDrawer: ServiceKeyOption {
     let number: Int
@@ -23,12 +16,12 @@ private struct CollidingDrawer: ServiceKeyOption {
 @Suite struct RegistrationKeyTests {
     @Test func keysOfManyOptionsStayDistinctAndGiveTheirOptionsBack() {
         let keys = (0..<500).map {
-            ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: Drawer(number: $0))
+            ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: Shelf(number: $0))
         }
         #expect(Set(keys).count == 500)
-        #expect(keys[321].option?.description == "Drawer: 321")
+        #expect(keys[321].option?.description == "Shelf: 321")
         #expect(
-            keys[321] == ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: Drawer(number: 321)))
+            keys[321] == ServiceKey(serviceType: Animal.self, argumentsType: Void.self, option: Shelf(number: 321)))
         #expect(keys[321] != ServiceKey(serviceType: Animal.self, argumentsType: Void.self))
         #expect(keys[321].argumentCount == 0)
     }

@@ -6,13 +6,6 @@ import Testing
 // Behaviours where Assemblage matches Swinject 2.10.0 exactly (its own suite runs in scripts/swinject-suite.sh;
 // these are the project's tests of the same behaviours, with their failure paths).
 
-private struct Shelf: ServiceKeyOption {
-    let number: Int
-    func isEqualTo(_ another: any ServiceKeyOption) -> Bool { (another as? Shelf)?.number == number }
-    func hash(into hasher: inout Hasher) { hasher.combine(number) }
-    var description: String { "Shelf: \(number)" }
-}
-
 /// Keeps one instance, and lets a test fill it from outside.
 private final class BoxStorage: InstanceStorage, @unchecked Sendable {  // @unchecked: guarded by `lock`.
     private let lock = NSLock()
