@@ -25,25 +25,6 @@ public protocol Behavior {
         toService entry: ServiceEntry<Service>, withName name: String?)
 }
 
-/// What a behavior that needs more than registrations is told: the collection elements and decorators
-/// added to its container. Core owns it; a module's scope adopts it to export elements and decorators to
-/// the modules that depend on it.
-protocol _ContributionHooks: AnyObject {
-    /// `entry` was contributed to the collection of `Service` in `container`.
-    func container<Service>(
-        _ container: Container, didRegisterElement entry: ServiceEntry<Service>, name: String?,
-        priority: Int)
-    /// `record` (a decorator of `record.serviceType`) was added to `container`.
-    func container(_ container: Container, didAddDecorator record: _DecoratorRecord)
-}
-
-extension Container {
-    /// The behaviors of this container that adopt ``_ContributionHooks``, to notify outside the writer lock.
-    func contributionHooks() -> [any _ContributionHooks] {
-        behaviors(adopting: (any _ContributionHooks).self)
-    }
-}
-
 /// What a behavior adds to the error for a missing registration: sentences that name the fix, built on the
 /// failure path only. Core owns it; a module's scope adopts it to name the module that registers the key.
 protocol _MissingRegistrationHints: AnyObject {

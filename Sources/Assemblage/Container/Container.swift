@@ -42,12 +42,12 @@ public class Container: @unchecked Sendable {
     /// The scope registrations get when they do not choose one.
     public final let defaultObjectScope: ObjectScope
     /// A name for this container in diagnostics (`"main"`, a module's name, …).
-    public final var label: String { labelsExports ? labelText + " (exports)" : labelText }
-    /// ``label``, or for a module's exports the module's name, which ``label`` completes when asked (diagnostics):
-    /// assembling a module then makes no string.
-    final let labelText: String
-    /// Whether this container holds a module's exports (see ``labelText``).
-    final let labelsExports: Bool
+    public final let label: String
+    /// Whether this container is a module's scope (see Modules/ModuleExporter.swift): a lookup that starts in another
+    /// container and finds one of its registrations resolves it here, through the registration's export forwarder,
+    /// rather than in the container where the lookup started. Immutable, so that the fallback search reads it with
+    /// one plain load.
+    @usableFromInline final let isModuleScope: Bool
 
     /// Creates a container.
     ///
@@ -76,15 +76,15 @@ public class Container: @unchecked Sendable {
     /// `checkingObservers` false when the caller knows that no behavior is a ``ContainerObserver``.
     init(
         parent: Container?, defaultObjectScope: ObjectScope, behaviors: [any Behavior], label: String,
-        labelsExports: Bool = false, serialization: _Lock?, checkingObservers: Bool = true,
+        isModuleScope: Bool = false, serialization: _Lock?, checkingObservers: Bool = true,
         registeringClosure: (Container) -> Void
     ) {
         role = serialization.map { .synchronizedView($0) } ?? .container
         registry = _Registry(behaviors: behaviors, checkingObservers: checkingObservers)
         words = registry.words
         self.defaultObjectScope = defaultObjectScope
-        labelText = label
-        self.labelsExports = labelsExports
+        self.label = label
+        self.isModuleScope = isModuleScope
         // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
         if serialization != nil { setUsesSlowLookup(true) }
         if let parent { appendFallback(parent) }
@@ -100,8 +100,8 @@ public class Container: @unchecked Sendable {
         registry = owner.registry
         words = owner.words
         defaultObjectScope = owner.defaultObjectScope
-        labelText = label
-        labelsExports = false
+        self.label = label
+        isModuleScope = owner.isModuleScope
     }
 
     /// The current table (under the writer lock, or where no writer can run).
@@ -138,7 +138,9 @@ public class Container: @unchecked Sendable {
     }
 
     /// This container and every container lookup reaches from it, in lookup order (depth-first, in the order
-    /// fallbacks were added, each container once). Every walk of the fallback graph goes through it.
+    /// fallbacks were added, each container once; of a container reached through another, the fallbacks a lookup
+    /// from elsewhere searches, see ``_Fallbacks/searchedFromElsewhere``). Every walk of the fallback graph goes
+    /// through it.
     ///
     /// - Complexity: O(containers + fallback links), iterative at any depth.
     package final func lookupChain() -> [Container] {
@@ -155,7 +157,7 @@ public class Container: @unchecked Sendable {
             let next = top.containers[top.position]
             guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
             result.append(next)
-            let deeper = next.fallbacks
+            let deeper = next.writer.withLock { next.fallbackList?.containersSearchedFromElsewhere ?? [] }
             if !deeper.isEmpty { stack.append((deeper, 0)) }
         }
         return result

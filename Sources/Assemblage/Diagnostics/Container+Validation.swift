@@ -279,8 +279,11 @@ extension Container {
 
     /// Collection elements of one element type (by type identifier), in collection order.
     func collectionElements(ofTypeID type: ObjectIdentifier) -> [_CollectionElement] {
-        lookupChain().flatMap { container in
-            container.writer.withLock { container.records.collectionElements[type] ?? [] }
+        let home = registryOwner
+        return lookupChain().flatMap { container in
+            elementsSeen(
+                container.writer.withLock { container.records.collectionElements[type] ?? [] }, in: container,
+                from: home)
         }
     }
 }

@@ -168,4 +168,8 @@ final class _MemoEntry: _AnyEntry, _AsyncEntry, Sendable {
 
     /// Never copied: it is made around a copy.
     func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry { self }
+
+    @usableFromInline var owningContainer: Container? { nil }
+    /// Never in a table: the copy that forwards to it is.
+    func _exportForwarder(in scope: Container?) -> AnyObject { self }
 }

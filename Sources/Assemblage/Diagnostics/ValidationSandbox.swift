@@ -10,14 +10,9 @@ final class _Sandbox {
     /// What each registration resolved to, so that each is resolved once (see ValidationMemo.swift).
     let memo = _ValidationMemo()
     private var copies: [ObjectIdentifier: Container] = [:]
-    /// original shared fallback list → its mirror (the originals stay alive with the containers mirrored).
-    private var listCopies: [ObjectIdentifier: _Fallbacks] = [:]
     /// original entry → its copy.
     private var entryCopies: [ObjectIdentifier: any _AnyEntry] = [:]
     private var forwarders: [(original: any _AnyEntry, into: Container)] = []
-    /// Exported collection elements (forwarders into a module's elements), with their type and the copy they
-    /// belong to.
-    private var elementForwarders: [(original: _CollectionElement, type: ObjectIdentifier, into: Container)] = []
     /// Graph nodes: every copied entry, in order, with the label of its container.
     private var nodes: [(entry: any _AnyEntry, container: String, isElement: Bool)] = []
     /// node id → lifetime rank of its scope.
@@ -25,12 +20,13 @@ final class _Sandbox {
     /// node id → isolation of its factory.
     private(set) var isolation: [String: ServiceIsolation] = [:]
 
-    /// Mirrored containers whose fallbacks are still to be mirrored and appended (see ``mirror(_:)``).
-    private var unwired: [(copy: Container, own: [Container], tail: _Fallbacks?, indexed: Int)] = []
+    /// Mirrored containers whose fallbacks are still to be mirrored and appended (see ``mirror(_:)``): the
+    /// original's fallbacks, how many of them lookups from elsewhere search, and how many its index stands for.
+    private var unwired: [(copy: Container, fallbacks: [Container], searchedFromElsewhere: Int, indexed: Int)] = []
     private var wiring = false
-    /// The fallback indexes of the mirrors (a module assembler's root answers for its modules' exports through
-    /// one), each with the mirrored containers it stands for: filled by ``finish()``, once the exports are copied,
-    /// so that a lookup from the mirrored root probes one table, as the original's does, not every module's.
+    /// The fallback indexes of the mirrors (a module assembler's root answers for its modules' scopes through
+    /// one), each with the mirrored containers it stands for: filled by ``finish()``, once the registrations are
+    /// copied, so that a lookup from the mirrored root probes one table, as the original's does, not every module's.
     private var indexes: [(index: _FallbackIndex, containers: [Container])] = []
 
     /// The mirror of `original`, with its fallbacks mirrored, transitively.
@@ -42,15 +38,17 @@ final class _Sandbox {
         guard !wiring else { return copy }
         wiring = true
         defer { wiring = false }
-        while let (pending, own, tail, indexed) = unwired.popLast() {
-            let copies = own.map(copyWithoutFallbacks)
-            guard indexed > 0 else {
-                pending.appendFallbacks(copies, tail: mirror(tail))
-                continue
+        while let (pending, fallbacks, searchedFromElsewhere, indexed) = unwired.popLast() {
+            let copies = fallbacks.map(copyWithoutFallbacks)
+            let searched = Array(copies.prefix(searchedFromElsewhere))
+            if indexed > 0 {
+                let index = _FallbackIndex(expectedEntries: indexed)
+                indexes.append((index, Array(copies.prefix(indexed))))
+                pending.appendFallbacks(searched, index: index, indexedCount: indexed)
+            } else {
+                pending.appendFallbacks(searched)
             }
-            let index = _FallbackIndex(expectedExports: indexed)
-            indexes.append((index, Array(copies.prefix(indexed))))
-            pending.appendFallbacks(copies, index: index, indexedCount: indexed, tail: mirror(tail))
+            pending.appendFallbacks(Array(copies.dropFirst(searched.count)), ownLookupsOnly: true)
         }
         return copy
     }
@@ -64,7 +62,9 @@ final class _Sandbox {
     /// The mirror of `original`, made now if needed, its fallbacks left to ``mirror(_:)``'s loop.
     private func copyWithoutFallbacks(_ original: Container) -> Container {
         if let copy = copies[ObjectIdentifier(original)] { return copy }
-        let copy = Container(defaultObjectScope: original.defaultObjectScope, label: original.label)
+        let copy = Container(
+            parent: nil, defaultObjectScope: original.defaultObjectScope, behaviors: [], label: original.label,
+            isModuleScope: original.isModuleScope, serialization: nil, registeringClosure: { _ in })
         copy.recorder = recorder
         containers.append(copy)
         copies[ObjectIdentifier(original)] = copy
@@ -73,7 +73,10 @@ final class _Sandbox {
                 original.liveEntriesLocked(), original.records.collectionElements, original.records.decorators,
                 original.hooks.extensionStorage,
                 original.fallbackList.map {
-                    (own: $0.own, tail: $0.tail, indexed: $0.index == nil ? 0 : $0.indexedCount)
+                    (
+                        containers: $0.containers, searchedFromElsewhere: $0.searchedFromElsewhere,
+                        indexed: $0.index == nil ? 0 : $0.indexedCount
+                    )
                 }
             )
         }
@@ -86,17 +89,14 @@ final class _Sandbox {
             duplicate._adoptIntoSandbox(copy)  // its shared instances are disposed when validation ends
             let memoized = _MemoEntry(target: duplicate, memo: memo)
             entryCopies[ObjectIdentifier(entry)] = memoized
-            _ = copy.add(entry._sandboxCopy(forwardingTo: memoized))
+            let copied = entry._sandboxCopy(forwardingTo: memoized)
+            copied._adoptIntoSandbox(copy)  // owned by the mirror, which a lookup from another mirror resolves it in
+            _ = copy.add(copied)
             nodes.append((duplicate, original.label, false))
         }
         var copiedElements: [ObjectIdentifier: [_CollectionElement]] = [:]
         for (type, list) in elements {
-            copiedElements[type] = list.compactMap { element in
-                if element.entry.isForwarding {
-                    // A module's exported element: copied in `finish()`, once its module is mirrored.
-                    elementForwarders.append((element, type, copy))
-                    return nil
-                }
+            copiedElements[type] = list.map { element in
                 let duplicate = element.entry._sandboxCopy(forwardingTo: nil)
                 duplicate._adoptIntoSandbox(copy)
                 entryCopies[ObjectIdentifier(element.entry)] = duplicate
@@ -109,47 +109,18 @@ final class _Sandbox {
             copy.records.decorators = decorators
             copy.hooks.extensionStorage = extensions
         }
-        if let fallbacks { unwired.append((copy, fallbacks.own, fallbacks.tail, fallbacks.indexed)) }
+        if let fallbacks {
+            unwired.append((copy, fallbacks.containers, fallbacks.searchedFromElsewhere, fallbacks.indexed))
+        }
         return copy
-    }
-
-    /// The mirror of a shared fallback list (a module's), made once however many lists end with it; a loop
-    /// over the chain of tails, so a chain of modules does not deepen the stack.
-    private func mirror(_ list: _Fallbacks?) -> _Fallbacks? {
-        var pending: [_Fallbacks] = []
-        var cursor = list
-        while let current = cursor, listCopies[ObjectIdentifier(current)] == nil {
-            pending.append(current)
-            cursor = current.tail
-        }
-        var tail = cursor.flatMap { listCopies[ObjectIdentifier($0)] }
-        for original in pending.reversed() {
-            let copy = _Fallbacks(original.own.map(copyWithoutFallbacks), tail: tail)
-            listCopies[ObjectIdentifier(original)] = copy
-            tail = copy
-        }
-        return tail
     }
 
     /// Copies the forwarders, now that every entry they may forward to has a copy.
     ///
-    /// A module's exports forward through a `_ModuleExportEntry` into the module's own container, which lookup does
-    /// not reach by fallbacks: that container is mirrored too, and the copy keeps resolving in the mirror.
+    /// A forwarder into a module's scope (an abstract registration's) forwards through a `_ModuleExportEntry` into
+    /// that container: it is mirrored too, and the copy keeps resolving in the mirror.
     func finish() {
-        while !forwarders.isEmpty || !elementForwarders.isEmpty {
-            let pendingElements = elementForwarders
-            elementForwarders = []
-            for (element, type, container) in pendingElements {
-                guard let scoped = element.entry.forwardTarget as? _ModuleExportEntry else { continue }
-                let scope = mirror(scoped.scope)
-                guard let target = entryCopies[ObjectIdentifier(scoped.target)] else { continue }
-                let copied = element.entry._sandboxCopy(
-                    forwardingTo: _ModuleExportEntry(target: target, scope: scope, position: scoped.position))
-                container.writer.withLock {
-                    container.records.collectionElements[type, default: []]
-                        .append(_CollectionElement(entry: copied, name: element.name, priority: element.priority))
-                }
-            }
+        while !forwarders.isEmpty {
             let pending = forwarders
             forwarders = []
             for (original, container) in pending {
@@ -158,17 +129,20 @@ final class _Sandbox {
                 if let scoped = target as? _ModuleExportEntry {
                     let scope = mirror(scoped.scope)
                     copiedTarget = entryCopies[ObjectIdentifier(scoped.target)].map {
-                        _ModuleExportEntry(target: $0, scope: scope, position: scoped.position)
+                        _ModuleExportEntry(target: $0, scope: scope)
                     }
                 } else {
                     copiedTarget = entryCopies[ObjectIdentifier(target)]
                 }
                 // A target outside every mirrored container is left out of the sandbox.
                 guard let copiedTarget else { continue }
-                _ = container.add(original._sandboxCopy(forwardingTo: copiedTarget))
+                let copied = original._sandboxCopy(forwardingTo: copiedTarget)
+                copied._adoptIntoSandbox(container)
+                _ = container.add(copied)
             }
         }
         for (index, containers) in indexes {
+            for (position, container) in containers.enumerated() { index.add(container, position: position) }
             for (position, container) in containers.enumerated() {
                 for entry in container.currentEntries { index.offer(entry, key: entry.key, position: position) }
             }
@@ -227,10 +201,18 @@ final class _Sandbox {
         }
         var edges: [DependencyGraph.Edge] = []
         var seen = Set<DependencyGraph.Edge>()
-        // Every registration a lookup can have found (the mirrors hold them), by identity.
+        // Every registration a lookup can have found (the mirrors hold them, and a module's registrations and
+        // collection elements, found from elsewhere, are found as their export forwarders), by identity.
         var entries: [UInt: any _AnyEntry] = [:]
         for container in containers {
-            for entry in container.currentEntries { entries[UInt(bitPattern: ObjectIdentifier(entry))] = entry }
+            var found = container.currentEntries
+            if container.isModuleScope {
+                let elements = container.writer.withLock {
+                    container.records.collectionElements.values.flatMap { $0.map(\.entry) }
+                }
+                found += (found + elements).compactMap { $0._exportForwarder(in: container) as? any _AnyEntry }
+            }
+            for entry in found { entries[UInt(bitPattern: ObjectIdentifier(entry))] = entry }
         }
         for edge in recorder.edges {
             guard let from = edge.from.flatMap({ ids[$0] }), let to = ids[edge.to] ?? forwardedID(entries[edge.to], ids)

@@ -49,7 +49,7 @@ public final class Scope: Container, @unchecked Sendable {
     }
 
     /// A view of `container` that resolves in the scope of `storage`, which was made from another container: how a
-    /// request scope's resolution runs in a module's container it reached through the module's exports (see
+    /// request scope's resolution runs in a module's container it reached through a module registration's forwarder (see
     /// ``_ModuleExportEntry``). Its scoped instances are the request's, disposed when the request's scope ends.
     init(storage: _ScopeStorage, over container: Container, label: String) {
         let owner = container.registryOwner

@@ -111,7 +111,7 @@ extension Container {
     }
 
     /// Registers a forwarding entry into the providing module's scope, told to the container's behaviors like any
-    /// registration (so a module exports it to its dependents).
+    /// registration (so that the assembler's index offers it too).
     private static func forwarder<Service>(_: Service.Type)
         -> @Sendable (Container, any _AnyEntry, Container) -> Void
     {

@@ -4,11 +4,12 @@
 // provider.
 
 extension ModuleAssembler {
-    /// A container that registers a key itself, and the exports its dependents reach it through (nil for the root).
+    /// A container that registers a key itself, and whether it is a module's scope (else an assembler's root, whose
+    /// registrations no module sees).
     private struct Provider {
         let entry: any _AnyEntry
         let scope: Container
-        let exports: Container?
+        let isModule: Bool
     }
 
     /// Matches every abstract registration of `records` and `root` with a provider, and registers forwarders where
@@ -52,18 +53,18 @@ extension ModuleAssembler {
         }
         guard !declaring.isEmpty else { return [] }
 
-        var candidates: [(scope: Container, exports: Container?)] = [(root, nil)]
-        candidates += records.map { ($0.container, $0.exports) }
+        var candidates: [(scope: Container, isModule: Bool)] = [(root, false)]
+        candidates += records.map { ($0.container, true) }
         var ancestor = parent
         while let assembler = ancestor {
-            candidates.append((assembler.root, nil))
-            candidates += assembler.records.map { ($0.container, $0.exports) }
+            candidates.append((assembler.root, false))
+            candidates += assembler.records.map { ($0.container, true) }
             ancestor = assembler.parent
         }
         func provider(of key: ServiceKey) -> Provider? {
             for candidate in candidates {
                 if let entry = candidate.scope.ownEntry(for: key) {
-                    return Provider(entry: entry, scope: candidate.scope, exports: candidate.exports)
+                    return Provider(entry: entry, scope: candidate.scope, isModule: candidate.isModule)
                 }
             }
             return nil
@@ -75,7 +76,7 @@ extension ModuleAssembler {
             for declaration in declarations {
                 if container.registersOwn(declaration.key) { continue }
                 if let found = provider(of: declaration.key) {
-                    let visible = found.exports.map { container.reaches($0) } ?? false
+                    let visible = found.isModule && container.reaches(found.scope)
                     if !visible { actions.append { declaration.forward(container, found.entry, found.scope) } }
                 } else if placeholders {
                     actions.append { declaration.placeholder(container, module) }

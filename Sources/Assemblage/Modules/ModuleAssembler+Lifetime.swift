@@ -3,7 +3,7 @@
 extension ModuleAssembler {
     /// The container that stands for the whole graph: ``resolver`` as a ``Container``.
     ///
-    /// Its resolves search every module's exports, as ``resolver``'s do; its request scopes are
+    /// Its resolves search every module's scope, as ``resolver``'s do; its request scopes are
     /// ``makeScope(label:)``'s; shutting it down shuts the modules down (see ``shutdown()``). Pass it where an
     /// integration takes a container — a request-scope middleware, a service group's container service:
     ///

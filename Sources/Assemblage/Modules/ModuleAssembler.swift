@@ -55,7 +55,7 @@ public final class ModuleAssembler: Sendable {
     /// Every module type asked for in this graph (passed in, declared or replaced) → the module standing for it.
     let index: [_IdentityKey: _ModuleRecord]
     let graph: _ModuleGraphContext
-    /// Falls back to every module's exports, in assembly order, then to the parent's root. Declared after the
+    /// Falls back to every module's scope, in assembly order, then to the parent's root. Declared after the
     /// records and the graph, so that it lets go of the modules last, dependents first (see `_ModuleExporter`).
     let root: Container
     let planWarnings: [ModuleAssemblyError.Problem]
@@ -123,7 +123,7 @@ public final class ModuleAssembler: Sendable {
 
         let graph = _ModuleGraphContext(tree: plan.tree)
         let assemblerParent = _AssemblerParent(root: parent?.root, isRecorded: true)
-        let exportIndex = _FallbackIndex(expectedExports: plan.nodes.count)
+        let exportIndex = _FallbackIndex(expectedEntries: plan.nodes.count)
         // Node → its record: the parent's modules now, this assembler's as they are made.
         var byNode = [_ModuleRecord?](repeating: nil, count: plan.nodes.count)
         for position in plan.nodes.indices {
@@ -133,33 +133,21 @@ public final class ModuleAssembler: Sendable {
         records.reserveCapacity(plan.order.count)
         var instances: [any ModuleAssembly] = []
         instances.reserveCapacity(plan.order.count)
-        // The modules some module here depends on other than last: their exports fall back to their dependencies'
-        // (see `wire`).
-        var searchedInside = [Bool](repeating: false, count: plan.nodes.count)
-        for position in plan.order {
-            for dependency in plan.nodes[position].dependencies.dropLast() { searchedInside[dependency] = true }
-        }
         for position in plan.order {
             guard case .instance(let instance) = plan.nodes[position].source else { continue }
             let name = plan.nodes[position].name
-            let exports = Container(
-                parent: nil, defaultObjectScope: .graph, behaviors: [], label: name, labelsExports: true,
-                serialization: nil, registeringClosure: { _ in })
             let scope = _ModuleExporter(
-                module: name, exports: exports, graph: graph,
-                index: (exportIndex, records.count), assemblerParent: assemblerParent)
+                module: name, graph: graph, index: (exportIndex, records.count), assemblerParent: assemblerParent)
             let container = Container(
-                parent: nil, defaultObjectScope: .graph, behaviors: [scope], label: name, serialization: nil,
-                checkingObservers: false, registeringClosure: { _ in })
+                parent: nil, defaultObjectScope: .graph, behaviors: [scope], label: name, isModuleScope: true,
+                serialization: nil, checkingObservers: false, registeringClosure: { _ in })
+            exportIndex.add(container, position: records.count)
             let dependencies = plan.nodes[position].dependencies.compactMap { byNode[$0] }
-            Self.wire(container, to: dependencies)
-            let lookupList = container.fallbackListForSharing()
-            let exportsFallBack = searchedInside[position] && lookupList != nil
-            if exportsFallBack { exports.appendFallbacks([], tail: lookupList) }
-            if seesParent, let parent { container.appendFallbacks([parent.root]) }
+            container.appendFallbacks(dependencies.map(\.container))
+            if seesParent, let parent { container.appendFallbacks([parent.root], ownLookupsOnly: true) }
             let record = _ModuleRecord(
-                type: plan.nodes[position].type, name: name, container: container, exports: exports,
-                lookupList: lookupList, exportsFallBack: exportsFallBack, dependencies: dependencies, scope: scope)
+                type: plan.nodes[position].type, name: name, container: container, dependencies: dependencies,
+                scope: scope)
             byNode[position] = record
             records.append(record)
             instances.append(instance)
@@ -187,12 +175,12 @@ public final class ModuleAssembler: Sendable {
         let root = Container(
             behaviors: [
                 _ModuleExporter(
-                    module: nil, exports: nil, graph: graph, exportsDependentsFirst: records.reversed().map(\.exports),
-                    scopesDependentsFirst: records.reversed().map(\.container), assemblerParent: assemblerParent)
+                    module: nil, graph: graph, scopesDependentsFirst: records.reversed().map(\.container),
+                    assemblerParent: assemblerParent)
             ],
             label: "ModuleAssembler")
         root.appendFallbacks(
-            records.map(\.exports) + (parent.map { [$0.root] } ?? []), index: exportIndex,
+            records.map(\.container) + (parent.map { [$0.root] } ?? []), index: exportIndex,
             indexedCount: records.count)
 
         for (module, record) in zip(instances, records) { module.assemble(container: record.container) }
@@ -232,7 +220,7 @@ public final class ModuleAssembler: Sendable {
     init(failed failure: ModuleAssemblyError, overrideBehavior: OverrideBehavior, parent: ModuleAssembler?) {
         let graph = _ModuleGraphContext(tree: ModuleTree(inputs: [], pulledIn: [], standIns: [:]))
         root = Container(
-            behaviors: [_ModuleExporter(module: nil, exports: nil, graph: graph)],
+            behaviors: [_ModuleExporter(module: nil, graph: graph)],
             label: "ModuleAssembler (not assembled: \(failure.summary))")
         if let parent { root.appendFallbacks([parent.root]) }
         records = []
@@ -242,32 +230,6 @@ public final class ModuleAssembler: Sendable {
         self.parent = parent
         self.overrideBehavior = overrideBehavior
         self.failure = failure
-    }
-
-    /// Makes `container` fall back to the exports of `dependencies`, transitively, depth-first in declared order.
-    ///
-    /// The scope lists each dependency's exports, in order. The exports of a module that some module depends on
-    /// other than last fall back to that module's own list (the assembler sets it after wiring the module), so a
-    /// lookup that reaches them goes on into that module's dependencies; the last dependency's list, when its
-    /// exports do not, ends the scope's list, shared. Either way the scope searches its whole closure in the order
-    /// of a depth-first walk, while each module lists only its own dependencies. A container reached again
-    /// through another path (a diamond) answers as it did the first time: lookup takes the first match.
-    ///
-    /// A chain of modules (each the last dependency of the next) is a chain of shared lists, as it always was, so
-    /// that nothing walks it, or tears it down, recursively. A module of a parent assembler whose exports do not
-    /// fall back is listed with its list's containers, copied.
-    ///
-    /// - Complexity: O(dependencies), plus the size of the lists copied for a parent's modules.
-    static func wire(_ container: Container, to dependencies: [_ModuleRecord]) {
-        guard let last = dependencies.last else { return }
-        var list: [Container] = []
-        list.reserveCapacity(dependencies.count)
-        for dependency in dependencies.dropLast() {
-            list.append(dependency.exports)
-            if !dependency.exportsFallBack, let closure = dependency.lookupList { list += closure.containers }
-        }
-        list.append(last.exports)
-        container.appendFallbacks(list, tail: last.exportsFallBack ? nil : last.lookupList)
     }
 
     /// Resolves from every module of the graph (and then from the parent's modules).

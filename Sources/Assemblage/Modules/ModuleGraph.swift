@@ -16,34 +16,24 @@ struct _ModuleType: @unchecked Sendable, Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-/// One assembled module: its type, its scope and its exports.
+/// One assembled module: its type, its scope and its dependencies.
 final class _ModuleRecord: Sendable {
     let type: _ModuleType
     /// `type.name`, spelled once.
     let name: String
     /// Where the module registers, and what ``ModuleAssembler/resolver(for:)`` returns.
     let container: Container
-    /// Forwarding entries for `container`'s registrations, resolved in `container` (see ModuleExporter.swift).
-    let exports: Container
-    /// What `container` falls back to: its dependencies' exports, transitively, depth-first (see
-    /// `ModuleAssembler.wire`). Shared by the lists of its dependents, and by `exports` when `exportsFallBack`.
-    let lookupList: _Fallbacks?
-    /// Whether `exports` falls back to `lookupList`: a lookup that reaches it searches the module's closure.
-    let exportsFallBack: Bool
     /// The modules it depends on, in declared order (after replacements).
     let dependencies: [_ModuleRecord]
     let scope: _ModuleExporter
 
     init(
-        type: _ModuleType, name: String, container: Container, exports: Container, lookupList: _Fallbacks?,
-        exportsFallBack: Bool, dependencies: [_ModuleRecord], scope: _ModuleExporter
+        type: _ModuleType, name: String, container: Container, dependencies: [_ModuleRecord],
+        scope: _ModuleExporter
     ) {
         self.type = type
         self.name = name
         self.container = container
-        self.exports = exports
-        self.lookupList = lookupList
-        self.exportsFallBack = exportsFallBack
         self.dependencies = dependencies
         self.scope = scope
     }

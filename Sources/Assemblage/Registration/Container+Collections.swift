@@ -54,9 +54,6 @@ extension Container {
             records.collectionElements[ObjectIdentifier(Service.self), default: []]
                 .append(_CollectionElement(entry: entry, name: name, priority: priority))
         }
-        for hooks in contributionHooks() {
-            hooks.container(self, didRegisterElement: entry, name: name, priority: priority)
-        }
         return entry
     }
 
@@ -66,19 +63,35 @@ extension Container {
     }
 
     /// The elements of `Service`'s collection visible from this container, in order, each with the container
-    /// whose records hold it (for a module's element, the module's exports).
+    /// whose records hold it. Another module's element is given as its export forwarder, which resolves it in its
+    /// module, as a lookup from here resolves that module's registrations (see Modules/ModuleExporter.swift).
     func sourcedCollection<Service>(of _: Service.Type) -> [(element: _CollectionElement, source: ObjectIdentifier)] {
         var gathered: [(element: _CollectionElement, source: ObjectIdentifier)] = []
+        let home = registryOwner
         for container in lookupChain() {
             let elements = container.writer.withLock {
                 container.records.collectionElements[ObjectIdentifier(Service.self)] ?? []
             }
-            gathered += elements.map { ($0, ObjectIdentifier(container)) }
+            gathered += elementsSeen(elements, in: container, from: home).map { ($0, ObjectIdentifier(container)) }
         }
         // A stable sort: equal priorities keep lookup and registration order.
         return gathered.enumerated()
             .sorted { ($0.element.element.priority, -$0.offset) > ($1.element.element.priority, -$1.offset) }
             .map(\.element)
+    }
+
+    /// `elements`, the collection elements of `container`, as a lookup from `home` (a registry's owner) resolves
+    /// them: themselves, or when `container` is another module's scope, their export forwarders.
+    func elementsSeen(
+        _ elements: [_CollectionElement], in container: Container, from home: Container
+    ) -> [_CollectionElement] {
+        guard container.isModuleScope, container !== home else { return elements }
+        return elements.map { element in
+            guard let forwarder = element.entry._exportForwarder(in: container) as? any _AnyEntry else {
+                return element
+            }
+            return _CollectionElement(entry: forwarder, name: element.name, priority: element.priority)
+        }
     }
 
     func resolveCollectionElements<Service>(_: Service.Type) throws -> [Service] {

@@ -70,7 +70,6 @@ extension Container {
         _DecoratedTypes.insert(Service.self)
         writer.withLock { records.decorators[ObjectIdentifier(Service.self), default: []].append(record) }
         _Shim.markDecorators()
-        for hooks in contributionHooks() { hooks.container(self, didAddDecorator: record) }
     }
 
     /// The decorators for instances of `type` named `name`, in the order they apply.

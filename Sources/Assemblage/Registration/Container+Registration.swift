@@ -138,7 +138,7 @@ extension Container {
     }
 
     /// Gives an empty registry a table with room for `count` registrations, so that filling it does not grow the
-    /// table step by step (a module assembler's fallback index, sized for its modules' exports).
+    /// table step by step (a module assembler's fallback index, sized for its modules' registrations).
     func reserveTable(for count: Int) {
         var capacity = _RegistrationTable.initialCapacity
         while capacity / 2 < count { capacity *= 2 }
@@ -226,7 +226,9 @@ extension Container {
 
     func resetObjectScope(_ scope: ObjectScope, where matches: (ServiceKey) -> Bool) {
         guard scope.kind != .singleton else { return }
-        for container in lookupChain() {
+        // Another module's instances are its own: a module assembler resets them (`reset(_:)`), not its dependents.
+        let home = registryOwner
+        for container in lookupChain() where !container.isModuleScope || container === home {
             let live = container.writer.withLock {
                 container.liveEntriesLocked() + container.records.collectionElements.values.flatMap { $0.map(\.entry) }
             }
@@ -319,25 +321,22 @@ extension Container {
 
     func appendFallback(_ fallback: Container) { appendFallbacks([fallback]) }
 
-    /// Appends several fallbacks in one publication (a module's closure, a module assembler's root), so that
+    /// Appends several fallbacks in one publication (a module's dependencies, a module assembler's root), so that
     /// wiring n fallbacks copies the list once instead of n times.
     ///
     /// With `index`, the first `indexedCount` of `added` (which must be the first fallbacks) are searched
-    /// through it (see ``_FallbackIndex``).
-    ///
-    /// With `tail`, the list ends with that list, shared rather than copied (a module's scope ends with its last
-    /// dependency's list); this container must have no fallbacks yet.
+    /// through it (see ``_FallbackIndex``). With `ownLookupsOnly`, lookups that reach this container from another
+    /// one do not search `added` (see ``_Fallbacks/searchedFromElsewhere``).
     func appendFallbacks(
-        _ added: [Container], index: _FallbackIndex? = nil, indexedCount: Int = 0,
-        tail: _Fallbacks? = nil
+        _ added: [Container], index: _FallbackIndex? = nil, indexedCount: Int = 0, ownLookupsOnly: Bool = false
     ) {
-        guard !added.isEmpty || tail != nil else { return }
+        guard !added.isEmpty else { return }
         let replaced: _Fallbacks? = writer.withLock {
             let previous = fallbackList
             precondition(index == nil || previous == nil, "a fallback index covers the first fallbacks only")
-            precondition(tail == nil || previous == nil, "a shared tail ends a new list only")
             let list =
-                previous?.appending(added) ?? _Fallbacks(added, index: index, indexedCount: indexedCount, tail: tail)
+                previous?.appending(added, ownLookupsOnly: ownLookupsOnly)
+                ?? _Fallbacks(added, index: index, indexedCount: indexedCount, ownLookupsOnly: ownLookupsOnly)
             fallbackList = list
             words.storeUnowned(1, list)
             previous?.disownContainers()
@@ -358,15 +357,6 @@ extension Container {
         }
         // Unpublished above; released once no read section can still be using them.
         _Reclaimer.retire(dropped)
-    }
-
-    /// The current fallback list, marked as shared so that it keeps its containers when a later change
-    /// replaces it: another container's list is about to end with it (a module's scope, see `tail` above).
-    func fallbackListForSharing() -> _Fallbacks? {
-        writer.withLock {
-            fallbackList?.isSharedAsTail = true
-            return fallbackList
-        }
     }
 
     /// Whether lookup from this container can reach `target`.

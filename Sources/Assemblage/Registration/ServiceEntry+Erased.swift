@@ -21,6 +21,12 @@ protocol _AnyEntry: AnyObject, Sendable {
     /// Makes `container` (a validation sandbox's mirror) the owner of this sandbox copy, so that the instances it
     /// makes are disposed when the sandbox shuts down.
     func _adoptIntoSandbox(_ container: Container)
+    /// What a lookup that started in another container resolves instead of this registration of a module's scope:
+    /// a forwarder that resolves it in `scope` (or, when nil, in the container that owns it), made once and kept
+    /// (see ``ServiceEntry/_exportForwarder(in:)``). An entry that is never in a module's table returns itself.
+    func _exportForwarder(in scope: Container?) -> AnyObject
+    /// The container that owns the registration, while it exists (nil for a forwarder no container owns).
+    var owningContainer: Container? { get }
 }
 
 extension ServiceEntry: _AnyEntry {
@@ -87,6 +93,8 @@ extension ServiceEntry: _AnyEntry {
     var erased: any _AnyEntry { self }
 
     @usableFromInline func _adoptIntoSandbox(_ container: Container) { self.container = container }
+
+    @usableFromInline var owningContainer: Container? { container }
 
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
         if let target { return ServiceEntry(key: key, forwardingTo: target, site: site) }

@@ -4,22 +4,35 @@
 // path outside a scope is unchanged).
 
 /// A registration resolved in a fixed container (its module's scope), whichever container found it.
+///
+/// A module's registration found by a lookup from another container is reached through one: its export forwarder
+/// (``ServiceEntry/_exportForwarder(in:)``), which the registration keeps, and which refers back to the registration
+/// and its module's scope unowned (both outlive it: the registration owns it, and the scope owns the registration).
+/// Made by other means (an abstract registration's forwarder, a validation sandbox's copy), it holds both.
 @usableFromInline
 final class _ModuleExportEntry: _AnyEntry, @unchecked Sendable {  // @unchecked: immutable.
-    let target: any _AnyEntry
-    let scope: Container
-    /// `target` and `scope`, unretained (this object holds them), for the typed forwarding path.
+    unowned let target: any _AnyEntry
+    unowned let scope: Container
+    /// `target` and `scope`, when this entry keeps them (see the type's description).
+    private let held: (target: any _AnyEntry, scope: Container)?
+    /// `target` and `scope`, unretained, for the typed forwarding path.
     @usableFromInline let unownedTarget: _Unowned<AnyObject>
     @usableFromInline let unownedScope: _Unowned<Container>
 
-    /// The module's position in its assembler's order, which decides between two modules exporting one key in the
-    /// assembler's fallback index (see ``_FallbackIndex``); 0 outside an assembler.
-    let position: Int
-
-    init(target: any _AnyEntry, scope: Container, position: Int = 0) {
+    /// A forwarder that keeps `target` and `scope`.
+    init(target: any _AnyEntry, scope: Container) {
         self.target = target
         self.scope = scope
-        self.position = position
+        held = (target, scope)
+        unownedTarget = _Unowned(target as AnyObject)
+        unownedScope = _Unowned(scope)
+    }
+
+    /// The forwarder `target` keeps for lookups from other containers (see the type's description).
+    init(exporting target: any _AnyEntry, from scope: Container) {
+        self.target = target
+        self.scope = scope
+        held = nil
         unownedTarget = _Unowned(target as AnyObject)
         unownedScope = _Unowned(scope)
     }
@@ -59,8 +72,11 @@ final class _ModuleExportEntry: _AnyEntry, @unchecked Sendable {  // @unchecked:
 
     /// Never in a table itself; validation re-creates it around the copies (see `_Sandbox`).
     @usableFromInline func _adoptIntoSandbox(_ container: Container) {}
+    @usableFromInline var owningContainer: Container? { nil }
+    /// Never in a module's table.
+    @usableFromInline func _exportForwarder(in scope: Container?) -> AnyObject { self }
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
-        _ModuleExportEntry(target: target ?? self.target, scope: scope, position: position)
+        _ModuleExportEntry(target: target ?? self.target, scope: scope)
     }
 }
 

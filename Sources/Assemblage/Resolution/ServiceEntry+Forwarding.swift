@@ -14,4 +14,18 @@ extension ServiceEntry {
     }
 
     // `_resolveScoped0…3`, which call it, are generated: ServiceEntry+Arities.swift.
+
+    /// The forwarder that resolves this registration of a module in `scope` (its module's scope; nil: the container
+    /// that owns the registration), for lookups that find it from another container: a dependent module's scope,
+    /// the module assembler's resolver, a request scope of either. Made the first time one does, kept in the
+    /// entry's ``_EntryWord/exportForwarder`` word, so that a module pays for the forwarders of the registrations
+    /// other modules resolve, not for one per registration. Without a scope (an entry no container owns), the entry
+    /// itself.
+    @usableFromInline func _exportForwarder(in scope: Container?) -> AnyObject {
+        if let made = words.object(.exportForwarder, as: AnyObject.self) { return made }
+        guard let scope = scope ?? container else { return self }
+        let export = _ModuleExportEntry(exporting: self, from: scope)
+        return words.publishOnce(
+            .exportForwarder, ServiceEntry(key: key, forwardingTo: export, site: site, typedExport: export))
+    }
 }

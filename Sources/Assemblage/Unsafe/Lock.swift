@@ -53,7 +53,7 @@ final class _Lock: @unchecked Sendable {  // @unchecked: all access to `mutex` g
 
 /// A non-recursive lock in one word of an `_AtomicWords` block that its owner already allocates: the C shim's word
 /// lock (a futex on Linux, `os_unfair_lock` on Apple platforms). A registry's writer lock is one: every container,
-/// module and exports container has a registry, and a `_Lock` would cost each two more allocations.
+/// module's scope and validation mirror has a registry, and a `_Lock` would cost each two more allocations.
 @usableFromInline
 struct _WordLock: @unchecked Sendable {  // @unchecked: the word is only touched through the shim's atomics.
     private let word: UnsafeMutableRawPointer

@@ -40,7 +40,7 @@ final class _RegistrationTable: @unchecked Sendable {
     private var ownsEntries = true
 
     /// The capacity of a new registry's table: room for two registrations before it grows. Most containers a
-    /// program makes (modules, their exports, scopes' mirrors in validation) hold a few registrations.
+    /// program makes (modules, scopes' mirrors in validation) hold a few registrations.
     static var initialCapacity: Int { 4 }
 
     init(capacity: Int) {

@@ -55,7 +55,7 @@ enum _FactoryKind: Int8, Sendable {
 /// object, or nil.
 ///
 /// Two words every registration uses sit in the entry's own block of three; the others, which most registrations
-/// never set, sit in a second block of six that the third word points to, made the first time one of them is set
+/// never set, sit in a second block of seven that the third word points to, made the first time one of them is set
 /// (a registration's words cost 24 bytes, not 56). Reading a word of the second block when there is none is one
 /// load, as reading an empty word of the first is.
 @usableFromInline
@@ -80,6 +80,9 @@ enum _EntryWord: Int, CaseIterable {
     case disposalCache = 7
     /// The instances of a weak, custom or multiton registration, a `_StoredInstances<Service>`.
     case storedInstances = 8
+    /// The forwarder a lookup from another container finds instead of a module's registration (see
+    /// ``ServiceEntry/_exportForwarder(in:)``), made the first time one does.
+    case exportForwarder = 9
 
     /// The words of an entry's own block: the two above and the second block's address.
     static var blockCount: Int { 3 }
@@ -92,7 +95,7 @@ enum _EntryWord: Int, CaseIterable {
     /// Where the first block keeps the second block's address.
     @inlinable static var extrasIndex: Int { 2 }
     /// The words of the second block.
-    static var extrasCount: Int { 6 }
+    static var extrasCount: Int { 7 }
 
     /// Whether the word is in the entry's own block (else it is in the second).
     @inlinable var isInline: Bool { rawValue < Self.extrasIndex }
@@ -168,6 +171,28 @@ extension _AtomicWords {
     @inlinable @inline(__always)
     func address(of word: _EntryWord) -> UnsafeMutableRawPointer {
         base + word.index &* MemoryLayout<UnsafeRawPointer>.stride
+    }
+
+    /// Publishes `object` in the entry word (which then keeps it) unless the word holds an object already; returns
+    /// the object the word holds afterwards. Two threads publishing at once both get the first one published.
+    func publishOnce(_ word: _EntryWord, _ object: AnyObject) -> AnyObject {
+        let block = blockMade(for: word)
+        let opaque = Unmanaged.passRetained(object).toOpaque()
+        if block.compareExchange(word.index, expected: nil, desired: opaque) { return object }
+        Unmanaged<AnyObject>.fromOpaque(opaque).release()
+        return block.object(word.index, as: AnyObject.self) ?? object
+    }
+
+    /// The entry word of the registration at `entry` (a `ServiceEntry` of any service type, whose words sit at the
+    /// same offset whatever the type, see `_EntryLayout`), read without a reference: for the fallback search, which
+    /// has the entry's address only.
+    @inline(__always)
+    static func load(_ word: _EntryWord, ofEntryAt entry: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        let words = _AtomicWords(
+            borrowing: Unmanaged<AnyObject>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+                _getUnsafePointerToStoredProperties($0)
+            } + _EntryWord.ownBlockOffset)
+        return words.block(of: word)?.loadAcquire(word.index)
     }
 
     /// Releases and clears every entry word, and frees the second block.

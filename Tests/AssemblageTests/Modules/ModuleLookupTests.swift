@@ -1,9 +1,9 @@
 import Assemblage
 import Testing
 
-// The assembler's root answers from an index of every module's exports instead of searching each module
-// in turn; module exports forward with their types known. These tests pin that both give the answers the
-// plain search gave.
+// The assembler's root answers from an index of every module's registrations instead of searching each module
+// in turn; what it finds resolves in its module through a forwarder that knows its type. These tests pin that both
+// give the answers the plain search gave.
 
 private struct LookupBaseModule: ModuleAssembly, AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
@@ -49,7 +49,7 @@ private struct LookupTopModule: ModuleAssembly, AutoInitModuleAssembly {
         // The later module registered "top" during assembly; the earlier one registers it now: the earlier wins.
         base.register(String.self, name: "top") { _ in "base, after assembly" }
         #expect(try assembler.resolver.require(String.self, name: "top") == "base, after assembly")
-        // The later module registers a key the earlier one exports: the earlier one's stays.
+        // The later module registers a key the earlier one registers: the earlier one's stays.
         top.register(String.self, name: "one") { (_: Resolver, _: Int) in "top's one" }
         #expect(try assembler.resolver.require(String.self, name: "one", argument: 2) == "base 2")
         // A new key from either module reaches the root.

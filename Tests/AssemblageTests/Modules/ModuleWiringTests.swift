@@ -1,9 +1,9 @@
 import Assemblage
 import Testing
 
-// How module scopes reach their dependencies: each scope lists its own dependencies' exports, and the exports of
-// a module depended on other than last lead on into that module's dependencies. These tests pin what each scope
-// sees, whatever position a dependency is declared at, and that deep graphs of either kind assemble and go away.
+// How module scopes reach their dependencies: each scope lists its own dependencies' scopes, and a lookup goes on
+// into theirs. These tests pin what each scope sees, whatever position a dependency is declared at, and that deep
+// graphs of either kind assemble and go away.
 
 private struct WiringLeafC: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [] }
@@ -29,7 +29,7 @@ private struct WiringB: AutoInitModuleAssembly {
     func assemble(container: Container) { container.register(String.self, name: "b") { _ in "b" } }
 }
 
-/// Depends on A first (so A's exports lead on to C and D) and B last.
+/// Depends on A first (so A's scope leads on to C and D) and B last.
 private struct WiringTop: AutoInitModuleAssembly {
     static var dependencies: [any ModuleAssembly.Type] { [WiringA.self, WiringB.self] }
     func assemble(container: Container) {}
@@ -69,7 +69,7 @@ private struct WiringChildOfParent: AutoInitModuleAssembly {
 
     @Test func aLongLadderOfFirstDependenciesAssemblesResolvesAndGoesAway() throws {
         // Module i depends on module i + 1 first and on a shared leaf last: every module but the last is searched
-        // through another module's exports, ten thousand deep.
+        // through another module's scope, ten thousand deep.
         weak var weakScope: Container?
         do {
             let assembler = try ModuleAssembler([ladderModuleType(90_000)._makeIfAutoInit()!])
