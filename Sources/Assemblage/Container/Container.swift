@@ -42,7 +42,10 @@ public class Container: @unchecked Sendable {
     /// The scope registrations get when they do not choose one.
     public final let defaultObjectScope: ObjectScope
     /// A name for this container in diagnostics (`"main"`, a module's name, …).
-    public final let label: String
+    public final var label: String { labelStorage.text }
+    /// ``label``, or for a module's scope the module's type, whose name ``label`` spells when asked (diagnostics):
+    /// assembling a module then makes no string.
+    final let labelStorage: _ContainerLabel
     /// Whether this container is a module's scope (see Modules/ModuleExporter.swift): a lookup that starts in another
     /// container and finds one of its registrations resolves it here, through the registration's export forwarder,
     /// rather than in the container where the lookup started. Immutable, so that the fallback search reads it with
@@ -68,14 +71,14 @@ public class Container: @unchecked Sendable {
         registeringClosure: (Container) -> Void = { _ in }
     ) {
         self.init(
-            parent: parent, defaultObjectScope: defaultObjectScope, behaviors: behaviors, label: label,
+            parent: parent, defaultObjectScope: defaultObjectScope, behaviors: behaviors, label: .text(label),
             serialization: nil, registeringClosure: registeringClosure)
     }
 
     /// The designated initializer; `serialization` is the lock of a synchronized view (see `synchronize()`);
     /// `checkingObservers` false when the caller knows that no behavior is a ``ContainerObserver``.
     init(
-        parent: Container?, defaultObjectScope: ObjectScope, behaviors: [any Behavior], label: String,
+        parent: Container?, defaultObjectScope: ObjectScope, behaviors: [any Behavior], label: _ContainerLabel,
         isModuleScope: Bool = false, serialization: _Lock?, checkingObservers: Bool = true,
         registeringClosure: (Container) -> Void
     ) {
@@ -83,7 +86,7 @@ public class Container: @unchecked Sendable {
         registry = _Registry(behaviors: behaviors, checkingObservers: checkingObservers)
         words = registry.words
         self.defaultObjectScope = defaultObjectScope
-        self.label = label
+        labelStorage = label
         self.isModuleScope = isModuleScope
         // A synchronized view sends every resolve to the out-of-line lookup, which hands it to the locked path.
         if serialization != nil { setUsesSlowLookup(true) }
@@ -100,7 +103,7 @@ public class Container: @unchecked Sendable {
         registry = owner.registry
         words = owner.words
         defaultObjectScope = owner.defaultObjectScope
-        self.label = label
+        labelStorage = .text(label)
         isModuleScope = owner.isModuleScope
     }
 
@@ -191,4 +194,17 @@ struct _RegistrationRecords {
     var decorators: [ObjectIdentifier: [_DecoratorRecord]] = [:]
     /// Collection contributions registered here, by element type, in registration order.
     var collectionElements: [ObjectIdentifier: [_CollectionElement]] = [:]
+}
+
+/// A container's label: its text, or a type whose name is the text (a module's scope), spelled when asked.
+enum _ContainerLabel: @unchecked Sendable {  // @unchecked: a metatype is an immutable, process-wide value.
+    case text(String)
+    case typeName(Any.Type)
+
+    var text: String {
+        switch self {
+        case .text(let text): text
+        case .typeName(let type): _typeName(type, qualified: false)
+        }
+    }
 }

@@ -63,7 +63,7 @@ final class _Sandbox {
     private func copyWithoutFallbacks(_ original: Container) -> Container {
         if let copy = copies[ObjectIdentifier(original)] { return copy }
         let copy = Container(
-            parent: nil, defaultObjectScope: original.defaultObjectScope, behaviors: [], label: original.label,
+            parent: nil, defaultObjectScope: original.defaultObjectScope, behaviors: [], label: original.labelStorage,
             isModuleScope: original.isModuleScope, serialization: nil, registeringClosure: { _ in })
         copy.recorder = recorder
         containers.append(copy)
@@ -142,7 +142,7 @@ final class _Sandbox {
             }
         }
         for (index, containers) in indexes {
-            for (position, container) in containers.enumerated() { index.add(container, position: position) }
+            for container in containers { index.add(container) }
             for (position, container) in containers.enumerated() {
                 for entry in container.currentEntries { index.offer(entry, key: entry.key, position: position) }
             }

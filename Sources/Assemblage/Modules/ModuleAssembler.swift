@@ -122,8 +122,10 @@ public final class ModuleAssembler: Sendable {
         }
 
         let graph = _ModuleGraphContext(tree: plan.tree)
-        let assemblerParent = _AssemblerParent(root: parent?.root, isRecorded: true)
         let exportIndex = _FallbackIndex(expectedEntries: plan.nodes.count)
+        let shared = _ModuleGraphShared(
+            graph: graph, index: exportIndex,
+            assemblerParent: _AssemblerParent(root: parent?.root, isRecorded: true))
         // Node → its record: the parent's modules now, this assembler's as they are made.
         var byNode = [_ModuleRecord?](repeating: nil, count: plan.nodes.count)
         for position in plan.nodes.indices {
@@ -135,19 +137,17 @@ public final class ModuleAssembler: Sendable {
         instances.reserveCapacity(plan.order.count)
         for position in plan.order {
             guard case .instance(let instance) = plan.nodes[position].source else { continue }
-            let name = plan.nodes[position].name
-            let scope = _ModuleExporter(
-                module: name, graph: graph, index: (exportIndex, records.count), assemblerParent: assemblerParent)
+            let type = plan.nodes[position].type
+            let scope = _ModuleExporter(module: type, shared: shared, position: records.count)
             let container = Container(
-                parent: nil, defaultObjectScope: .graph, behaviors: [scope], label: name, isModuleScope: true,
+                parent: nil, defaultObjectScope: .graph, behaviors: [scope], label: .typeName(type.type),
+                isModuleScope: true,
                 serialization: nil, checkingObservers: false, registeringClosure: { _ in })
-            exportIndex.add(container, position: records.count)
+            exportIndex.add(container)
             let dependencies = plan.nodes[position].dependencies.compactMap { byNode[$0] }
             container.appendFallbacks(dependencies.map(\.container))
             if seesParent, let parent { container.appendFallbacks([parent.root], ownLookupsOnly: true) }
-            let record = _ModuleRecord(
-                type: plan.nodes[position].type, name: name, container: container, dependencies: dependencies,
-                scope: scope)
+            let record = _ModuleRecord(type: type, container: container, dependencies: dependencies, scope: scope)
             byNode[position] = record
             records.append(record)
             instances.append(instance)
@@ -169,14 +169,13 @@ public final class ModuleAssembler: Sendable {
             index[base] = index[target]
         }
         graph.install(dynamicTargets: index)
-        graph.install(modules: records.map { ($0.name, $0.container) })
+        graph.install(modules: records)
 
         // The root knows its graph (for `Resolver.moduleTree`), but is no module's scope.
         let root = Container(
             behaviors: [
                 _ModuleExporter(
-                    module: nil, graph: graph, scopesDependentsFirst: records.reversed().map(\.container),
-                    assemblerParent: assemblerParent)
+                    module: nil, shared: shared, scopesDependentsFirst: records.reversed().map(\.container))
             ],
             label: "ModuleAssembler")
         root.appendFallbacks(
@@ -218,9 +217,12 @@ public final class ModuleAssembler: Sendable {
     /// An assembler that assembled nothing because of `failure`: its resolver resolves only what the parent's
     /// does. Knit's non-throwing initializer makes one rather than stopping the process.
     init(failed failure: ModuleAssemblyError, overrideBehavior: OverrideBehavior, parent: ModuleAssembler?) {
-        let graph = _ModuleGraphContext(tree: ModuleTree(inputs: [], pulledIn: [], standIns: [:]))
+        let graph = _ModuleGraphContext(tree: .empty)
         root = Container(
-            behaviors: [_ModuleExporter(module: nil, graph: graph)],
+            behaviors: [
+                _ModuleExporter(
+                    module: nil, shared: _ModuleGraphShared(graph: graph, index: nil, assemblerParent: .unrecorded))
+            ],
             label: "ModuleAssembler (not assembled: \(failure.summary))")
         if let parent { root.appendFallbacks([parent.root]) }
         records = []

@@ -18,23 +18,39 @@
 // The behavior below keeps the assembler's index of every module's registrations current as a module registers
 // (`_FallbackIndex`), so registrations made after assembly (in `loaded`, or by contributions) are found too.
 
-/// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its position and
-/// its module graph. Stored as a `Behavior` of the container.
-final class _ModuleExporter: Behavior, _MissingRegistrationHints, _OwnedContainers, @unchecked Sendable {
-    // @unchecked Sendable: `module` is immutable; `graph` and `exportIndex` are weak references written only
-    // in `init`.
+/// What every module scope (and the resolver) of one module assembler shares, held once rather than by each module:
+/// its module graph, weakly (the graph keeps the containers alive), the graph's tree, the index of its modules'
+/// registrations, and where its own registrations end.
+final class _ModuleGraphShared: @unchecked Sendable {
+    // @unchecked Sendable: `graph` is a weak reference written only in `init`; the rest is immutable.
 
-    /// The module's type name, or nil for a container that is not a module's scope.
-    let module: String?
-    /// The module graph this scope belongs to (weak: the graph keeps the containers alive).
+    /// The module graph (weak: the graph keeps the containers alive).
     private(set) weak var graph: _ModuleGraphContext?
     /// The graph's module tree, kept by value so that a resolver still tells how its modules were pulled in after
-    /// the assembler that planned them is gone (the tree's arrays are shared, not copied, between the modules).
+    /// the assembler that planned them is gone.
     let tree: ModuleTree?
+    /// The index of the modules' registrations that the resolver's fallback list searches (see ``_FallbackIndex``),
+    /// or nil. It holds registrations, never a container, so holding it here makes no cycle.
+    let index: _FallbackIndex?
+    /// Where the assembler's own registrations end (see ``_AssemblerParent``).
+    let assemblerParent: _AssemblerParent
 
-    /// The assembler's index of its modules' registrations (weak: the root's fallback list owns it) and this
-    /// module's position in assembly order.
-    private(set) weak var exportIndex: _FallbackIndex?
+    init(graph: _ModuleGraphContext?, index: _FallbackIndex?, assemblerParent: _AssemblerParent) {
+        self.graph = graph
+        tree = graph?.tree
+        self.index = index
+        self.assemblerParent = assemblerParent
+    }
+}
+
+/// What Assemblage attaches to a container that needs more than the core keeps: a module's name, its position and
+/// what its assembler's modules share. Stored as a `Behavior` of the container.
+final class _ModuleExporter: Behavior, _MissingRegistrationHints, _OwnedContainers, Sendable {
+    /// The module's type, or nil for a container that is not a module's scope.
+    let moduleType: _ModuleType?
+    /// What the modules of this scope's assembler share, or nil for a container no assembler made.
+    let shared: _ModuleGraphShared?
+    /// This module's position in assembly order (0 outside an assembler).
     let position: Int
     /// For an assembler's root: its modules' scopes, dependents first, shut down after the root (their instances
     /// are the ones the root's resolves return, and a dependent's may use its dependencies' as it is disposed).
@@ -42,23 +58,25 @@ final class _ModuleExporter: Behavior, _MissingRegistrationHints, _OwnedContaine
     /// dependents first once both have let go (a container's fallbacks before its behaviors), so that freeing one
     /// module's scope frees none of the scopes it falls back to, and a deep graph is not torn down recursively.
     let ownedContainers: [Container]
-    /// Where the assembler's own registrations end (see ``_AssemblerParent``): recorded on the root and the
-    /// modules' scopes of an assembler, unrecorded elsewhere.
-    let assemblerParent: _AssemblerParent
 
     init(
-        module: String?, graph: _ModuleGraphContext?,
-        index: (index: _FallbackIndex, position: Int)? = nil,
-        scopesDependentsFirst: [Container] = [], assemblerParent: _AssemblerParent = .unrecorded
+        module: _ModuleType?, shared: _ModuleGraphShared?, position: Int = 0, scopesDependentsFirst: [Container] = []
     ) {
+        moduleType = module
+        self.shared = shared
+        self.position = position
         ownedContainers = scopesDependentsFirst
-        self.assemblerParent = assemblerParent
-        self.module = module
-        self.graph = graph
-        tree = graph?.tree
-        exportIndex = index?.index
-        position = index?.position ?? 0
     }
+
+    /// The module's type name (spelled when asked), or nil for a container that is not a module's scope.
+    var module: String? { moduleType?.name }
+    /// The module graph this scope belongs to, while it exists.
+    var graph: _ModuleGraphContext? { shared?.graph }
+    /// The module tree of this scope's assembler.
+    var tree: ModuleTree? { shared?.tree }
+    /// Where the assembler's own registrations end: recorded on the root and the modules' scopes of an assembler,
+    /// unrecorded elsewhere.
+    var assemblerParent: _AssemblerParent { shared?.assemblerParent ?? .unrecorded }
 
     /// Offers a new registration to the assembler's index: the entry the scope's table now holds for the type and
     /// name (`entry` itself, unless it was registered under another type by `forward(_:name:to:)`).
@@ -66,7 +84,7 @@ final class _ModuleExporter: Behavior, _MissingRegistrationHints, _OwnedContaine
         _ container: Container, didRegisterType type: Type.Type,
         toService entry: ServiceEntry<Service>, withName name: String?
     ) {
-        guard let exportIndex else { return }
+        guard let exportIndex = shared?.index else { return }
         if Type.self == Service.self, name == entry.key.name {
             exportIndex.offer(entry, key: entry.key, position: position)
             return
@@ -123,7 +141,7 @@ extension Container {
         writer.withLock {
             if let scope = hooks.behaviors.lazy.compactMap({ $0 as? _ModuleExporter }).first { return scope }
             guard creating else { return nil }
-            let scope = _ModuleExporter(module: nil, graph: nil)
+            let scope = _ModuleExporter(module: nil, shared: nil)
             _ = addBehaviorLocked(scope)
             return scope
         }

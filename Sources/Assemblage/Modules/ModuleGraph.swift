@@ -19,8 +19,8 @@ struct _ModuleType: @unchecked Sendable, Hashable {
 /// One assembled module: its type, its scope and its dependencies.
 final class _ModuleRecord: Sendable {
     let type: _ModuleType
-    /// `type.name`, spelled once.
-    let name: String
+    /// The module's type name (spelled when asked: diagnostics, not assembly).
+    var name: String { type.name }
     /// Where the module registers, and what ``ModuleAssembler/resolver(for:)`` returns.
     let container: Container
     /// The modules it depends on, in declared order (after replacements).
@@ -28,11 +28,9 @@ final class _ModuleRecord: Sendable {
     let scope: _ModuleExporter
 
     init(
-        type: _ModuleType, name: String, container: Container, dependencies: [_ModuleRecord],
-        scope: _ModuleExporter
+        type: _ModuleType, container: Container, dependencies: [_ModuleRecord], scope: _ModuleExporter
     ) {
         self.type = type
-        self.name = name
         self.container = container
         self.dependencies = dependencies
         self.scope = scope
@@ -45,7 +43,7 @@ final class _ModuleGraphContext: Sendable {
         /// Every module type asked for in the graph → the module standing for it (the assembler's index, shared).
         var dynamicTargets: [_IdentityKey: _ModuleRecord] = [:]
         /// Every module assembled here, in assembly order: its type name and its scope.
-        var modules: [(name: String, container: Container)] = []
+        var modules: [_ModuleRecord] = []
         var warnings: [ModuleAssemblyError.Problem] = []
         /// Whether a module of this graph declared an abstract registration.
         var declaresAbstractRegistrations = false
@@ -62,13 +60,13 @@ final class _ModuleGraphContext: Sendable {
         state.withLock { $0.dynamicTargets = dynamicTargets }
     }
 
-    func install(modules: [(name: String, container: Container)]) {
+    func install(modules: [_ModuleRecord]) {
         state.withLock { $0.modules = modules }
     }
 
     /// The modules of this graph whose own scope registers `key`, in assembly order.
     func modules(registering key: ServiceKey) -> [(name: String, container: Container)] {
-        state.withLock { $0.modules }.filter { $0.container.registersOwn(key) }
+        state.withLock { $0.modules }.filter { $0.container.registersOwn(key) }.map { ($0.name, $0.container) }
     }
 
     func dynamicTarget(for id: _IdentityKey) -> Container? {
@@ -108,8 +106,6 @@ struct _ModulePlan {
 
     struct Node {
         let type: _ModuleType
-        /// `type.name`, spelled once: labels, the tree and diagnostics all use it.
-        let name: String
         let source: Source
         /// Whether ``source`` is an instance this assembler assembles: tested often, and matching the enum copies
         /// its existential payload through the runtime's generic witnesses.
@@ -121,9 +117,11 @@ struct _ModulePlan {
         /// Its dependencies (node indices), in declared order, after replacements, each once.
         var dependencies: [Int] = []
 
-        init(type: _ModuleType, name: String, source: Source, parent: Int?) {
+        /// The module's type name (spelled when asked: the tree and diagnostics, not assembly).
+        var name: String { type.name }
+
+        init(type: _ModuleType, source: Source, parent: Int?) {
             self.type = type
-            self.name = name
             self.source = source
             if case .instance = source { isInstance = true } else { isInstance = false }
             self.parent = parent
@@ -140,7 +138,7 @@ struct _ModulePlan {
     var problems: [ModuleAssemblyError.Problem] = []
     var warnings: [ModuleAssemblyError.Problem] = []
     /// How each module asked for was pulled in (set when the walk has ended).
-    var tree = ModuleTree(inputs: [], pulledIn: [], standIns: [:])
+    var tree = ModuleTree.empty
 
     /// The names from a module passed in to `node`, root first (a loop over the parent links).
     func path(to node: Int) -> [String] {
@@ -210,7 +208,7 @@ struct _ModulePlan {
                         related: [root.name]))
             }
         }
-        plan.tree = walk.tree(inputs: roots.map(\.name))
+        plan.tree = walk.tree(inputs: roots)
         return plan
     }
 }
@@ -299,19 +297,17 @@ struct _Walk {
     private var requestOrder: [(id: _IdentityKey, parent: Int?, type: _ModuleType)] = []
 
     /// How each module asked for was pulled in, and which module of this assembler stands for it when another does.
-    func tree(inputs: [String]) -> ModuleTree {
-        var pulledIn: [(module: String, by: String)] = []
+    func tree(inputs: [_ModuleType]) -> ModuleTree {
+        var pulledIn: [(module: _ModuleType, by: _ModuleType)] = []
         pulledIn.reserveCapacity(requestOrder.count)
-        var standIns: [String: String] = [:]
+        var standIns: [(module: _ModuleType, standIn: _ModuleType)] = []
         for first in requestOrder {
-            // The module standing for the request, when this assembler assembles it; its name is the request's
-            // name when it is the requested type itself (the common case), so no name is spelled again.
-            var standIn: Int?
-            if let index = plan.requested[first.id], plan.nodes[index].isInstance { standIn = index }
-            let name =
-                standIn.flatMap { plan.nodes[$0].type == first.type ? plan.nodes[$0].name : nil } ?? first.type.name
-            if let parent = first.parent { pulledIn.append((name, plan.nodes[parent].name)) }
-            if let standIn, plan.nodes[standIn].name != name { standIns[name] = plan.nodes[standIn].name }
+            if let parent = first.parent { pulledIn.append((first.type, plan.nodes[parent].type)) }
+            // The module standing for the request, when this assembler assembles it and it is another type.
+            if let index = plan.requested[first.id], plan.nodes[index].isInstance, plan.nodes[index].type != first.type
+            {
+                standIns.append((first.type, plan.nodes[index].type))
+            }
         }
         return ModuleTree(inputs: inputs, pulledIn: pulledIn, standIns: standIns)
     }
@@ -412,7 +408,7 @@ struct _Walk {
             return index
         }
         let index = plan.nodes.count
-        plan.nodes.append(.init(type: choice.type, name: choice.type.name, source: choice.source, parent: parentNode))
+        plan.nodes.append(.init(type: choice.type, source: choice.source, parent: parentNode))
         framePosition.append(-1)
         nodeByType[choice.type.id] = index
         plan.requested[requested.id] = index

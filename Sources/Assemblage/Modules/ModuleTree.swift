@@ -19,25 +19,31 @@
 /// name; a module another one stands for shows that module in parentheses, and lists what the module standing for
 /// it pulled in. A module appears once, under the module that asked for it first.
 public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
+    /// The walk's record by module type, spelled out as names the first time the tree is read (assembling never
+    /// reads it), and shared by the tree's copies.
+    private let storage: _ModuleTreeStorage
+
     /// The modules passed to the assembler, in order.
-    public let inputs: [String]
+    public var inputs: [String] { storage.names.inputs }
     /// Every module asked for that was not passed in, in the order the walk first met it, with the module whose
     /// dependencies asked for it.
-    private let pulledIn: [(module: String, by: String)]
+    private var pulledIn: [(module: String, by: String)] { storage.names.pulledIn }
     /// Module → the module of this graph used in its place.
-    private let standIns: [String: String]
-    /// Module → the module that pulled it in first, built on first use (assembling never reads it).
-    private let sourceTable: _ModuleSources
+    private var standIns: [String: String] { storage.names.standIns }
+    /// Module → the module that pulled it in first.
+    private var sourceTable: [String: String] { storage.names.sources }
 
-    init(inputs: [String], pulledIn: [(module: String, by: String)], standIns: [String: String]) {
-        self.inputs = inputs
-        // Few modules are passed in: searching them costs less than hashing every module's name into a set.
-        let inputSet = inputs.count > 8 ? Set(inputs) : nil
-        self.pulledIn = pulledIn.filter { inputSet?.contains($0.module) ?? !inputs.contains($0.module) }
-        self.standIns = standIns
-        // The first source of each module wins; one hash per module.
-        sourceTable = _ModuleSources(self.pulledIn)
+    /// A tree of module types, as the walk records it: the modules passed in, every module asked for with the module
+    /// that asked for it first (in the order asked), and the modules standing for others.
+    init(
+        inputs: [_ModuleType], pulledIn: [(module: _ModuleType, by: _ModuleType)],
+        standIns: [(module: _ModuleType, standIn: _ModuleType)]
+    ) {
+        storage = _ModuleTreeStorage(inputs: inputs, pulledIn: pulledIn, standIns: standIns)
     }
+
+    /// The tree of no module.
+    static var empty: ModuleTree { ModuleTree(inputs: [], pulledIn: [], standIns: []) }
 
     /// Every module in the tree: the modules passed in, then the others in the order they were pulled in.
     ///
@@ -54,7 +60,7 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Parameter module: A module's type name.
     /// - Returns: The name of the module that pulled it in.
-    public func source(of module: String) -> String? { sourceTable.table[module] }
+    public func source(of module: String) -> String? { sourceTable[module] }
 
     /// The module used in place of `module` (a replacement or its default override), or `nil` when `module` itself
     /// is used or is not in the tree.
@@ -77,7 +83,7 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter module: A module's type name.
     /// - Returns: The module names from a module passed in to `module`.
     public func path(to module: String) -> [String] {
-        let sources = sourceTable.table
+        let sources = sourceTable
         guard inputs.contains(module) || sources[module] != nil else { return [] }
         var path = [module]
         var current = module
@@ -105,7 +111,7 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
         var lines: [String] = []
         var shown: Set<String> = []
         var children: [String: [String]] = [:]
-        let sources = sourceTable.table
+        let sources = sourceTable
         for entry in pulledIn where sources[entry.module] == entry.by {
             children[entry.by, default: []].append(entry.module)
         }
@@ -132,21 +138,48 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The modules of a ``ModuleTree`` by the module that pulled each in first: a table of every module's name, made
-/// when the tree is first asked about a module rather than by every assembler, and shared by the tree's copies.
-final class _ModuleSources: Sendable {
-    private let pulledIn: [(module: String, by: String)]
-    private let built = _Locked<[String: String]?>(nil)
+/// What a ``ModuleTree`` holds: the walk's record by module type, and its names, spelled once when the tree is
+/// first read (a type's name is a runtime lookup and a new string, which assembling a thousand modules need not pay).
+final class _ModuleTreeStorage: @unchecked Sendable {
+    // @unchecked Sendable: the types are immutable metatypes; `built` is a lock.
+    struct Names {
+        var inputs: [String] = []
+        var pulledIn: [(module: String, by: String)] = []
+        var standIns: [String: String] = [:]
+        /// Module → the module that pulled it in first.
+        var sources: [String: String] = [:]
+    }
 
-    init(_ pulledIn: [(module: String, by: String)]) { self.pulledIn = pulledIn }
+    private let inputs: [_ModuleType]
+    private let pulledIn: [(module: _ModuleType, by: _ModuleType)]
+    private let standIns: [(module: _ModuleType, standIn: _ModuleType)]
+    private let built = _Locked<Names?>(nil)
 
-    /// Module → the module that pulled it in first.
-    var table: [String: String] {
+    init(
+        inputs: [_ModuleType], pulledIn: [(module: _ModuleType, by: _ModuleType)],
+        standIns: [(module: _ModuleType, standIn: _ModuleType)]
+    ) {
+        self.inputs = inputs
+        self.pulledIn = pulledIn
+        self.standIns = standIns
+    }
+
+    var names: Names {
         built.withLock { built in
-            if let table = built { return table }
-            let table = Dictionary(pulledIn.lazy.map { ($0.module, $0.by) }, uniquingKeysWith: { first, _ in first })
-            built = table
-            return table
+            if let names = built { return names }
+            var names = Names()
+            names.inputs = inputs.map(\.name)
+            // Few modules are passed in: searching them costs less than hashing every module's name into a set.
+            let inputSet = names.inputs.count > 8 ? Set(names.inputs) : nil
+            let inputNames = names.inputs
+            names.pulledIn = pulledIn.lazy.map { (module: $0.module.name, by: $0.by.name) }
+                .filter { !(inputSet?.contains($0.module) ?? inputNames.contains($0.module)) }
+            for (module, standIn) in standIns { names.standIns[module.name] = standIn.name }
+            // The first source of each module wins.
+            names.sources = Dictionary(
+                names.pulledIn.lazy.map { ($0.module, $0.by) }, uniquingKeysWith: { first, _ in first })
+            built = names
+            return names
         }
     }
 }

@@ -272,7 +272,8 @@ extension Container {
     /// - Returns: The synchronized view, a ``Container`` (as in Swinject 2.10), typed as a ``Resolver``.
     public func synchronize() -> any Resolver {
         Container(
-            parent: self, defaultObjectScope: defaultObjectScope, behaviors: [], label: "\(label) (synchronized)",
+            parent: self, defaultObjectScope: defaultObjectScope, behaviors: [],
+            label: .text("\(label) (synchronized)"),
             serialization: serialization ?? _Lock(recursive: true), registeringClosure: { _ in })
     }
 

@@ -229,36 +229,38 @@ final class _Fallbacks: @unchecked Sendable {
 /// it current with ``offer(_:key:position:)``: the module assembler does as its modules register
 /// (Modules/ModuleExporter.swift). A lookup resolves what it finds through the entry's export forwarder.
 final class _FallbackIndex: @unchecked Sendable {
-    // @unchecked: `table` is a container, and `positions` a dictionary, written only under `lock`.
+    // @unchecked: `table` is a container, and `scopes` an array, written only under `lock`.
     /// Holds the merged entries (its table only: it has no fallbacks, and no walk of the fallback graph
     /// reaches it, so diagnostics see the modules' scopes themselves).
     private let table: Container
     private let lock = _Lock()
-    /// Each module scope's position in the list, which decides between two modules registering one key.
-    private var positions: [ObjectIdentifier: Int] = [:]
+    /// The module scopes in the list, in order (identities only): a scope's position decides between two modules
+    /// registering one key.
+    private var scopes: [ObjectIdentifier] = []
 
     /// An index for about `expectedEntries` registrations (one a module, say), sized once rather than grown.
     init(expectedEntries: Int = 0) {
         table = Container(label: "fallback index")
         if expectedEntries > 0 {
             table.reserveTable(for: expectedEntries)
-            positions.reserveCapacity(expectedEntries)
+            scopes.reserveCapacity(expectedEntries)
         }
     }
 
     func find(_ key: ServiceKey) -> UnsafeMutableRawPointer? { table._findOwn(key) }
 
-    /// Records that `scope` is the module scope at `position` in the list.
-    func add(_ scope: Container, position: Int) {
-        lock.withLock { positions[ObjectIdentifier(scope)] = position }
+    /// Records that `scope` is the next module scope of the list (its position: the number of scopes added before).
+    func add(_ scope: Container) {
+        lock.withLock { scopes.append(ObjectIdentifier(scope)) }
     }
 
     /// Records `entry`, a registration of the module scope at `position`, unless an earlier module registers the
-    /// same key (the holder's module is the container that owns it).
+    /// same key (the holder's module is the container that owns it; finding its position is a search, made only
+    /// when two modules register one key).
     func offer(_ entry: AnyObject, key: ServiceKey, position: Int) {
         lock.withLock {
             if let holder = table.currentTable.entry(for: key), let scope = holder.owningContainer,
-                let held = positions[ObjectIdentifier(scope)], held < position
+                let held = scopes.firstIndex(of: ObjectIdentifier(scope)), held < position
             {
                 return
             }

@@ -1,8 +1,41 @@
 import Assemblage
 import Testing
 
+private protocol ManyInputsModule: ModuleAssembly, AutoInitModuleAssembly {}
+extension ManyInputsModule {
+    static var dependencies: [any ModuleAssembly.Type] { [] }
+    func assemble(container: Container) {}
+}
+private struct ManyInputs1: ManyInputsModule {}
+private struct ManyInputs2: ManyInputsModule {}
+private struct ManyInputs3: ManyInputsModule {}
+private struct ManyInputs4: ManyInputsModule {}
+private struct ManyInputs5: ManyInputsModule {}
+private struct ManyInputs6: ManyInputsModule {}
+private struct ManyInputs7: ManyInputsModule {}
+private struct ManyInputs8: ManyInputsModule {}
+private struct ManyInputsPulledIn: ManyInputsModule {}
+private struct ManyInputsPulling: ManyInputsModule {
+    static var dependencies: [any ModuleAssembly.Type] { [ManyInputsPulledIn.self, ManyInputs1.self] }
+}
+
 @Suite("Module tree")
 struct ModuleTreeTests {
+    @Test func aTreeOfManyInputsListsWhatTheyPulledInAndNotTheInputsAgain() throws {
+        // Nine modules passed in (the tree then tells inputs apart by a set): one pulls in a module not passed in,
+        // and a module that was passed in.
+        let inputs: [any ModuleAssembly] = [
+            ManyInputsPulling(), ManyInputs1(), ManyInputs2(), ManyInputs3(), ManyInputs4(), ManyInputs5(),
+            ManyInputs6(), ManyInputs7(), ManyInputs8(),
+        ]
+        let tree = try ModuleAssembler(inputs).tree
+        #expect(tree.inputs.count == 9)
+        #expect(tree.modules == tree.inputs + ["ManyInputsPulledIn"])
+        #expect(tree.source(of: "ManyInputsPulledIn") == "ManyInputsPulling")
+        #expect(tree.source(of: "ManyInputs1") == nil)
+        #expect(tree.path(to: ManyInputsPulledIn.self) == ["ManyInputsPulling", "ManyInputsPulledIn"])
+    }
+
     @Test func textFormListsInputsAndIndentsWhatEachPulledIn() throws {
         let assembler = try ModuleAssembler([AppModule(), StorageModule(path: "app.db")])
         #expect(

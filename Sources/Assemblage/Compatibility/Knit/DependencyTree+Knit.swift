@@ -50,6 +50,6 @@ extension Resolver {
     @_documentation(visibility: internal)
     public func _dependencyTree() -> DependencyTree {
         (self as? Container)?._moduleExporter(creating: false)?.tree
-            ?? ModuleTree(inputs: [], pulledIn: [], standIns: [:])
+            ?? .empty
     }
 }
