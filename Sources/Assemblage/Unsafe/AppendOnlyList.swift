@@ -3,23 +3,42 @@
 ///
 /// Writers (serialised by the lock of whoever owns the list) initialise the element at `used` and then
 /// publish the longer list with a release store; a reader that acquired a list reads only below its count.
-final class _AppendOnlyStorage<Element>: @unchecked Sendable {
+final class _AppendOnlyStorage<Element>: ManagedBuffer<_AppendOnlyStorageHeader, Element>, @unchecked Sendable {
     // @unchecked Sendable: elements below any published count are immutable; `used` and the slots above it
-    // are touched only by writers, under their owner's lock.
-    let capacity: Int
-    let base: UnsafeMutablePointer<Element>
-    /// How many slots are initialised (writers only).
-    var used = 0
+    // are touched only by writers, under their owner's lock. The elements follow the header in the object's own
+    // allocation (one allocation a storage, not two). The header is reached through its pointer, not `header`, whose
+    // accesses the runtime checks for exclusivity one by one.
 
-    init(capacity: Int) {
-        self.capacity = capacity
-        base = .allocate(capacity: capacity)
+    /// Storage for at least `capacity` elements, none initialised.
+    static func make(capacity: Int) -> _AppendOnlyStorage<Element> {
+        let buffer = create(minimumCapacity: capacity) { _ in _AppendOnlyStorageHeader(slots: capacity) }
+        return unsafeDowncast(buffer, to: _AppendOnlyStorage<Element>.self)  // `create` makes this class
     }
+
+    /// How many elements fit (as asked for: the allocation may hold more).
+    var slots: Int { withUnsafeMutablePointerToHeader { $0.pointee.slots } }
+
+    /// How many slots are initialised (writers only).
+    var used: Int {
+        get { withUnsafeMutablePointerToHeader { $0.pointee.used } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.used = newValue } }
+    }
+
+    /// The first element's address (valid while this storage lives).
+    @inline(__always)
+    var base: UnsafeMutablePointer<Element> { withUnsafeMutablePointerToElements { $0 } }
 
     deinit {
-        base.deinitialize(count: used)
-        base.deallocate()
+        _ = withUnsafeMutablePointers { header, elements in elements.deinitialize(count: header.pointee.used) }
     }
+}
+
+/// What an ``_AppendOnlyStorage`` keeps before its elements.
+struct _AppendOnlyStorageHeader {
+    /// How many elements fit.
+    let slots: Int
+    /// How many slots are initialised.
+    var used = 0
 }
 
 /// An immutable list that shares append-only storage with the lists made from it by appending.
@@ -46,12 +65,12 @@ struct _AppendOnlyList<Element>: @unchecked Sendable {
 
     /// This list with `element` after its last (writers only, under their owner's lock).
     func appending(_ element: Element) -> _AppendOnlyList {
-        if let storage, storage.used == count, count < storage.capacity {
+        if let storage, storage.used == count, count < storage.slots {
             (storage.base + count).initialize(to: element)
             storage.used = count + 1
             return _AppendOnlyList(storage: storage, count: count + 1)
         }
-        let larger = _AppendOnlyStorage<Element>(capacity: Swift.max(4, count * 2))
+        let larger = _AppendOnlyStorage<Element>.make(capacity: Swift.max(4, count * 2))
         if let storage { larger.base.initialize(from: storage.base, count: count) }
         (larger.base + count).initialize(to: element)
         larger.used = count + 1
