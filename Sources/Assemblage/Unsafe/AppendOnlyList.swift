@@ -12,7 +12,7 @@ final class _AppendOnlyStorage<Element>: ManagedBuffer<_AppendOnlyStorageHeader,
     /// Storage for at least `capacity` elements, none initialised.
     static func make(capacity: Int) -> _AppendOnlyStorage<Element> {
         let buffer = create(minimumCapacity: capacity) { _ in _AppendOnlyStorageHeader(slots: capacity) }
-        return unsafeDowncast(buffer, to: _AppendOnlyStorage<Element>.self)  // `create` makes this class
+        return buffer as! _AppendOnlyStorage<Element>  // `create` makes an instance of the class it is called on
     }
 
     /// How many elements fit (as asked for: the allocation may hold more).
