@@ -295,7 +295,7 @@ def factory_box(n):
         "@usableFromInline",
         f"final class _Factory{n}<{generics}>: _PackBoxMaking, Sendable {{  // an immutable @Sendable closure",
         f"    @usableFromInline let call: {function}",
-        f"    init(_ call: @escaping {function}) {{ self.call = call }}",
+        f"    @usableFromInline init(_ call: @escaping {function}) {{ self.call = call }}",
         f"    func makePackBox() -> AnyObject {{ _FactoryBox<{generics}>(call) }}",
         "}",
     ]
@@ -553,7 +553,7 @@ def register_method(n):
         "- Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.",
     ]
     out += [f"    /// {line}".rstrip() for line in lines]
-    w("    @discardableResult")
+    w("    @inlinable @discardableResult")
     w(f"    public func register<{', '.join(generic_list(n))}>(")
     w("        _ serviceType: Service.Type = Service.self,")
     w("        name: String? = nil,")
@@ -562,10 +562,15 @@ def register_method(n):
     w(f"        factory: consuming @escaping @Sendable ({', '.join(['any Resolver'] + [f'Arg{i}' for i in range(1, n + 1)])}) throws -> Service")
     w("    ) -> ServiceEntry<Service> {")
     out += wrapped("        ", "let key = ServiceKey(", key_expression([f"Arg{i}" for i in range(1, n + 1)]), ")")
+    # Inlined into the caller, so that the entry's (and the box's) generic type is made where `Service` is known:
+    # the caller's code looks its metadata up once and keeps it, where the library's unspecialised code asks the
+    # runtime's cache at every registration.
+    w("        let site = RegistrationSite(file: file, line: line)")
     if n == 0:
-        w("        return register(key, factory0: factory, site: RegistrationSite(file: file, line: line))")
+        w("        return register(ServiceEntry(key: key, scope: defaultObjectScope, site: site, factory0: factory))")
     else:
-        w(f"        return register(key, _Factory{n}(factory), kind: .arity{n}, site: RegistrationSite(file: file, line: line))")
+        w("        return register(")
+        w(f"            ServiceEntry(key: key, scope: defaultObjectScope, site: site, factory: _Factory{n}(factory), kind: .arity{n}))")
     w("    }")
     return out
 

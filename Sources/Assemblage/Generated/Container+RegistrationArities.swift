@@ -20,7 +20,7 @@ extension Container {
     ///   - line: The registering line (recorded for diagnostics).
     ///   - factory: Makes the service from a resolver.
     /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
-    @discardableResult
+    @inlinable @discardableResult
     public func register<Service>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil,
@@ -29,7 +29,8 @@ extension Container {
         factory: consuming @escaping @Sendable (any Resolver) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Void.self, name: name, argumentCount: 0)
-        return register(key, factory0: factory, site: RegistrationSite(file: file, line: line))
+        let site = RegistrationSite(file: file, line: line)
+        return register(ServiceEntry(key: key, scope: defaultObjectScope, site: site, factory0: factory))
     }
 
     /// Registers how to make a service from one runtime argument.
@@ -46,7 +47,7 @@ extension Container {
     ///   - line: The registering line (recorded for diagnostics).
     ///   - factory: Makes the service from a resolver and the argument.
     /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
-    @discardableResult
+    @inlinable @discardableResult
     public func register<Service, Arg1>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil,
@@ -55,7 +56,9 @@ extension Container {
         factory: consuming @escaping @Sendable (any Resolver, Arg1) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: Arg1.self, name: name, argumentCount: 1)
-        return register(key, _Factory1(factory), kind: .arity1, site: RegistrationSite(file: file, line: line))
+        let site = RegistrationSite(file: file, line: line)
+        return register(
+            ServiceEntry(key: key, scope: defaultObjectScope, site: site, factory: _Factory1(factory), kind: .arity1))
     }
 
     /// Registers how to make a service from two runtime arguments.
@@ -67,7 +70,7 @@ extension Container {
     ///   - line: The registering line (recorded for diagnostics).
     ///   - factory: Makes the service from a resolver and the arguments.
     /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
-    @discardableResult
+    @inlinable @discardableResult
     public func register<Service, Arg1, Arg2>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil,
@@ -76,7 +79,9 @@ extension Container {
         factory: consuming @escaping @Sendable (any Resolver, Arg1, Arg2) throws -> Service
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(serviceType: Service.self, argumentsType: (Arg1, Arg2).self, name: name, argumentCount: 2)
-        return register(key, _Factory2(factory), kind: .arity2, site: RegistrationSite(file: file, line: line))
+        let site = RegistrationSite(file: file, line: line)
+        return register(
+            ServiceEntry(key: key, scope: defaultObjectScope, site: site, factory: _Factory2(factory), kind: .arity2))
     }
 
     /// Registers how to make a service from three runtime arguments.
@@ -88,7 +93,7 @@ extension Container {
     ///   - line: The registering line (recorded for diagnostics).
     ///   - factory: Makes the service from a resolver and the arguments.
     /// - Returns: The entry, to configure its scope, `initCompleted` steps and forwarded types.
-    @discardableResult
+    @inlinable @discardableResult
     public func register<Service, Arg1, Arg2, Arg3>(
         _ serviceType: Service.Type = Service.self,
         name: String? = nil,
@@ -98,6 +103,8 @@ extension Container {
     ) -> ServiceEntry<Service> {
         let key = ServiceKey(
             serviceType: Service.self, argumentsType: (Arg1, Arg2, Arg3).self, name: name, argumentCount: 3)
-        return register(key, _Factory3(factory), kind: .arity3, site: RegistrationSite(file: file, line: line))
+        let site = RegistrationSite(file: file, line: line)
+        return register(
+            ServiceEntry(key: key, scope: defaultObjectScope, site: site, factory: _Factory3(factory), kind: .arity3))
     }
 }

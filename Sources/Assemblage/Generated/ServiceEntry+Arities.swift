@@ -12,7 +12,7 @@
 @usableFromInline
 final class _Factory1<Service, A>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
     @usableFromInline let call: @Sendable (any Resolver, A) throws -> Service
-    init(_ call: @escaping @Sendable (any Resolver, A) throws -> Service) { self.call = call }
+    @usableFromInline init(_ call: @escaping @Sendable (any Resolver, A) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A>(call) }
 }
 
@@ -20,7 +20,7 @@ final class _Factory1<Service, A>: _PackBoxMaking, Sendable {  // an immutable @
 @usableFromInline
 final class _Factory2<Service, A, B>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
     @usableFromInline let call: @Sendable (any Resolver, A, B) throws -> Service
-    init(_ call: @escaping @Sendable (any Resolver, A, B) throws -> Service) { self.call = call }
+    @usableFromInline init(_ call: @escaping @Sendable (any Resolver, A, B) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A, B>(call) }
 }
 
@@ -28,7 +28,7 @@ final class _Factory2<Service, A, B>: _PackBoxMaking, Sendable {  // an immutabl
 @usableFromInline
 final class _Factory3<Service, A, B, C>: _PackBoxMaking, Sendable {  // an immutable @Sendable closure
     @usableFromInline let call: @Sendable (any Resolver, A, B, C) throws -> Service
-    init(_ call: @escaping @Sendable (any Resolver, A, B, C) throws -> Service) { self.call = call }
+    @usableFromInline init(_ call: @escaping @Sendable (any Resolver, A, B, C) throws -> Service) { self.call = call }
     func makePackBox() -> AnyObject { _FactoryBox<Service, A, B, C>(call) }
 }
 

@@ -59,15 +59,9 @@ extension Container {
         register(ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory: box, kind: kind))
     }
 
-    /// Registers a factory without runtime arguments (held by its entry).
-    func register<Service>(
-        _ key: ServiceKey, factory0: consuming @escaping @Sendable (any Resolver) throws -> Service,
-        site: RegistrationSite
-    ) -> ServiceEntry<Service> {
-        register(ServiceEntry<Service>(key: key, scope: defaultObjectScope, site: site, factory0: factory0))
-    }
-
-    /// Adds `entry` and tells the behaviors.
+    /// Adds `entry` and tells the behaviors (the fixed-arity `register`s, inlined into their callers, make the entry
+    /// there).
+    @usableFromInline
     func register<Service>(_ entry: ServiceEntry<Service>) -> ServiceEntry<Service> {
         record(entry, resolvingTo: entry)
         return entry

@@ -86,6 +86,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
         return made
     }
 
+    @usableFromInline
     init(
         key: ServiceKey, scope: ObjectScope, site: RegistrationSite, factory: AnyObject?, kind: _FactoryKind,
         factory0: consuming (@Sendable (any Resolver) throws -> Service)? = nil
@@ -105,7 +106,7 @@ public final class ServiceEntry<Service>: @unchecked Sendable {
     }
 
     /// A registration whose factory takes no runtime arguments.
-    convenience init(
+    @usableFromInline convenience init(
         key: ServiceKey, scope: ObjectScope, site: RegistrationSite,
         factory0: consuming @escaping @Sendable (any Resolver) throws -> Service
     ) {

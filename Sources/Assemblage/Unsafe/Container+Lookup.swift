@@ -49,7 +49,10 @@ extension Container {
         return _lookupRecording(key)
     }
 
-    /// ``_lookup(_:)`` for every caller that is not a resolve entry point (a synchronized view answers too).
+    /// ``_lookup(_:)`` for every caller that is not a resolve entry point (a synchronized view answers too). Inlined
+    /// into ``_lookup(_:)``, the path of every resolve that misses the inlined probe, whatever the optimiser would
+    /// decide for a function with several callers.
+    @inline(__always)
     final func _lookupRecording(_ key: ServiceKey) -> _Unowned<AnyObject>? {
         guard let found = _lookupLocal(key) else { return nil }
         let entry = _Unowned<AnyObject>(reference: .fromOpaque(found))
