@@ -197,7 +197,7 @@ struct _RegistrationRecords {
 }
 
 /// A container's label: its text, or a type whose name is the text (a module's scope), spelled when asked.
-enum _ContainerLabel: @unchecked Sendable {  // @unchecked: a metatype is an immutable, process-wide value.
+enum _ContainerLabel: Sendable {
     case text(String)
     case typeName(Any.Type)
 

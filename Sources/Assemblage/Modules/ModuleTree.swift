@@ -140,8 +140,7 @@ public struct ModuleTree: Sendable, Equatable, CustomStringConvertible {
 
 /// What a ``ModuleTree`` holds: the walk's record by module type, and its names, spelled once when the tree is
 /// first read (a type's name is a runtime lookup and a new string, which assembling a thousand modules need not pay).
-final class _ModuleTreeStorage: @unchecked Sendable {
-    // @unchecked Sendable: the types are immutable metatypes; `built` is a lock.
+final class _ModuleTreeStorage: Sendable {
     struct Names {
         var inputs: [String] = []
         var pulledIn: [(module: String, by: String)] = []

@@ -3,11 +3,12 @@
 ///
 /// Writers (serialised by the lock of whoever owns the list) initialise the element at `used` and then
 /// publish the longer list with a release store; a reader that acquired a list reads only below its count.
-final class _AppendOnlyStorage<Element>: ManagedBuffer<_AppendOnlyStorageHeader, Element>, @unchecked Sendable {
-    // @unchecked Sendable: elements below any published count are immutable; `used` and the slots above it
-    // are touched only by writers, under their owner's lock. The elements follow the header in the object's own
-    // allocation (one allocation a storage, not two). The header is reached through its pointer, not `header`, whose
-    // accesses the runtime checks for exclusivity one by one.
+final class _AppendOnlyStorage<Element>: ManagedBuffer<_AppendOnlyStorageHeader, Element> {
+    // Not Sendable itself (`ManagedBuffer` is not): the lists that share it are `@unchecked Sendable`, because
+    // elements below any published count are immutable, and `used` and the slots above it are touched only by
+    // writers, under their owner's lock. The elements follow the header in the object's own allocation (one
+    // allocation a storage, not two). The header is reached through its pointer, not `header`, whose accesses the
+    // runtime checks for exclusivity one by one.
 
     /// Storage for at least `capacity` elements, none initialised.
     static func make(capacity: Int) -> _AppendOnlyStorage<Element> {
@@ -47,7 +48,7 @@ struct _AppendOnlyStorageHeader {
 /// list of n elements one by one costs O(n) in all, and each published version costs O(1) more memory, where
 /// copying the whole list each time costs O(n²) in time and, while old versions live, in memory.
 struct _AppendOnlyList<Element>: @unchecked Sendable {
-    // @unchecked Sendable: see `_AppendOnlyStorage`.
+    // @unchecked Sendable: its storage's elements below `count` are immutable (see `_AppendOnlyStorage`).
     private let storage: _AppendOnlyStorage<Element>?
     /// The number of elements in this list.
     let count: Int
