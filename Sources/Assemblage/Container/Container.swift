@@ -52,6 +52,11 @@ public class Container: @unchecked Sendable {
     /// one plain load.
     @usableFromInline final let isModuleScope: Bool
 
+    /// Whether this container is a module's scope other than `home` (the registry owner a lookup or walk started
+    /// from): its registrations and collection elements are then that module's, resolved through their forwarders
+    /// and reset by their module, not by the walk.
+    final func isModuleScope(otherThan home: Container) -> Bool { isModuleScope && self !== home }
+
     /// Creates a container.
     ///
     /// ```swift

@@ -172,4 +172,5 @@ final class _MemoEntry: _AnyEntry, _AsyncEntry, Sendable {
     @usableFromInline var owningContainer: Container? { nil }
     /// Never in a table: the copy that forwards to it is.
     func _exportForwarder(in scope: Container?) -> AnyObject { self }
+    var madeExportForwarder: AnyObject? { nil }
 }

@@ -202,7 +202,7 @@ final class _Sandbox {
         var edges: [DependencyGraph.Edge] = []
         var seen = Set<DependencyGraph.Edge>()
         // Every registration a lookup can have found (the mirrors hold them, and a module's registrations and
-        // collection elements, found from elsewhere, are found as their export forwarders), by identity.
+        // collection elements, found from elsewhere, are found as the export forwarders they made then), by identity.
         var entries: [UInt: any _AnyEntry] = [:]
         for container in containers {
             var found = container.currentEntries
@@ -210,7 +210,7 @@ final class _Sandbox {
                 let elements = container.writer.withLock {
                     container.records.collectionElements.values.flatMap { $0.map(\.entry) }
                 }
-                found += (found + elements).compactMap { $0._exportForwarder(in: container) as? any _AnyEntry }
+                found += (found + elements).compactMap { $0.madeExportForwarder as? any _AnyEntry }
             }
             for entry in found { entries[UInt(bitPattern: ObjectIdentifier(entry))] = entry }
         }

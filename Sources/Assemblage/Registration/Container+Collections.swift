@@ -85,7 +85,7 @@ extension Container {
     func elementsSeen(
         _ elements: [_CollectionElement], in container: Container, from home: Container
     ) -> [_CollectionElement] {
-        guard container.isModuleScope, container !== home else { return elements }
+        guard container.isModuleScope(otherThan: home) else { return elements }
         return elements.map { element in
             guard let forwarder = element.entry._exportForwarder(in: container) as? any _AnyEntry else {
                 return element

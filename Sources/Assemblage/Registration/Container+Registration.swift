@@ -222,7 +222,7 @@ extension Container {
         guard scope.kind != .singleton else { return }
         // Another module's instances are its own: a module assembler resets them (`reset(_:)`), not its dependents.
         let home = registryOwner
-        for container in lookupChain() where !container.isModuleScope || container === home {
+        for container in lookupChain() where !container.isModuleScope(otherThan: home) {
             let live = container.writer.withLock {
                 container.liveEntriesLocked() + container.records.collectionElements.values.flatMap { $0.map(\.entry) }
             }

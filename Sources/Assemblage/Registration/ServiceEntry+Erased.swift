@@ -25,6 +25,8 @@ protocol _AnyEntry: AnyObject, Sendable {
     /// a forwarder that resolves it in `scope` (or, when nil, in the container that owns it), made once and kept
     /// (see ``ServiceEntry/_exportForwarder(in:)``). An entry that is never in a module's table returns itself.
     func _exportForwarder(in scope: Container?) -> AnyObject
+    /// The forwarder ``_exportForwarder(in:)`` made for this registration, if it made one.
+    var madeExportForwarder: AnyObject? { get }
     /// The container that owns the registration, while it exists (nil for a forwarder no container owns).
     var owningContainer: Container? { get }
 }

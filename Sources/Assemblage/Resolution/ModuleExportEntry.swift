@@ -75,6 +75,7 @@ final class _ModuleExportEntry: _AnyEntry, @unchecked Sendable {  // @unchecked:
     @usableFromInline var owningContainer: Container? { nil }
     /// Never in a module's table.
     @usableFromInline func _exportForwarder(in scope: Container?) -> AnyObject { self }
+    @usableFromInline var madeExportForwarder: AnyObject? { nil }
     @usableFromInline func _sandboxCopy(forwardingTo target: (any _AnyEntry)?) -> any _AnyEntry {
         _ModuleExportEntry(target: target ?? self.target, scope: scope)
     }

@@ -22,10 +22,13 @@ extension ServiceEntry {
     /// other modules resolve, not for one per registration. Without a scope (an entry no container owns), the entry
     /// itself.
     @usableFromInline func _exportForwarder(in scope: Container?) -> AnyObject {
-        if let made = words.object(.exportForwarder, as: AnyObject.self) { return made }
+        if let made = madeExportForwarder { return made }
         guard let scope = scope ?? container else { return self }
         let export = _ModuleExportEntry(exporting: self, from: scope)
         return words.publishOnce(
             .exportForwarder, ServiceEntry(key: key, forwardingTo: export, site: site, typedExport: export))
     }
+
+    /// The forwarder ``_exportForwarder(in:)`` made, if any.
+    @usableFromInline var madeExportForwarder: AnyObject? { words.object(.exportForwarder, as: AnyObject.self) }
 }
