@@ -12,12 +12,20 @@
 final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is guarded by `lock`.
     static let shared = _Coordinator()
 
+    /// Who creates what and who waits for what: one value, so that each section under the lock makes one
+    /// run-time exclusivity check rather than one for each access to a table.
+    private struct State {
+        /// entry → the thread state creating it, and the entry itself (a `ServiceEntry`, held while it is created;
+        /// its key names it in a cycle error, read only then: the common path copies no key in and out of the table,
+        /// and holds the entry as an object, whose existential would look up the entry's generic conformance).
+        var creators: [_IdentityKey: (state: ObjectIdentifier, entry: AnyObject)] = [:]
+        /// thread state → the entry it waits for.
+        var waiting: [_IdentityKey: ObjectIdentifier] = [:]
+    }
+
     private let lock = _Lock()
     private let condition = _Condition()
-    /// entry → the thread state creating it, and the entry's key (for error messages).
-    private var creators: [_IdentityKey: (state: ObjectIdentifier, key: ServiceKey)] = [:]
-    /// thread state → the entry it waits for.
-    private var waiting: [_IdentityKey: ObjectIdentifier] = [:]
+    private var state = State()
 
     func withLock<R>(_ body: () throws -> R) rethrows -> R { try lock.withLock(body) }
 
@@ -26,7 +34,7 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     ///
     /// - Returns: The ready value, or `nil` when the caller must create it and then call ``end(_:)``.
     func begin<T>(
-        _ entry: ObjectIdentifier, key: ServiceKey, state: ObjectIdentifier, path: () -> [ServiceKey],
+        _ entry: AnyObject, key: ServiceKey, state: ObjectIdentifier, path: () -> [ServiceKey],
         isReady: () -> T?
     ) throws(ResolutionError) -> T? {
         var ready: T?
@@ -43,46 +51,59 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
     /// - Returns: Whether `isReady` said so; false when the caller must create the value and then call
     ///   ``end(_:)``.
     func begin(
-        _ entry: ObjectIdentifier, key: ServiceKey, state: ObjectIdentifier, path: () -> [ServiceKey],
+        _ entry: AnyObject, key: ServiceKey, state thread: ObjectIdentifier, path: () -> [ServiceKey],
         isReady: () -> Bool
     ) throws(ResolutionError) -> Bool {
+        let id = _IdentityKey(ObjectIdentifier(entry))
         lock.lock()
         defer { lock.unlock() }
         while true {
             if isReady() { return true }
-            guard let owner = creators[_IdentityKey(entry)]?.state else {
-                creators[_IdentityKey(entry)] = (state, key)
-                return false
-            }
-            // Who does the owner wait for, and who creates that? If the chain comes back to us, waiting
-            // would deadlock.
-            var cycle: [ServiceKey] = [key]
-            var thread = owner
-            while let awaited = waiting[_IdentityKey(thread)], let (next, awaitedKey) = creators[_IdentityKey(awaited)]
-            {
-                if next == state {
-                    // We create `awaitedKey`, which needs `key`, whose creator needs …, which needs `awaitedKey`.
-                    throw ResolutionError(
-                        code: .cycle, key: key, path: path() + [key],
-                        cycle: [awaitedKey] + cycle + [awaitedKey])
+            let cycle: [ServiceKey]? = try withState { (state) throws(ResolutionError) -> [ServiceKey]? in
+                guard let owner = state.creators[id]?.state else {
+                    state.creators[id] = (thread, entry)
+                    return nil
                 }
-                cycle.append(awaitedKey)
-                thread = next
+                // Who does the owner wait for, and who creates that? If the chain comes back to us, waiting
+                // would deadlock.
+                var cycle: [ServiceKey] = [key]
+                var next = owner
+                while let awaited = state.waiting[_IdentityKey(next)],
+                    let creator = state.creators[_IdentityKey(awaited)]
+                {
+                    let awaitedKey = (creator.entry as! any _AnyEntry).key
+                    if creator.state == thread {
+                        // We create `awaitedKey`, which needs `key`, whose creator needs …, which needs `awaitedKey`.
+                        throw ResolutionError(
+                            code: .cycle, key: key, path: path() + [key],
+                            cycle: [awaitedKey] + cycle + [awaitedKey])
+                    }
+                    cycle.append(awaitedKey)
+                    next = creator.state
+                }
+                if owner == thread {
+                    throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
+                }
+                state.waiting[_IdentityKey(thread)] = ObjectIdentifier(entry)
+                return cycle
             }
-            if owner == state {
-                throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
-            }
-            waiting[_IdentityKey(state)] = entry
+            guard cycle != nil else { return false }
             lock.wait(on: condition)
-            waiting[_IdentityKey(state)] = nil
+            withState { $0.waiting[_IdentityKey(thread)] = nil }
         }
     }
 
-    /// Marks the creation of `entry` finished (successfully or not) and wakes the waiters.
+    /// Marks the creation of `entry` finished (successfully or not) and wakes the waiters, if any.
     func end(_ entry: ObjectIdentifier) {
-        lock.withLock {
-            creators[_IdentityKey(entry)] = nil
+        let someoneWaits = lock.withLock {
+            withState { state in
+                state.creators[_IdentityKey(entry)] = nil
+                return !state.waiting.isEmpty
+            }
         }
-        condition.broadcast()
+        if someoneWaits { condition.broadcast() }
     }
+
+    /// The state, under the lock (the caller holds it).
+    private func withState<R, E>(_ body: (inout State) throws(E) -> R) throws(E) -> R { try body(&state) }
 }

@@ -18,7 +18,7 @@ extension ServiceEntry {
         // retired, whose deinit must not run under that lock. Withdrawn in between (a reset), it is asked for again.
         if !reentry {
             while try _Coordinator.shared.begin(
-                identity, key: key, state: ObjectIdentifier(state), path: { state.path },
+                self, key: key, state: ObjectIdentifier(state), path: { state.path },
                 isReady: { words.isSet(.sharedInstance) })
             {
                 if let ready = words.sharedObject(.sharedInstance) {
@@ -52,7 +52,7 @@ extension ServiceEntry {
         let reentry = try state.checkReentry(identity, bit: filterBit)
         if !reentry {
             if let ready = try _Coordinator.shared.begin(
-                identity, key: key, state: ObjectIdentifier(state), path: { state.path },
+                self, key: key, state: ObjectIdentifier(state), path: { state.path },
                 isReady: { storedInstance(kind, graphID) })
             {
                 state.endRestoredGraph()
@@ -99,7 +99,7 @@ extension ServiceEntry {
         let reentry = try state.checkReentry(identity, bit: filterBit)
         if !reentry {
             if let ready = try _Coordinator.shared.begin(
-                identity, key: key, state: ObjectIdentifier(state), path: { state.path },
+                self, key: key, state: ObjectIdentifier(state), path: { state.path },
                 isReady: { stored?.multiton[values] })
             {
                 state.endRestoredGraph()

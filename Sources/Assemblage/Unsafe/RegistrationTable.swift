@@ -56,7 +56,8 @@ final class _RegistrationTable: @unchecked Sendable {
         let slotsOffset = hashesOffset + dense * MemoryLayout<UInt32>.stride
         let block = UnsafeMutableRawPointer.allocate(
             byteCount: slotsOffset + capacity * 4, alignment: MemoryLayout<UnsafeRawPointer>.alignment)
-        block.initializeMemory(as: UInt.self, repeating: 0, count: dense)
+        // Only the index is cleared: a dense position is written before the slot that publishes it, and nothing
+        // reads a position at or past `count` (half the block, which growth would otherwise clear every time).
         entries = _AtomicWords(borrowing: block)
         orders = (block + ordersOffset).bindMemory(to: UInt32.self, capacity: dense)
         hashes = (block + hashesOffset).bindMemory(to: UInt32.self, capacity: dense)
