@@ -59,10 +59,11 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
         defer { lock.unlock() }
         while true {
             if isReady() { return true }
-            let cycle: [ServiceKey]? = try withState { (state) throws(ResolutionError) -> [ServiceKey]? in
+            // Whether another thread creates it, so that this one waits (after checking that waiting is safe).
+            let mustWait = try withState { (state) throws(ResolutionError) -> Bool in
                 guard let owner = state.creators[id]?.state else {
                     state.creators[id] = (thread, entry)
-                    return nil
+                    return false
                 }
                 // Who does the owner wait for, and who creates that? If the chain comes back to us, waiting
                 // would deadlock.
@@ -85,9 +86,9 @@ final class _Coordinator: @unchecked Sendable {  // @unchecked: all state is gua
                     throw ResolutionError(code: .cycle, key: key, path: path() + [key], cycle: [key, key])
                 }
                 state.waiting[_IdentityKey(thread)] = ObjectIdentifier(entry)
-                return cycle
+                return true
             }
-            guard cycle != nil else { return false }
+            guard mustWait else { return false }
             lock.wait(on: condition)
             withState { $0.waiting[_IdentityKey(thread)] = nil }
         }

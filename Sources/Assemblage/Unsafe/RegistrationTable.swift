@@ -57,7 +57,7 @@ final class _RegistrationTable: @unchecked Sendable {
         let block = UnsafeMutableRawPointer.allocate(
             byteCount: slotsOffset + capacity * 4, alignment: MemoryLayout<UnsafeRawPointer>.alignment)
         // Only the index is cleared: a dense position is written before the slot that publishes it, and nothing
-        // reads a position at or past `count` (half the block, which growth would otherwise clear every time).
+        // reads a position at or past `count` (so growth does not clear the entry words, a third of the block).
         entries = _AtomicWords(borrowing: block)
         orders = (block + ordersOffset).bindMemory(to: UInt32.self, capacity: dense)
         hashes = (block + hashesOffset).bindMemory(to: UInt32.self, capacity: dense)
