@@ -154,14 +154,14 @@ final class _DisposalCache: Sendable {
         self.disposer = disposer
     }
 
-    /// How instances of `instance`'s type are disposed, by conformance: looked up once per type in the process.
+    /// How instances of `type` (an instance's dynamic type) are disposed, by conformance: looked up once per type in
+    /// the process.
     ///
     /// Every registration keeps the answer for its last instance's type (``ServiceEntry/_disposer(for:)``), but a new
     /// container's registrations start empty, so the answer is also kept here, by type: a type's conformances never
     /// change. Asking the runtime is several dynamic casts, the first of each a scan of every conformance the
     /// process has; the table costs one lock and one lookup.
-    static func find(for instance: Any) -> (any _AnyDisposer)? {
-        let type = Swift.type(of: instance)
+    static func find(for type: Any.Type) -> (any _AnyDisposer)? {
         let key = _IdentityKey(type)
         if let known = byType.withLock({ $0[key] }) { return known }
         let found = lookUp(type)
@@ -203,14 +203,14 @@ final class _DisposalList: @unchecked Sendable {  // @unchecked: `records` and `
     /// Set, for good, when the container shut down: nothing is admitted after the records were taken.
     private var closed = false
 
-    /// Takes `record` (nil: an instance with nothing to dispose) unless the container has shut down.
+    /// Takes `record` unless the container has shut down.
     ///
     /// - Returns: `false` after shutdown: the caller disposes the instance itself and fails. Under the lock that
     ///   shutdown takes the records with, so an instance is either in what shutdown disposes or refused here.
-    func admit(_ record: _OwnedInstance?) -> Bool {
+    func admit(_ record: _OwnedInstance) -> Bool {
         lock.withLock {
             if closed { return false }
-            if let record { records.append(record) }
+            records.append(record)
             return true
         }
     }

@@ -35,13 +35,18 @@ extension ServiceEntry {
         return _disposerSlow(for: instance, caching: caching)
     }
 
-    /// The type a disposal cache is keyed by: the instance's dynamic type. (A class instance's class is one load;
-    /// `type(of:)` on an unspecialised `Service` asks the runtime.)
+    /// The type a disposal cache is keyed by: the instance's dynamic type.
     @inlinable @inline(__always)
-    func _disposalType(of instance: Service) -> ObjectIdentifier {
-        servesObjects
-            ? ObjectIdentifier(Swift.type(of: _assumeObject(instance)))
-            : ObjectIdentifier(Swift.type(of: instance))
+    func _disposalType(of instance: Service) -> ObjectIdentifier { ObjectIdentifier(_dynamicType(of: instance)) }
+
+    /// The instance's dynamic type, whose conformances say how it is disposed. A class instance's class is one load;
+    /// any other value is asked as an `Any`, so that a protocol existential gives the type inside it (`type(of:)` of
+    /// a `Service` that is an existential gives the existential type: a registration of `any P` whose instances
+    /// are of several types would share one disposer).
+    @inlinable @inline(__always)
+    func _dynamicType(of instance: Service) -> Any.Type {
+        if servesObjects { return Swift.type(of: _assumeObject(instance)) }
+        return Swift.type(of: instance as Any)
     }
 
     /// ``_disposer(for:caching:)`` past its cache: the registration's closure, or the conformance of the instance's
@@ -49,10 +54,11 @@ extension ServiceEntry {
     @usableFromInline @inline(never)
     func _disposerSlow(for instance: Service, caching: Bool) -> (any _AnyDisposer)? {
         if let closure = _disposer { return closure.isNone ? nil : closure }
-        let found = _DisposalCache.find(for: instance)
+        let type = _dynamicType(of: instance)
+        let found = _DisposalCache.find(for: type)
         guard caching else { return found }
-        let type = _disposalType(of: instance)
-        let replaced = words.exchangeRetained(.disposalCache, _DisposalCache(type: type, disposer: found))
+        let replaced = words.exchangeRetained(
+            .disposalCache, _DisposalCache(type: ObjectIdentifier(type), disposer: found))
         if let replaced { _Reclaimer.retire(replaced) }
         return found
     }
@@ -169,10 +175,15 @@ extension ServiceEntry {
     ///   disposed now (it is never leaked), and the caller drops it and fails with ``_shutDownFailure``.
     func _trackInOwner(_ instance: Service, once: Bool = false) -> Bool {
         guard let owner = container else { return true }
-        let disposer = _disposer(for: instance, caching: !once)
-        let record = disposer.map { _OwnedInstance(key: key, entry: identity, disposer: $0, instance: instance) }
-        guard owner.disposals.admit(record) else {
-            if let record { _disposeRefused(record) }
+        if let disposer = _disposer(for: instance, caching: !once) {
+            let record = _OwnedInstance(key: key, entry: identity, disposer: disposer, instance: instance)
+            guard owner.disposals.admit(record) else {
+                _disposeRefused(record)
+                return false
+            }
+        } else if owner.isShutDown {
+            // Nothing to dispose, so nothing for the disposal list (most containers never make one), but made after
+            // the container was marked shut down (which it is before its list closes): refused as that list would.
             return false
         }
         let observers = owner.observers

@@ -250,4 +250,23 @@ import Testing
         }
         #expect(log.entries == ["closure object", "value 7", "protocol", "class"])
     }
+
+    @Test func aProtocolRegistrationWhoseInstancesDifferInTypeDisposesEachByItsOwnType() throws {
+        let log = DisposalLog()
+        let container = Container()
+        let next = Locked(0)
+        // A registration of an existential whose instances alternate between a disposable class and a plain value:
+        // each instance's disposer is its own type's, not the first instance's kept for the registration.
+        container.register((any Sendable).self) { _ -> any Sendable in
+            let index = next.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            return index.isMultiple(of: 2) ? Tracked("made \(index)", log: log) : RequestValue(id: index)
+        }
+        try container.withSynchronousScope { scope in
+            for _ in 0..<4 { _ = try scope.require((any Sendable).self) }
+        }
+        #expect(log.entries == ["made 2", "made 0"])
+    }
 }

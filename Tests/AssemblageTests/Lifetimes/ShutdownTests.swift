@@ -1,6 +1,7 @@
-import Assemblage
 import Foundation
 import Testing
+
+@testable import Assemblage
 
 /// A pool whose close is cancellation-aware, as a real connection pool's is: in a cancelled task it would not
 /// close (it throws `CancellationError`).
@@ -15,11 +16,11 @@ private final class CancellationAwarePool: AsyncDisposable, Sendable {
 }
 
 /// What a resolve on another thread returned.
-private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is guarded by `lock`.
+private final class Outcome<Value>: @unchecked Sendable {  // @unchecked: `stored` is guarded by `lock`.
     private let lock = NSLock()
-    private var stored: Result<Tracked, any Error>?
-    func set(_ value: Result<Tracked, any Error>) { lock.withLock { stored = value } }
-    var value: Result<Tracked, any Error>? { lock.withLock { stored } }
+    private var stored: Result<Value, any Error>?
+    func set(_ value: Result<Value, any Error>) { lock.withLock { stored = value } }
+    var value: Result<Value, any Error>? { lock.withLock { stored } }
 }
 
 /// `shutdown()` is final: afterwards the container, its scopes and `withScope` fail with typed errors.
@@ -91,7 +92,7 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
             proceed.wait()
             return Tracked("late", log: log)
         }.inObjectScope(.singleton)
-        let result = Outcome()
+        let result = Outcome<Tracked>()
         let thread = Thread {
             result.set(Result { try container.require(Tracked.self) })
         }
@@ -105,6 +106,42 @@ private final class Outcome: @unchecked Sendable {  // @unchecked: `stored` is g
         #expect { try outcome.get() } throws: { isShutDownError($0, "Tracked") }
         #expect(log.entries == ["late"])
         #expect { try container.require(Tracked.self) } throws: { isShutDownError($0, "Tracked") }
+    }
+
+    @Test func anInstanceWithNothingToDisposeWhoseCreationRacesTheShutdownFailsToo() async throws {
+        final class Plain: Sendable {}
+        let container = Container(label: "app")
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        container.register(Plain.self) { _ in
+            started.signal()
+            proceed.wait()
+            return Plain()
+        }.inObjectScope(.singleton)
+        let result = Outcome<Plain>()
+        let thread = Thread {
+            result.set(Result { try container.require(Plain.self) })
+        }
+        thread.start()
+        started.wait()
+        try await container.shutdown()  // while the factory runs
+        proceed.signal()
+        while result.value == nil { try await Task.sleep(for: .milliseconds(1)) }
+        let outcome = try #require(result.value)
+        #expect { try outcome.get() } throws: { isShutDownError($0, "Plain") }
+    }
+
+    @Test func sharedInstancesWithNothingToDisposeMakeNoDisposalList() throws {
+        final class Plain: Sendable {}
+        let container = Container(label: "app")
+        container.register(Plain.self) { _ in Plain() }.inObjectScope(.container)
+        container.register(Plain.self, name: "forever") { _ in Plain() }.inObjectScope(.singleton)
+        _ = try container.require(Plain.self)
+        _ = try container.require(Plain.self, name: "forever")
+        #expect(container.existingDisposals == nil)
+        container.register(Tracked.self) { _ in Tracked("kept", log: DisposalLog()) }.inObjectScope(.container)
+        _ = try container.require(Tracked.self)
+        #expect(container.existingDisposals != nil)
     }
 
     @Test func aFactoryThatShutsItsOwnContainerDownFailsWithoutHangingAndItsInstanceIsDisposed() throws {
