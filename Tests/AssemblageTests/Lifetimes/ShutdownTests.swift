@@ -32,6 +32,23 @@ private final class Outcome<Value>: @unchecked Sendable {  // @unchecked: `store
             && error.description.contains(" UTC, ")
     }
 
+    /// Resolves `type` on another thread, whose factory signals `started` and waits for `proceed`; shuts the
+    /// container down while the factory runs, lets it finish, and returns what the resolve got.
+    func resolveRacingTheShutdown<Service>(
+        _ type: Service.Type, _ container: Container, _ started: DispatchSemaphore, _ proceed: DispatchSemaphore
+    ) async throws -> Result<Service, any Error> {
+        let result = Outcome<Service>()
+        let thread = Thread {
+            result.set(Result { try container.require(Service.self) })
+        }
+        thread.start()
+        started.wait()
+        try await container.shutdown()  // while the factory runs
+        proceed.signal()
+        while result.value == nil { try await Task.sleep(for: .milliseconds(1)) }
+        return try #require(result.value)
+    }
+
     @Test func aResolveAfterShutdownFailsNamingTheContainerAndWhen() async throws {
         let log = DisposalLog()
         let container = Container(label: "app")
@@ -92,16 +109,7 @@ private final class Outcome<Value>: @unchecked Sendable {  // @unchecked: `store
             proceed.wait()
             return Tracked("late", log: log)
         }.inObjectScope(.singleton)
-        let result = Outcome<Tracked>()
-        let thread = Thread {
-            result.set(Result { try container.require(Tracked.self) })
-        }
-        thread.start()
-        started.wait()
-        try await container.shutdown()  // while the factory runs
-        proceed.signal()
-        while result.value == nil { try await Task.sleep(for: .milliseconds(1)) }
-        let outcome = try #require(result.value)
+        let outcome = try await resolveRacingTheShutdown(Tracked.self, container, started, proceed)
         #expect(throws: ResolutionError.self) { try outcome.get() }
         #expect { try outcome.get() } throws: { isShutDownError($0, "Tracked") }
         #expect(log.entries == ["late"])
@@ -118,16 +126,7 @@ private final class Outcome<Value>: @unchecked Sendable {  // @unchecked: `store
             proceed.wait()
             return Plain()
         }.inObjectScope(.singleton)
-        let result = Outcome<Plain>()
-        let thread = Thread {
-            result.set(Result { try container.require(Plain.self) })
-        }
-        thread.start()
-        started.wait()
-        try await container.shutdown()  // while the factory runs
-        proceed.signal()
-        while result.value == nil { try await Task.sleep(for: .milliseconds(1)) }
-        let outcome = try #require(result.value)
+        let outcome = try await resolveRacingTheShutdown(Plain.self, container, started, proceed)
         #expect { try outcome.get() } throws: { isShutDownError($0, "Plain") }
     }
 
